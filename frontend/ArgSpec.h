@@ -1,0 +1,59 @@
+//===- ArgSpec.h - Tensor argument specs ----------------------------------===//
+//
+// The rank, dtype and (possibly symbolic) sizes of a tensor argument, written
+// `x=f32[B,784]`. They come from `--arg` on the command line or from a
+// `# kiln: x=f32[B,784], h=f32[B,20]` comment above the function.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_FRONTEND_ARGSPEC_H
+#define KILN_FRONTEND_ARGSPEC_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kiln {
+
+enum class DType { F32, F16, BF16, F64, I32, I64, Bool };
+/// "f32", "f16", "bf16", "f64", "i32", "i64", "bool".
+const char *spell(DType dtype);
+/// Accepts the short names above and float32, float16, bfloat16, float64,
+/// int32, int64.
+std::optional<DType> parseDType(std::string_view text);
+
+/// A static size, or a symbolic one named by `symbol` (then size is -1).
+struct SpecDim {
+  int64_t size = -1;
+  std::string symbol;
+  bool isSymbolic() const { return size < 0; }
+};
+
+struct ArgSpec {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<SpecDim> dims; // empty for a 0-d tensor
+};
+
+/// A value or an error message (lower case, no trailing period).
+template <typename T> struct SpecResult {
+  T value{};
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+
+/// Parses one spec such as "x=f32[B,784]" or "s=i64[]".
+SpecResult<ArgSpec> parseArgSpec(std::string_view text);
+/// Parses "x=f32[B,784], h=f32[B,20]": specs separated by commas outside
+/// brackets. Stops at the first bad one.
+SpecResult<std::vector<ArgSpec>> parseArgSpecList(std::string_view text);
+
+/// "x=f32[B,784]".
+std::string printArgSpec(const ArgSpec &spec);
+/// "x=f32[B,784], h=f32[B,20]".
+std::string printArgSpecList(const std::vector<ArgSpec> &specs);
+
+} // namespace kiln
+
+#endif // KILN_FRONTEND_ARGSPEC_H

@@ -1,0 +1,153 @@
+//===- ParserImpl.h - The parser's private state --------------------------===//
+//
+// Shared by ParseExpr.cpp and Parser.cpp; not part of the public interface.
+//
+// Errors are sticky: the first one is kept in `err` and every parse function
+// returns null/false from then on, so callers only have to propagate.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_FRONTEND_PARSERIMPL_H
+#define KILN_FRONTEND_PARSERIMPL_H
+
+#include "frontend/AST.h"
+#include "frontend/Lexer.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::detail {
+
+/// Deeper nesting than this is refused rather than risking the stack, both
+/// here and in every recursive walk of the tree after us.
+constexpr int kMaxNestingDepth = 200;
+
+class Parser {
+public:
+  explicit Parser(const SourceFile &file);
+
+  const SourceFile &file;
+  std::vector<Token> toks;
+  std::vector<ast::SpecComment> specs;
+  size_t pos = 0;
+  std::optional<Diagnostic> err;
+  int depth = 0;
+  int funcDepth = 0;
+  int classDepth = 0;
+
+  //===--- Token access ---------------------------------------------------===//
+  const Token &cur() const { return toks[pos]; }
+  const Token &ahead(size_t n) const {
+    return toks[std::min(pos + n, toks.size() - 1)];
+  }
+  void next() {
+    if (pos + 1 < toks.size())
+      ++pos;
+  }
+  /// End of the last consumed token.
+  SourceLoc prevEnd() const {
+    return pos ? toks[pos - 1].range.end : SourceLoc();
+  }
+  SourceRange from(SourceLoc begin) const { return {begin, prevEnd()}; }
+  bool atOp(const char *op) const { return cur().isOp(op); }
+  bool atKw(const char *kw) const { return cur().isName(kw); }
+  bool acceptOp(const char *op) {
+    if (!atOp(op))
+      return false;
+    next();
+    return true;
+  }
+
+  //===--- Errors ---------------------------------------------------------===//
+  bool failed() const { return err.has_value(); }
+  std::nullptr_t fail(SourceRange range, std::string msg) {
+    if (!err)
+      err = Diagnostic{range, std::move(msg), {}};
+    return nullptr;
+  }
+  /// Blames the current token; a lexer Error token speaks for itself.
+  std::nullptr_t failAtCur(std::string msg) {
+    if (cur().is(TokenKind::Error))
+      return fail(cur().range, cur().text);
+    return fail(cur().range, std::move(msg));
+  }
+  bool expectOp(const char *op) {
+    if (acceptOp(op))
+      return true;
+    failAtCur(std::string("expected '") + op + "'");
+    return false;
+  }
+
+  /// RAII nesting counter.
+  struct DepthGuard {
+    Parser &p;
+    bool ok;
+    explicit DepthGuard(Parser &p) : p(p), ok(++p.depth <= kMaxNestingDepth) {
+      if (!ok)
+        p.failAtCur("expression is nested too deeply");
+    }
+    ~DepthGuard() { --p.depth; }
+  };
+
+  //===--- Expressions (ParseExpr.cpp) ------------------------------------===//
+  bool canStartExpr(const Token &t) const;
+  ast::ExprPtr parseNamedTest();
+  ast::ExprPtr parseTest();
+  ast::ExprPtr parseOrTest();
+  ast::ExprPtr parseAndTest();
+  ast::ExprPtr parseNotTest();
+  ast::ExprPtr parseComparison();
+  ast::ExprPtr parseBitOr();
+  ast::ExprPtr parseBitXor();
+  ast::ExprPtr parseBitAnd();
+  ast::ExprPtr parseShift();
+  ast::ExprPtr parseArith();
+  ast::ExprPtr parseTerm();
+  ast::ExprPtr parseFactor();
+  ast::ExprPtr parsePower();
+  ast::ExprPtr parsePrimary();
+  ast::ExprPtr parseAtom();
+  ast::ExprPtr parseParenOrTuple();
+  ast::ExprPtr parseListDisplay();
+  ast::ExprPtr parseBraceDisplay();
+  ast::ExprPtr parseStrings();
+  ast::ExprPtr parseCall(ast::ExprPtr func);
+  ast::ExprPtr parseSubscript(ast::ExprPtr value);
+  ast::ExprPtr parseSubscriptIndex();
+  /// `test (',' test)* [',']`: one expression or a TupleExpr. A `*` element
+  /// is refused with `starMessage`.
+  ast::ExprPtr parseTestList(const char *starMessage);
+  /// The target list of `for` and comprehensions (stops before `in`).
+  ast::ExprPtr parseExprList();
+  /// Checks an assignment target; on failure records "cannot assign to ...".
+  bool checkTarget(const ast::Expr &e);
+
+  //===--- Statements (Parser.cpp) ----------------------------------------===//
+  bool parseStatement(ast::Block &out);
+  bool parseSimpleStatements(ast::Block &out);
+  ast::StmtPtr parseSmallStatement();
+  ast::StmtPtr parseExprOrAssign();
+  ast::StmtPtr parseImport();
+  ast::StmtPtr parseFromImport();
+  bool parseBlock(ast::Block &out);
+  ast::StmtPtr parseIf();
+  ast::StmtPtr parseWhile();
+  ast::StmtPtr parseFor();
+  ast::StmtPtr parseDecorated();
+  ast::StmtPtr parseFunctionDef(std::vector<ast::ExprPtr> decorators,
+                                SourceLoc begin);
+  ast::StmtPtr parseClassDef(std::vector<ast::ExprPtr> decorators,
+                             SourceLoc begin);
+  std::vector<ast::SpecComment> specsAbove(uint32_t firstLine,
+                                           uint32_t lastLine) const;
+
+  //===--- Module level (Parser.cpp) --------------------------------------===//
+  /// Index just past the top-level statement starting at `i`, including its
+  /// indented block.
+  size_t skipStatement(size_t i) const;
+  ast::Module parseModule();
+};
+
+} // namespace kiln::detail
+
+#endif // KILN_FRONTEND_PARSERIMPL_H
