@@ -1,0 +1,32 @@
+//===- kiln-opt.cpp - mlir-opt for the kiln dialect -----------------------===//
+//
+// Registers the dialects kiln IR uses and only the passes the golden tests
+// need, so the tool builds quickly (no InitAllDialects.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/KilnDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerInlinerPass();
+  mlir::registerSymbolDCEPass();
+  mlir::registerSCCPPass();
+  mlir::registerLoopInvariantCodeMotionPass();
+
+  mlir::DialectRegistry registry;
+  registry.insert<kiln::KilnDialect, mlir::arith::ArithDialect,
+                  mlir::func::FuncDialect, mlir::scf::SCFDialect,
+                  mlir::tensor::TensorDialect>();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "kiln optimizer driver\n", registry));
+}
