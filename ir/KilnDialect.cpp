@@ -6,11 +6,25 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace kiln;
 
 #include "ir/KilnDialect.cpp.inc"
+
+namespace {
+/// Every kiln op may be inlined: none refers to its enclosing function.
+struct KilnInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
 
 void KilnDialect::initialize() {
   addOperations<
@@ -18,6 +32,7 @@ void KilnDialect::initialize() {
 #include "ir/KilnOps.cpp.inc"
       >();
   registerTypes();
+  addInterfaces<KilnInlinerInterface>();
 }
 
 /// Folded scalars become arith.constant; folded tensors become kiln.constant.

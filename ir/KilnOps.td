@@ -354,7 +354,7 @@ class Kiln_RandomOp<string mnemonic, string what>
   let summary = what;
   let arguments = (ins Variadic<I64>:$sizes);
   let results = (outs Kiln_Tensor:$result);
-  let assemblyFormat = "`[` $sizes `]` attr-dict `:` type($result)";
+  let assemblyFormat = "` ` `[` $sizes `]` attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 
@@ -369,7 +369,7 @@ def Kiln_StackOp : Kiln_Op<"stack", [Pure]> {
   let summary = "torch.stack: join along a new dim";
   let arguments = (ins Kiln_TensorList:$list, I64Attr:$dim);
   let results = (outs Kiln_Tensor:$result);
-  let assemblyFormat = "$list attr-dict `:` type($list) `->` type($result)";
+  let assemblyFormat = "$list attr-dict `:` qualified(type($list)) `->` type($result)";
   let hasVerifier = 1;
 }
 
@@ -377,7 +377,7 @@ def Kiln_CatOp : Kiln_Op<"cat", [Pure]> {
   let summary = "torch.cat: join along an existing dim";
   let arguments = (ins Kiln_TensorList:$list, I64Attr:$dim);
   let results = (outs Kiln_Tensor:$result);
-  let assemblyFormat = "$list attr-dict `:` type($list) `->` type($result)";
+  let assemblyFormat = "$list attr-dict `:` qualified(type($list)) `->` type($result)";
   let hasVerifier = 1;
 }
 
@@ -401,7 +401,7 @@ def Kiln_ListAppendOp : Kiln_Op<"list_append",
   let arguments = (ins Kiln_AnyList:$list, AnyType:$value);
   let results = (outs Kiln_AnyList:$result);
   let assemblyFormat = [{
-    $list `,` $value attr-dict `:` type($list) `,` type($value)
+    $list `,` $value attr-dict `:` qualified(type($list)) `,` type($value)
   }];
   let hasVerifier = 1;
 }
@@ -411,7 +411,7 @@ def Kiln_ListGetOp : Kiln_Op<"list_get", [Pure]> {
   let arguments = (ins Kiln_AnyList:$list, I64:$index);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
-    $list `[` $index `]` attr-dict `:` type($list) `->` type($result)
+    $list `[` $index `]` attr-dict `:` qualified(type($list)) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -420,7 +420,7 @@ def Kiln_ListLenOp : Kiln_Op<"list_len", [Pure]> {
   let summary = "len(list)";
   let arguments = (ins Kiln_AnyList:$list);
   let results = (outs I64:$result);
-  let assemblyFormat = "$list attr-dict `:` type($list)";
+  let assemblyFormat = "$list attr-dict `:` qualified(type($list))";
 }
 
 //===----------------------------------------------------------------------===//
