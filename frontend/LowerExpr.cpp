@@ -1,0 +1,930 @@
+//===- LowerExpr.cpp - Expressions, operators and indexing ----------------===//
+//
+// Operators map one-to-one onto kiln's elementwise ops, whose result types
+// come from ir/ShapeInference.h so that the frontend and the verifier agree
+// on broadcasting and type promotion. Python indexing is decomposed into
+// select (an int), slice (a:b:c) and unsqueeze (None), one dimension at a
+// time; subscript assignment is the same walk producing the functional
+// select_scatter/slice_scatter ops, innermost first.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/LoweringImpl.h"
+
+#include "ir/KilnDialect.h"
+#include "ir/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace kiln {
+
+static bool isTensor(Value v) {
+  return llvm::isa<RankedTensorType>(v.getType());
+}
+
+MaybeValue FunctionLowering::lowerExpr(const ast::Expr &expr) {
+  switch (expr.kind) {
+  case ast::Expr::Kind::Name:
+    return lowerName(llvm::cast<ast::NameExpr>(expr));
+  case ast::Expr::Kind::IntLit:
+    return PyValue::ofValue(
+        constInt(llvm::cast<ast::IntLitExpr>(expr).value, expr.range));
+  case ast::Expr::Kind::FloatLit:
+    return PyValue::ofValue(
+        constFloat(llvm::cast<ast::FloatLitExpr>(expr).value, expr.range));
+  case ast::Expr::Kind::BoolLit:
+    return PyValue::ofValue(
+        constBool(llvm::cast<ast::BoolLitExpr>(expr).value, expr.range));
+  case ast::Expr::Kind::NoneLit:
+    return PyValue::none();
+  case ast::Expr::Kind::StrLit:
+    return PyValue::ofStr(llvm::cast<ast::StrLitExpr>(expr).value);
+  case ast::Expr::Kind::EllipsisLit:
+    error(expr.range, "'...' is only supported inside a subscript");
+    return std::nullopt;
+  case ast::Expr::Kind::Tuple: {
+    std::vector<PyValue> elems;
+    for (const ast::ExprPtr &e : llvm::cast<ast::TupleExpr>(expr).elts) {
+      MaybeValue v = lowerExpr(*e);
+      if (!v)
+        return std::nullopt;
+      elems.push_back(*v);
+    }
+    return PyValue::tuple(std::move(elems));
+  }
+  case ast::Expr::Kind::List:
+    return lowerListLiteral(llvm::cast<ast::ListExpr>(expr));
+  case ast::Expr::Kind::ListComp:
+    error(expr.range, "list comprehension is not supported yet; use a for "
+                      "loop with append");
+    return std::nullopt;
+  case ast::Expr::Kind::BinOp:
+    return lowerBinOp(llvm::cast<ast::BinOpExpr>(expr));
+  case ast::Expr::Kind::UnaryOp: {
+    auto &u = llvm::cast<ast::UnaryOpExpr>(expr);
+    if (u.op == ast::UnaryOpKind::Not) {
+      std::optional<Value> c = lowerCondition(*u.operand);
+      if (!c)
+        return std::nullopt;
+      return PyValue::ofValue(b.create<arith::XOrIOp>(
+          loc(expr.range), *c, constBool(true, expr.range)));
+    }
+    MaybeValue v = lowerExpr(*u.operand);
+    if (!v)
+      return std::nullopt;
+    if (!v->isValue() || llvm::isa<ListType>(v->value.getType())) {
+      error(expr.range, std::string("bad operand type for unary ") +
+                            ast::spell(u.op) + ": " + describe(*v));
+      return std::nullopt;
+    }
+    Value x = v->value;
+    switch (u.op) {
+    case ast::UnaryOpKind::Pos:
+      return v;
+    case ast::UnaryOpKind::Neg:
+      if (x.getType().isInteger(1))
+        x = castScalar(x, b.getI64Type(), expr.range);
+      return PyValue::ofValue(b.create<NegOp>(loc(expr.range), x.getType(), x));
+    case ast::UnaryOpKind::Invert:
+      if (getElementTypeOrSelf(x.getType()).isInteger(1))
+        return PyValue::ofValue(
+            b.create<NotOp>(loc(expr.range), x.getType(), x));
+      error(expr.range,
+            "'~' is supported on bool values only, got " + describe(*v));
+      return std::nullopt;
+    case ast::UnaryOpKind::Not:
+      break;
+    }
+    return std::nullopt;
+  }
+  case ast::Expr::Kind::BoolOp:
+    return lowerBoolOp(llvm::cast<ast::BoolOpExpr>(expr));
+  case ast::Expr::Kind::Compare:
+    return lowerCompare(llvm::cast<ast::CompareExpr>(expr));
+  case ast::Expr::Kind::IfExp:
+    return lowerIfExp(llvm::cast<ast::IfExpExpr>(expr));
+  case ast::Expr::Kind::Call:
+    return lowerCall(llvm::cast<ast::CallExpr>(expr));
+  case ast::Expr::Kind::Attribute:
+    return lowerAttribute(llvm::cast<ast::AttributeExpr>(expr));
+  case ast::Expr::Kind::Subscript:
+    return lowerSubscript(llvm::cast<ast::SubscriptExpr>(expr));
+  case ast::Expr::Kind::Slice:
+    error(expr.range, "a slice is only supported inside a subscript");
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<Value> FunctionLowering::lowerValue(const ast::Expr &expr) {
+  MaybeValue v = lowerExpr(expr);
+  if (!v)
+    return std::nullopt;
+  if (!v->isValue()) {
+    error(expr.range,
+          "expected a tensor or a number here, got " + describe(*v));
+    return std::nullopt;
+  }
+  return v->value;
+}
+
+MaybeValue FunctionLowering::lowerName(const ast::NameExpr &e) {
+  if (auto it = env.find(e.id); it != env.end()) {
+    const PyValue &v = it->second.value;
+    if (v.kind == PyValue::Kind::Undefined) {
+      error(e.range, v.str, v.notes);
+      return std::nullopt;
+    }
+    return v;
+  }
+  if (std::optional<PyValue> g = module.lookupGlobal(e.id))
+    return g;
+  if (module.skipped.count(e.id)) {
+    module.diags.report(module.skipped[e.id]->error);
+    error(e.range, "'" + e.id + "' could not be parsed (see the error above)");
+    return std::nullopt;
+  }
+  if (module.classes.count(e.id)) {
+    error(e.range, "using the class '" + e.id +
+                       "' inside a script function is not supported yet");
+    return std::nullopt;
+  }
+  error(e.range, "undefined name '" + e.id + "'");
+  return std::nullopt;
+}
+
+std::optional<Value> FunctionLowering::toCondition(PyValue v,
+                                                   const ast::Expr &expr) {
+  SourceRange r = expr.range;
+  if (v.isNone())
+    return constBool(false, r);
+  if (!v.isValue()) {
+    error(r, "cannot use " + describe(v) + " as a condition");
+    return std::nullopt;
+  }
+  Value x = v.value;
+  Type t = x.getType();
+  if (auto list = llvm::dyn_cast<ListType>(t)) {
+    Value len = b.create<ListLenOp>(loc(r), b.getI64Type(), x);
+    return b
+        .create<CmpOp>(loc(r), b.getI1Type(), CmpPredicate::ne, len,
+                       constInt(0, r))
+        .getResult();
+  }
+  if (auto tt = llvm::dyn_cast<RankedTensorType>(t)) {
+    // A tensor's truth value is its only element's, as in PyTorch.
+    if (tt.hasStaticShape() && tt.getNumElements() != 1) {
+      error(r, "the truth value of a " + describeType(t) +
+                   " is ambiguous; reduce it to one element first");
+      return std::nullopt;
+    }
+    Type et = tt.getElementType();
+    Type scalar = et.isInteger(1)            ? b.getI1Type()
+                  : llvm::isa<FloatType>(et) ? Type(b.getF64Type())
+                                             : Type(b.getI64Type());
+    x = b.create<ItemOp>(loc(r), scalar, x);
+    t = scalar;
+  }
+  if (t.isInteger(1))
+    return x;
+  if (t.isInteger(64))
+    return b
+        .create<CmpOp>(loc(r), b.getI1Type(), CmpPredicate::ne, x,
+                       constInt(0, r))
+        .getResult();
+  if (t.isF64())
+    return b
+        .create<CmpOp>(loc(r), b.getI1Type(), CmpPredicate::ne, x,
+                       constFloat(0, r))
+        .getResult();
+  error(r, "cannot use " + describe(v) + " as a condition");
+  return std::nullopt;
+}
+
+std::optional<Value> FunctionLowering::lowerCondition(const ast::Expr &expr) {
+  MaybeValue v = lowerExpr(expr);
+  if (!v)
+    return std::nullopt;
+  return toCondition(*v, expr);
+}
+
+//===----------------------------------------------------------------------===//
+// Operators
+//===----------------------------------------------------------------------===//
+
+MaybeValue FunctionLowering::lowerBinOp(const ast::BinOpExpr &e) {
+  MaybeValue lhs = lowerExpr(*e.lhs);
+  if (!lhs)
+    return std::nullopt;
+  MaybeValue rhs = lowerExpr(*e.rhs);
+  if (!rhs)
+    return std::nullopt;
+  return applyBinOp(e.op, *lhs, *rhs, e.opRange, e.lhs->range, e.rhs->range);
+}
+
+static const char *elementwiseOpName(ast::BinOpKind op) {
+  switch (op) {
+  case ast::BinOpKind::Add:
+    return "kiln.add";
+  case ast::BinOpKind::Sub:
+    return "kiln.sub";
+  case ast::BinOpKind::Mul:
+    return "kiln.mul";
+  case ast::BinOpKind::Div:
+    return "kiln.div";
+  case ast::BinOpKind::FloorDiv:
+    return "kiln.floordiv";
+  case ast::BinOpKind::Mod:
+    return "kiln.rem";
+  case ast::BinOpKind::Pow:
+    return "kiln.pow";
+  case ast::BinOpKind::MatMul:
+    return "kiln.matmul";
+  case ast::BinOpKind::BitAnd:
+    return "kiln.bitand";
+  case ast::BinOpKind::BitOr:
+    return "kiln.bitor";
+  case ast::BinOpKind::BitXor:
+    return "kiln.bitxor";
+  case ast::BinOpKind::LShift:
+  case ast::BinOpKind::RShift:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+MaybeValue FunctionLowering::applyBinOp(ast::BinOpKind op, PyValue lhs,
+                                        PyValue rhs, SourceRange where,
+                                        SourceRange lhsRange,
+                                        SourceRange rhsRange) {
+  auto unsupported = [&]() -> MaybeValue {
+    error(where,
+          std::string("unsupported operand types for ") + ast::spell(op) +
+              ": " + describe(lhs) + " and " + describe(rhs),
+          {{lhsRange, "the left operand is " + describe(lhs)},
+           {rhsRange, "the right operand is " + describe(rhs)}});
+    return std::nullopt;
+  };
+  // Compile-time concatenation of tuples and strings.
+  if (op == ast::BinOpKind::Add && lhs.kind == PyValue::Kind::Tuple &&
+      rhs.kind == PyValue::Kind::Tuple) {
+    std::vector<PyValue> elems = lhs.elems;
+    elems.insert(elems.end(), rhs.elems.begin(), rhs.elems.end());
+    return PyValue::tuple(std::move(elems));
+  }
+  if (op == ast::BinOpKind::Add && lhs.kind == PyValue::Kind::Str &&
+      rhs.kind == PyValue::Kind::Str)
+    return PyValue::ofStr(lhs.str + rhs.str);
+  if (!lhs.isValue() || !rhs.isValue())
+    return unsupported();
+
+  // `list + [a, b]`: append the literal's elements.
+  if (auto list = llvm::dyn_cast<ListType>(lhs.value.getType())) {
+    auto ctor = rhs.value.getDefiningOp<ListConstructOp>();
+    if (op != ast::BinOpKind::Add || !ctor)
+      return unsupported();
+    Value cur = lhs.value;
+    for (Value elem : ctor->getOperands()) {
+      Type et = llvm::cast<ListType>(cur.getType()).getElementType();
+      if (llvm::isa<NoneType>(et)) {
+        // The first element fixes an empty list's type.
+        cur = b.create<ListConstructOp>(
+            loc(where), ListType::get(elem.getType()), ValueRange{});
+        et = elem.getType();
+      }
+      std::optional<Value> e = elem;
+      if (elem.getType() != et) {
+        Type j = et;
+        if (auto tt = llvm::dyn_cast<RankedTensorType>(et);
+            tt && isTensor(elem) &&
+            llvm::cast<RankedTensorType>(elem.getType()).getRank() ==
+                tt.getRank() &&
+            llvm::cast<RankedTensorType>(elem.getType()).getElementType() ==
+                tt.getElementType())
+          e = castForMerge(elem, j, where);
+        else {
+          error(rhsRange, "cannot add " + describe(PyValue::ofValue(elem)) +
+                              " to a list of " + describeType(et));
+          return std::nullopt;
+        }
+        if (!e)
+          return std::nullopt;
+      }
+      cur = b.create<ListAppendOp>(loc(where), cur.getType(), cur, *e);
+    }
+    if (ctor->use_empty())
+      ctor->erase();
+    return PyValue::ofValue(cur);
+  }
+  if (llvm::isa<ListType>(rhs.value.getType()))
+    return unsupported();
+
+  const char *name = elementwiseOpName(op);
+  if (!name) {
+    error(where,
+          std::string("operator '") + ast::spell(op) + "' is not supported");
+    return std::nullopt;
+  }
+  if (op == ast::BinOpKind::MatMul) {
+    if (!isTensor(lhs.value) || !isTensor(rhs.value))
+      return unsupported();
+    std::string why;
+    Type t = inferMatmulType(lhs.value.getType(), rhs.value.getType(), &why);
+    if (!t) {
+      error(where, why,
+            {{lhsRange, "the left operand is " + describe(lhs)},
+             {rhsRange, "the right operand is " + describe(rhs)}});
+      return std::nullopt;
+    }
+    return PyValue::ofValue(
+        b.create<MatmulOp>(loc(where), t, lhs.value, rhs.value));
+  }
+  std::optional<Value> r =
+      emitElementwise(name, lhs.value, rhs.value, where, lhsRange, rhsRange);
+  if (!r)
+    return std::nullopt;
+  return PyValue::ofValue(*r);
+}
+
+std::optional<Value> FunctionLowering::emitElementwise(llvm::StringRef opName,
+                                                       Value lhs, Value rhs,
+                                                       SourceRange where,
+                                                       SourceRange lhsRange,
+                                                       SourceRange rhsRange) {
+  ElementwiseKind kind = ElementwiseKind::Arith;
+  if (opName == "kiln.div")
+    kind = ElementwiseKind::TrueDiv;
+  else if (opName.starts_with("kiln.bit"))
+    kind = ElementwiseKind::Bitwise;
+  std::string why;
+  Type t = inferElementwiseType(kind, lhs.getType(), rhs.getType(), &why);
+  if (!t) {
+    error(where, why,
+          {{lhsRange, "the left operand is " + describe(PyValue::ofValue(lhs))},
+           {rhsRange,
+            "the right operand is " + describe(PyValue::ofValue(rhs))}});
+    return std::nullopt;
+  }
+  OperationState state(loc(where), opName);
+  state.addOperands({lhs, rhs});
+  state.addTypes(t);
+  return b.create(state)->getResult(0);
+}
+
+static std::optional<CmpPredicate> cmpPredicate(ast::CmpOpKind k) {
+  switch (k) {
+  case ast::CmpOpKind::Lt:
+    return CmpPredicate::lt;
+  case ast::CmpOpKind::Le:
+    return CmpPredicate::le;
+  case ast::CmpOpKind::Gt:
+    return CmpPredicate::gt;
+  case ast::CmpOpKind::Ge:
+    return CmpPredicate::ge;
+  case ast::CmpOpKind::Eq:
+    return CmpPredicate::eq;
+  case ast::CmpOpKind::Ne:
+    return CmpPredicate::ne;
+  default:
+    return std::nullopt;
+  }
+}
+
+MaybeValue FunctionLowering::lowerCompare(const ast::CompareExpr &e) {
+  std::vector<PyValue> operands;
+  for (const ast::ExprPtr &o : e.operands) {
+    MaybeValue v = lowerExpr(*o);
+    if (!v)
+      return std::nullopt;
+    operands.push_back(*v);
+  }
+  Value result;
+  for (size_t i = 0; i < e.ops.size(); ++i) {
+    const PyValue &l = operands[i], &r = operands[i + 1];
+    SourceRange range =
+        SourceRange::cover(e.operands[i]->range, e.operands[i + 1]->range);
+    Value c;
+    ast::CmpOpKind k = e.ops[i];
+    if (k == ast::CmpOpKind::Is || k == ast::CmpOpKind::IsNot) {
+      // Only None has identity in the subset; the answer is static.
+      if (!l.isNone() && !r.isNone()) {
+        error(range, "'is' is supported only against None");
+        return std::nullopt;
+      }
+      bool same = l.isNone() && r.isNone();
+      c = constBool(k == ast::CmpOpKind::Is ? same : !same, range);
+    } else if (k == ast::CmpOpKind::In || k == ast::CmpOpKind::NotIn) {
+      error(range, "'in' is not supported");
+      return std::nullopt;
+    } else if (l.kind == PyValue::Kind::Str && r.kind == PyValue::Kind::Str) {
+      bool eq = l.str == r.str;
+      if (k != ast::CmpOpKind::Eq && k != ast::CmpOpKind::Ne) {
+        error(range, "strings can only be compared with == and !=");
+        return std::nullopt;
+      }
+      c = constBool(k == ast::CmpOpKind::Eq ? eq : !eq, range);
+    } else {
+      if (!l.isValue() || !r.isValue() ||
+          llvm::isa<ListType>(l.value.getType()) ||
+          llvm::isa<ListType>(r.value.getType())) {
+        error(range, std::string("unsupported operand types for ") +
+                         ast::spell(k) + ": " + describe(l) + " and " +
+                         describe(r));
+        return std::nullopt;
+      }
+      std::string why;
+      Type t = inferElementwiseType(ElementwiseKind::Compare, l.value.getType(),
+                                    r.value.getType(), &why);
+      if (!t) {
+        error(range, why,
+              {{e.operands[i]->range, "the left operand is " + describe(l)},
+               {e.operands[i + 1]->range,
+                "the right operand is " + describe(r)}});
+        return std::nullopt;
+      }
+      c = b.create<CmpOp>(loc(range), t, *cmpPredicate(k), l.value, r.value);
+    }
+    if (!result) {
+      result = c;
+      continue;
+    }
+    std::string why;
+    Type t = inferElementwiseType(ElementwiseKind::Bitwise, result.getType(),
+                                  c.getType(), &why);
+    if (!t) {
+      error(e.range, why);
+      return std::nullopt;
+    }
+    result = b.create<BitAndOp>(loc(e.range), t, result, c);
+  }
+  return PyValue::ofValue(result);
+}
+
+MaybeValue FunctionLowering::lowerBoolOp(const ast::BoolOpExpr &e) {
+  std::optional<Value> lhs = lowerCondition(*e.lhs);
+  if (!lhs)
+    return std::nullopt;
+  // Short-circuit: the right side only runs when it decides the result.
+  std::string tmp = "$tmp" + std::to_string(tempCounter++);
+  bool isAnd = e.op == ast::BoolOpKind::And;
+  auto evalRhs = [&] {
+    std::optional<Value> r = lowerCondition(*e.rhs);
+    if (!r)
+      return false;
+    env[tmp] = Binding{PyValue::ofValue(*r), e.rhs->range};
+    return true;
+  };
+  auto constant = [&] {
+    env[tmp] = Binding{PyValue::ofValue(constBool(!isAnd, e.range)), e.range};
+    return true;
+  };
+  if (!emitIf(loc(e.range), *lhs, e.range,
+              isAnd ? std::function<bool()>(evalRhs)
+                    : std::function<bool()>(constant),
+              isAnd ? std::function<bool()>(constant)
+                    : std::function<bool()>(evalRhs)))
+    return std::nullopt;
+  PyValue v = env[tmp].value;
+  env.erase(tmp);
+  return v;
+}
+
+MaybeValue FunctionLowering::lowerIfExp(const ast::IfExpExpr &e) {
+  std::optional<Value> cond = lowerCondition(*e.test);
+  if (!cond)
+    return std::nullopt;
+  std::string tmp = "$tmp" + std::to_string(tempCounter++);
+  auto branch = [&](const ast::Expr &x) {
+    return [&]() {
+      MaybeValue v = lowerExpr(x);
+      if (!v)
+        return false;
+      env[tmp] = Binding{*v, x.range};
+      return true;
+    };
+  };
+  if (!emitIf(loc(e.range), *cond, e.range, branch(*e.body), branch(*e.orelse)))
+    return std::nullopt;
+  PyValue v = env[tmp].value;
+  env.erase(tmp);
+  if (v.kind == PyValue::Kind::Undefined) {
+    error(e.range, "the two sides of this conditional expression have "
+                   "different types");
+    return std::nullopt;
+  }
+  return v;
+}
+
+MaybeValue FunctionLowering::lowerListLiteral(const ast::ListExpr &e) {
+  SmallVector<Value> elems;
+  for (const ast::ExprPtr &x : e.elts) {
+    std::optional<Value> v = lowerValue(*x);
+    if (!v)
+      return std::nullopt;
+    elems.push_back(*v);
+  }
+  if (elems.empty())
+    return PyValue::ofValue(b.create<ListConstructOp>(
+        loc(e.range), ListType::get(b.getNoneType()), ValueRange{}));
+  Type t = elems[0].getType();
+  for (size_t i = 1; i < elems.size(); ++i) {
+    Type et = elems[i].getType();
+    if (et == t)
+      continue;
+    auto a = llvm::dyn_cast<RankedTensorType>(t);
+    auto c = llvm::dyn_cast<RankedTensorType>(et);
+    if (!a || !c || a.getRank() != c.getRank() ||
+        a.getElementType() != c.getElementType()) {
+      error(e.elts[i]->range,
+            "list elements must have one type: element 0 is " +
+                describe(PyValue::ofValue(elems[0])) + " and element " +
+                std::to_string(i) + " is " +
+                describe(PyValue::ofValue(elems[i])));
+      return std::nullopt;
+    }
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < a.getRank(); ++d)
+      dims.push_back(a.getDimSize(d) == c.getDimSize(d) ? a.getDimSize(d)
+                                                        : ShapedType::kDynamic);
+    t = RankedTensorType::get(dims, a.getElementType());
+  }
+  for (Value &v : elems)
+    if (v.getType() != t)
+      v = *castForMerge(v, t, e.range);
+  return PyValue::ofValue(
+      b.create<ListConstructOp>(loc(e.range), ListType::get(t), elems));
+}
+
+MaybeValue FunctionLowering::lowerAttribute(const ast::AttributeExpr &e) {
+  MaybeValue base = lowerExpr(*e.value);
+  if (!base)
+    return std::nullopt;
+  if (base->kind == PyValue::Kind::Global)
+    return PyValue::global(base->str + "." + e.attr);
+  if (base->isValue() && isTensor(base->value)) {
+    auto tt = llvm::cast<RankedTensorType>(base->value.getType());
+    if (e.attr == "shape") {
+      std::vector<PyValue> dims;
+      for (Value d : dimValues(base->value, e.range))
+        dims.push_back(PyValue::ofValue(d));
+      return PyValue::tuple(std::move(dims));
+    }
+    if (e.attr == "ndim")
+      return PyValue::ofValue(constInt(tt.getRank(), e.range));
+    if (e.attr == "T") {
+      if (tt.getRank() != 2) {
+        error(e.range,
+              ".T is supported on 2-D tensors only, got " + describe(*base));
+        return std::nullopt;
+      }
+      auto t = RankedTensorType::get({tt.getDimSize(1), tt.getDimSize(0)},
+                                     tt.getElementType());
+      return PyValue::ofValue(b.create<TransposeOp>(
+          loc(e.range), t, base->value, b.getI64IntegerAttr(0),
+          b.getI64IntegerAttr(1)));
+    }
+    return PyValue::method(*base, e.attr);
+  }
+  if (base->isValue() && llvm::isa<ListType>(base->value.getType()))
+    return PyValue::method(*base, e.attr);
+  error(e.attrRange, describe(*base) + " has no attribute '" + e.attr + "'");
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Indexing
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One step of an index walk.
+struct IndexStep {
+  enum Kind { Select, Slice, NewAxis } kind;
+  Value index;            // Select
+  Value start, end, step; // Slice
+  std::optional<int64_t> cStart, cEnd, cStep;
+  SourceRange range;
+};
+} // namespace
+
+/// Lowers the indices of `t[...]`, expanding `...` to full slices.
+static std::optional<std::vector<IndexStep>>
+lowerIndices(FunctionLowering &fl, ArrayRef<const ast::Expr *> indices,
+             int64_t rank, SourceRange where) {
+  int64_t consumed = 0;
+  int ellipses = 0;
+  for (const ast::Expr *i : indices) {
+    if (llvm::isa<ast::EllipsisLitExpr>(i))
+      ++ellipses;
+    else if (!llvm::isa<ast::NoneLitExpr>(i))
+      ++consumed;
+  }
+  if (ellipses > 1) {
+    fl.error(where, "an index can only have a single ellipsis ('...')");
+    return std::nullopt;
+  }
+  if (consumed > rank) {
+    fl.error(where, "too many indices for a tensor of rank " +
+                        std::to_string(rank) + ": " + std::to_string(consumed) +
+                        " given");
+    return std::nullopt;
+  }
+  std::vector<IndexStep> steps;
+  auto fullSlice = [&](SourceRange r) {
+    IndexStep s{IndexStep::Slice,
+                {},
+                fl.constInt(0, r),
+                fl.constInt(std::numeric_limits<int64_t>::max(), r),
+                fl.constInt(1, r),
+                0,
+                std::numeric_limits<int64_t>::max(),
+                1,
+                r};
+    return s;
+  };
+  for (const ast::Expr *i : indices) {
+    if (llvm::isa<ast::EllipsisLitExpr>(i)) {
+      for (int64_t k = 0; k < rank - consumed; ++k)
+        steps.push_back(fullSlice(i->range));
+      continue;
+    }
+    if (llvm::isa<ast::NoneLitExpr>(i)) {
+      steps.push_back(
+          {IndexStep::NewAxis, {}, {}, {}, {}, {}, {}, {}, i->range});
+      continue;
+    }
+    if (auto *s = llvm::dyn_cast<ast::SliceExpr>(i)) {
+      IndexStep st = fullSlice(i->range);
+      auto part = [&](const ast::ExprPtr &e, Value &v,
+                      std::optional<int64_t> &c) -> bool {
+        if (!e || llvm::isa<ast::NoneLitExpr>(*e))
+          return true;
+        std::optional<Value> x = fl.lowerValue(*e);
+        if (!x)
+          return false;
+        if (!x->getType().isInteger(64)) {
+          fl.error(e->range, "slice indices must be ints, got " +
+                                 fl.describe(PyValue::ofValue(*x)));
+          return false;
+        }
+        v = *x;
+        c = fl.constIntValue(*x);
+        return true;
+      };
+      if (!part(s->lower, st.start, st.cStart) ||
+          !part(s->upper, st.end, st.cEnd) || !part(s->step, st.step, st.cStep))
+        return std::nullopt;
+      if (!st.cStep || *st.cStep <= 0) {
+        fl.error(s->step->range, "slice step must be a positive constant");
+        return std::nullopt;
+      }
+      steps.push_back(st);
+      continue;
+    }
+    MaybeValue v = fl.lowerExpr(*i);
+    if (!v)
+      return std::nullopt;
+    if (!v->isValue() || !v->value.getType().isInteger(64)) {
+      fl.error(i->range, "tensor indices must be ints, slices, None or '...', "
+                         "got " +
+                             fl.describe(*v));
+      return std::nullopt;
+    }
+    steps.push_back(
+        {IndexStep::Select, v->value, {}, {}, {}, {}, {}, {}, i->range});
+  }
+  // Trailing dims not mentioned are kept whole.
+  return steps;
+}
+
+/// Static length of a Python slice over a dim of static size `n`.
+static int64_t sliceLength(int64_t n, int64_t start, int64_t end,
+                           int64_t step) {
+  auto clamp = [n](int64_t i) {
+    if (i < 0)
+      i = i + n < 0 ? 0 : i + n;
+    return i > n ? n : i;
+  };
+  int64_t s = clamp(start), e = clamp(end);
+  return e <= s ? 0 : (e - s + step - 1) / step;
+}
+
+/// Checks a constant index against a static dim.
+static bool checkIndex(FunctionLowering &fl, Value index, int64_t size,
+                       int64_t dim, SourceRange r) {
+  std::optional<int64_t> c = fl.constIntValue(index);
+  if (!c || size == ShapedType::kDynamic)
+    return true;
+  if (*c >= size || *c < -size)
+    return fl.error(
+        r, "index " + std::to_string(*c) + " is out of range for dimension " +
+               std::to_string(dim) + " of size " + std::to_string(size));
+  return true;
+}
+
+static Type selectType(RankedTensorType t, int64_t dim) {
+  SmallVector<int64_t> shape(t.getShape());
+  shape.erase(shape.begin() + dim);
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+static Type sliceType(RankedTensorType t, int64_t dim, const IndexStep &s) {
+  SmallVector<int64_t> shape(t.getShape());
+  int64_t n = shape[dim];
+  shape[dim] = (n != ShapedType::kDynamic && s.cStart && s.cEnd && s.cStep)
+                   ? sliceLength(n, *s.cStart, *s.cEnd, *s.cStep)
+                   : ShapedType::kDynamic;
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+MaybeValue FunctionLowering::lowerSubscript(const ast::SubscriptExpr &e) {
+  MaybeValue base = lowerExpr(*e.value);
+  if (!base)
+    return std::nullopt;
+  SmallVector<const ast::Expr *> indices;
+  for (const ast::ExprPtr &i : e.indices)
+    indices.push_back(i.get());
+
+  if (base->kind == PyValue::Kind::Tuple) {
+    if (indices.size() != 1) {
+      error(e.range, "a tuple takes a single index");
+      return std::nullopt;
+    }
+    std::optional<int64_t> i = lowerConstInt(*indices[0], "a tuple index");
+    if (!i)
+      return std::nullopt;
+    int64_t n = base->elems.size();
+    if (*i >= n || *i < -n) {
+      error(indices[0]->range, "tuple index " + std::to_string(*i) +
+                                   " is out of range for a tuple of " +
+                                   std::to_string(n));
+      return std::nullopt;
+    }
+    return base->elems[*i < 0 ? *i + n : *i];
+  }
+  if (base->isValue()) {
+    if (auto list = llvm::dyn_cast<ListType>(base->value.getType())) {
+      if (indices.size() != 1 || llvm::isa<ast::SliceExpr>(indices[0])) {
+        error(e.range, "a list takes a single int index");
+        return std::nullopt;
+      }
+      std::optional<Value> i = lowerValue(*indices[0]);
+      if (!i)
+        return std::nullopt;
+      if (!i->getType().isInteger(64)) {
+        error(indices[0]->range, "list indices must be ints");
+        return std::nullopt;
+      }
+      return PyValue::ofValue(b.create<ListGetOp>(
+          loc(e.range), list.getElementType(), base->value, *i));
+    }
+    if (auto tt = llvm::dyn_cast<RankedTensorType>(base->value.getType())) {
+      auto steps = lowerIndices(*this, indices, tt.getRank(), e.range);
+      if (!steps)
+        return std::nullopt;
+      Value cur = base->value;
+      int64_t dim = 0;
+      for (const IndexStep &s : *steps) {
+        auto t = llvm::cast<RankedTensorType>(cur.getType());
+        Location l = loc(s.range);
+        switch (s.kind) {
+        case IndexStep::NewAxis: {
+          SmallVector<int64_t> shape(t.getShape());
+          shape.insert(shape.begin() + dim, 1);
+          cur = b.create<UnsqueezeOp>(
+              l, RankedTensorType::get(shape, t.getElementType()), cur,
+              b.getI64IntegerAttr(dim));
+          ++dim;
+          break;
+        }
+        case IndexStep::Select:
+          if (!checkIndex(*this, s.index, t.getDimSize(dim), dim, s.range))
+            return std::nullopt;
+          cur = b.create<SelectOp>(l, selectType(t, dim), cur, s.index,
+                                   b.getI64IntegerAttr(dim));
+          break;
+        case IndexStep::Slice:
+          cur = b.create<SliceOp>(l, sliceType(t, dim, s), cur, s.start, s.end,
+                                  s.step, b.getI64IntegerAttr(dim));
+          ++dim;
+          break;
+        }
+      }
+      return PyValue::ofValue(cur);
+    }
+  }
+  error(e.value->range, describe(*base) + " cannot be indexed");
+  return std::nullopt;
+}
+
+/// Makes `value` the shape and dtype of `target` for a subscript store.
+static std::optional<Value> broadcastForStore(FunctionLowering &fl, Value value,
+                                              RankedTensorType target,
+                                              SourceRange where) {
+  Location l = fl.loc(where);
+  auto vt = llvm::dyn_cast<RankedTensorType>(value.getType());
+  if (!vt) {
+    fl.error(where, "cannot store " + fl.describe(PyValue::ofValue(value)) +
+                        " into a Tensor");
+    return std::nullopt;
+  }
+  if (vt.getRank() > target.getRank()) {
+    fl.error(where, "cannot store " + fl.describe(PyValue::ofValue(value)) +
+                        " into a slice of type " + describeType(target));
+    return std::nullopt;
+  }
+  if (vt.getElementType() != target.getElementType()) {
+    value = fl.b.create<CastOp>(
+        l, RankedTensorType::get(vt.getShape(), target.getElementType()),
+        value);
+    vt = llvm::cast<RankedTensorType>(value.getType());
+  }
+  return value;
+}
+
+std::optional<Value>
+FunctionLowering::emitSubscriptUpdate(Value base,
+                                      ArrayRef<const ast::Expr *> indices,
+                                      Value value, SourceRange where) {
+  auto tt = llvm::cast<RankedTensorType>(base.getType());
+  auto steps = lowerIndices(*this, indices, tt.getRank(), where);
+  if (!steps)
+    return std::nullopt;
+  for (const IndexStep &s : *steps)
+    if (s.kind == IndexStep::NewAxis) {
+      error(s.range, "None in an assignment target is not supported");
+      return std::nullopt;
+    }
+
+  // Walk down, remembering each view, then scatter back up.
+  struct Level {
+    Value tensor;
+    const IndexStep *step;
+    int64_t dim;
+  };
+  std::vector<Level> levels;
+  Value cur = base;
+  int64_t dim = 0;
+  for (const IndexStep &s : *steps) {
+    auto t = llvm::cast<RankedTensorType>(cur.getType());
+    levels.push_back({cur, &s, dim});
+    Location l = loc(s.range);
+    if (s.kind == IndexStep::Select) {
+      if (!checkIndex(*this, s.index, t.getDimSize(dim), dim, s.range))
+        return std::nullopt;
+      cur = b.create<SelectOp>(l, selectType(t, dim), cur, s.index,
+                               b.getI64IntegerAttr(dim));
+    } else {
+      cur = b.create<SliceOp>(l, sliceType(t, dim, s), cur, s.start, s.end,
+                              s.step, b.getI64IntegerAttr(dim));
+      ++dim;
+    }
+  }
+
+  // The new contents of the innermost view.
+  auto viewType = llvm::cast<RankedTensorType>(cur.getType());
+  Value src;
+  Location l = loc(where);
+  if (isScalarType(value.getType())) {
+    src = b.create<FullOp>(l, viewType, value, dimValues(cur, where));
+  } else {
+    std::optional<Value> v = broadcastForStore(*this, value, viewType, where);
+    if (!v)
+      return std::nullopt;
+    src = *v;
+    auto st = llvm::cast<RankedTensorType>(src.getType());
+    if (st.getShape() != viewType.getShape()) {
+      std::string why;
+      Type check =
+          inferElementwiseType(ElementwiseKind::Arith, viewType, st, &why);
+      if (!check ||
+          llvm::cast<RankedTensorType>(check).getRank() != viewType.getRank()) {
+        error(where, "cannot store " + describe(PyValue::ofValue(value)) +
+                         " into a slice of type " + describeType(viewType) +
+                         (why.empty() ? "" : ": " + why));
+        return std::nullopt;
+      }
+      src = b.create<ExpandOp>(l, viewType, src, dimValues(cur, where));
+    }
+  }
+
+  // Scatter back, innermost first.
+  for (auto it = levels.rbegin(); it != levels.rend(); ++it) {
+    Location sl = loc(it->step->range);
+    if (it->step->kind == IndexStep::Select)
+      src = b.create<SelectScatterOp>(sl, it->tensor.getType(), it->tensor, src,
+                                      it->step->index,
+                                      b.getI64IntegerAttr(it->dim));
+    else
+      src = b.create<SliceScatterOp>(
+          sl, it->tensor.getType(), it->tensor, src, it->step->start,
+          it->step->end, it->step->step, b.getI64IntegerAttr(it->dim));
+  }
+  return src;
+}
+
+} // namespace kiln

@@ -1,0 +1,961 @@
+//===- LowerStmt.cpp - Statements and structured control flow -------------===//
+//
+// Python's statements become SSA through two mechanisms:
+//  - Variables live in an environment. `scf.if`, `scf.for` and `scf.while`
+//    yield every variable their bodies assign, so the environment after the
+//    construct maps each name to the construct's results.
+//  - break, continue and return assign flag variables. The statements after
+//    one that may exit are wrapped in `scf.if (not flags)`, and loops carry
+//    the flags so that a `while` stops when `$break` or `$return` is set.
+//
+// Loop-carried types must be fixed before the body is lowered, but a body
+// can make them less static (a list that starts empty, a shape that changes
+// between iterations). The loop is lowered, its yields compared with its
+// iter_args, and when they disagree the loop is erased and lowered again
+// with the joined types: a fixpoint that ends after a few rounds because
+// types only get more general.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/LoweringImpl.h"
+
+#include "ir/KilnDialect.h"
+#include "ir/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+//===----------------------------------------------------------------------===//
+// AST scans
+//===----------------------------------------------------------------------===//
+
+static void collectTargetNames(const ast::Expr &target,
+                               std::set<std::string> &names) {
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(&target))
+    names.insert(n->id);
+  else if (auto *t = llvm::dyn_cast<ast::TupleExpr>(&target))
+    for (const ast::ExprPtr &e : t->elts)
+      collectTargetNames(*e, names);
+  else if (auto *l = llvm::dyn_cast<ast::ListExpr>(&target))
+    for (const ast::ExprPtr &e : l->elts)
+      collectTargetNames(*e, names);
+  else if (auto *s = llvm::dyn_cast<ast::SubscriptExpr>(&target))
+    collectTargetNames(*s->value, names);
+}
+
+/// Names a method call such as `y.append(v)` rebinds.
+static void collectMutatedNames(const ast::Expr &e,
+                                std::set<std::string> &names) {
+  if (auto *c = llvm::dyn_cast<ast::CallExpr>(&e)) {
+    if (auto *a = llvm::dyn_cast<ast::AttributeExpr>(c->func.get()))
+      if (auto *n = llvm::dyn_cast<ast::NameExpr>(a->value.get()))
+        if (a->attr == "append")
+          names.insert(n->id);
+  }
+}
+
+/// Every name a block assigns, at any depth, plus the flags it sets.
+static void collectAssigned(const ast::Block &block,
+                            std::set<std::string> &names, bool &hasBreak,
+                            bool &hasContinue, bool &hasReturn, bool nested) {
+  for (const ast::StmtPtr &s : block) {
+    switch (s->kind) {
+    case ast::Stmt::Kind::Assign:
+      for (const ast::ExprPtr &t : llvm::cast<ast::AssignStmt>(*s).targets)
+        collectTargetNames(*t, names);
+      break;
+    case ast::Stmt::Kind::AnnAssign:
+      collectTargetNames(*llvm::cast<ast::AnnAssignStmt>(*s).target, names);
+      break;
+    case ast::Stmt::Kind::AugAssign:
+      collectTargetNames(*llvm::cast<ast::AugAssignStmt>(*s).target, names);
+      break;
+    case ast::Stmt::Kind::Expr:
+      collectMutatedNames(*llvm::cast<ast::ExprStmt>(*s).value, names);
+      break;
+    case ast::Stmt::Kind::If: {
+      auto &i = llvm::cast<ast::IfStmt>(*s);
+      collectAssigned(i.body, names, hasBreak, hasContinue, hasReturn, nested);
+      collectAssigned(i.orelse, names, hasBreak, hasContinue, hasReturn,
+                      nested);
+      break;
+    }
+    case ast::Stmt::Kind::For: {
+      auto &f = llvm::cast<ast::ForStmt>(*s);
+      collectTargetNames(*f.target, names);
+      bool b = false, c = false;
+      collectAssigned(f.body, names, b, c, hasReturn, true);
+      break;
+    }
+    case ast::Stmt::Kind::While: {
+      bool b = false, c = false;
+      collectAssigned(llvm::cast<ast::WhileStmt>(*s).body, names, b, c,
+                      hasReturn, true);
+      break;
+    }
+    case ast::Stmt::Kind::Break:
+      hasBreak |= !nested;
+      break;
+    case ast::Stmt::Kind::Continue:
+      hasContinue |= !nested;
+      break;
+    case ast::Stmt::Kind::Return:
+      hasReturn = true;
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+/// True if the statement may set a flag that the rest of its block must
+/// respect.
+static bool mayExit(const ast::Stmt &s) {
+  std::set<std::string> names;
+  bool hasBreak = false, hasContinue = false, hasReturn = false;
+  ast::Block single;
+  // collectAssigned takes a block; scan the one statement through its kind.
+  switch (s.kind) {
+  case ast::Stmt::Kind::If: {
+    auto &i = llvm::cast<ast::IfStmt>(s);
+    collectAssigned(i.body, names, hasBreak, hasContinue, hasReturn, false);
+    collectAssigned(i.orelse, names, hasBreak, hasContinue, hasReturn, false);
+    return hasBreak || hasContinue || hasReturn;
+  }
+  case ast::Stmt::Kind::For:
+    collectAssigned(llvm::cast<ast::ForStmt>(s).body, names, hasBreak,
+                    hasContinue, hasReturn, true);
+    return hasReturn;
+  case ast::Stmt::Kind::While:
+    collectAssigned(llvm::cast<ast::WhileStmt>(s).body, names, hasBreak,
+                    hasContinue, hasReturn, true);
+    return hasReturn;
+  default:
+    return false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Type joins at merge points
+//===----------------------------------------------------------------------===//
+
+/// The most specific type both `a` and `b` can be cast to, or null.
+static Type joinTypes(Type a, Type b) {
+  if (a == b)
+    return a;
+  auto ta = llvm::dyn_cast<RankedTensorType>(a);
+  auto tb = llvm::dyn_cast<RankedTensorType>(b);
+  if (ta && tb) {
+    if (ta.getElementType() != tb.getElementType() ||
+        ta.getRank() != tb.getRank())
+      return {};
+    SmallVector<int64_t> dims;
+    for (int64_t i = 0; i < ta.getRank(); ++i)
+      dims.push_back(ta.getDimSize(i) == tb.getDimSize(i)
+                         ? ta.getDimSize(i)
+                         : ShapedType::kDynamic);
+    return RankedTensorType::get(dims, ta.getElementType());
+  }
+  auto la = llvm::dyn_cast<ListType>(a);
+  auto lb = llvm::dyn_cast<ListType>(b);
+  if (la && lb) {
+    // An empty list literal has element type `none` until something is
+    // appended.
+    if (llvm::isa<NoneType>(la.getElementType()))
+      return lb;
+    if (llvm::isa<NoneType>(lb.getElementType()))
+      return la;
+    Type e = joinTypes(la.getElementType(), lb.getElementType());
+    return e ? ListType::get(e) : Type();
+  }
+  return {};
+}
+
+std::optional<Value> FunctionLowering::castForMerge(Value v, Type type,
+                                                    SourceRange where) {
+  if (v.getType() == type)
+    return v;
+  if (llvm::isa<RankedTensorType>(type))
+    return b.create<tensor::CastOp>(loc(where), type, v).getResult();
+  if (auto list = llvm::dyn_cast<ListType>(type)) {
+    // Only an empty list can change its element type; rebuild it.
+    if (auto ctor = v.getDefiningOp<ListConstructOp>())
+      if (ctor->getNumOperands() == 0)
+        return b.create<ListConstructOp>(loc(where), list, ValueRange{})
+            .getResult();
+    error(where, "a list whose element type changes from " +
+                     describeType(v.getType()) + " to " + describeType(type) +
+                     " is not supported; give the list one element type");
+    return std::nullopt;
+  }
+  error(where, "internal error: cannot cast " + describeType(v.getType()) +
+                   " to " + describeType(type));
+  return std::nullopt;
+}
+
+/// Builds a value shaped like `shape` whose leaves are `kiln.undef`.
+static PyValue makeUndefLike(OpBuilder &b, Location loc, const PyValue &shape) {
+  if (shape.kind == PyValue::Kind::Value)
+    return PyValue::ofValue(
+        b.create<UndefOp>(loc, shape.value.getType()).getResult());
+  if (shape.kind == PyValue::Kind::Tuple) {
+    std::vector<PyValue> elems;
+    for (const PyValue &e : shape.elems)
+      elems.push_back(makeUndefLike(b, loc, e));
+    return PyValue::tuple(std::move(elems));
+  }
+  return shape;
+}
+
+static bool isFlag(const std::string &name) {
+  return !name.empty() && name[0] == '$';
+}
+
+static std::string displayName(const std::string &name) {
+  if (name == kRetvalVar)
+    return "the return value";
+  return "'" + name + "'";
+}
+
+//===----------------------------------------------------------------------===//
+// Blocks and simple statements
+//===----------------------------------------------------------------------===//
+
+/// The i1 "no flag is set" for the flags currently bound, or null when
+/// none can be set.
+static Value notExited(FunctionLowering &fl, SourceRange where) {
+  Value any;
+  for (const char *flag : {kBreakVar, kContinueVar, kReturnVar}) {
+    auto it = fl.env.find(flag);
+    if (it == fl.env.end() || !it->second.value.isValue())
+      continue;
+    Value v = it->second.value.value;
+    if (auto c = v.getDefiningOp<arith::ConstantOp>())
+      if (auto i = llvm::dyn_cast<IntegerAttr>(c.getValue());
+          i && i.getInt() == 0)
+        continue;
+    any =
+        any ? fl.b.create<arith::OrIOp>(fl.loc(where), any, v).getResult() : v;
+  }
+  if (!any)
+    return {};
+  Value t = fl.constBool(true, where);
+  return fl.b.create<arith::XOrIOp>(fl.loc(where), any, t);
+}
+
+static bool lowerStmts(FunctionLowering &fl, const ast::Block &block,
+                       size_t start) {
+  for (size_t i = start; i < block.size(); ++i) {
+    const ast::Stmt &s = *block[i];
+    if (!fl.lowerStmt(s))
+      return false;
+    // Code after break/continue/return never runs.
+    if (llvm::isa<ast::BreakStmt, ast::ContinueStmt, ast::ReturnStmt>(s))
+      return true;
+    if (i + 1 < block.size() && mayExit(s)) {
+      Value go = notExited(fl, s.range);
+      if (!go)
+        continue;
+      return fl.emitIf(
+          fl.loc(block[i + 1]->range), go, block[i + 1]->range,
+          [&] { return lowerStmts(fl, block, i + 1); }, [] { return true; });
+    }
+  }
+  return true;
+}
+
+bool FunctionLowering::lowerBlock(const ast::Block &block) {
+  return lowerStmts(*this, block, 0);
+}
+
+bool FunctionLowering::lowerStmt(const ast::Stmt &stmt) {
+  switch (stmt.kind) {
+  case ast::Stmt::Kind::Expr: {
+    auto &s = llvm::cast<ast::ExprStmt>(stmt);
+    // A docstring or a bare constant does nothing.
+    if (llvm::isa<ast::StrLitExpr, ast::IntLitExpr, ast::FloatLitExpr,
+                  ast::EllipsisLitExpr>(*s.value))
+      return true;
+    return lowerExpr(*s.value).has_value();
+  }
+  case ast::Stmt::Kind::Assign: {
+    auto &s = llvm::cast<ast::AssignStmt>(stmt);
+    MaybeValue v = lowerExpr(*s.value);
+    if (!v)
+      return false;
+    for (const ast::ExprPtr &t : s.targets)
+      if (!lowerAssign(*t, *v, stmt.range))
+        return false;
+    return true;
+  }
+  case ast::Stmt::Kind::AnnAssign: {
+    auto &s = llvm::cast<ast::AnnAssignStmt>(stmt);
+    if (!s.value)
+      return true; // a declaration only
+    MaybeValue v = lowerExpr(*s.value);
+    return v && lowerAssign(*s.target, *v, stmt.range);
+  }
+  case ast::Stmt::Kind::AugAssign: {
+    auto &s = llvm::cast<ast::AugAssignStmt>(stmt);
+    MaybeValue cur = lowerExpr(*s.target);
+    if (!cur)
+      return false;
+    MaybeValue rhs = lowerExpr(*s.value);
+    if (!rhs)
+      return false;
+    MaybeValue r = applyBinOp(s.op, *cur, *rhs, s.opRange, s.target->range,
+                              s.value->range);
+    return r && lowerAssign(*s.target, *r, stmt.range);
+  }
+  case ast::Stmt::Kind::If:
+    return lowerIf(llvm::cast<ast::IfStmt>(stmt));
+  case ast::Stmt::Kind::For:
+    return lowerFor(llvm::cast<ast::ForStmt>(stmt));
+  case ast::Stmt::Kind::While:
+    return lowerWhile(llvm::cast<ast::WhileStmt>(stmt));
+  case ast::Stmt::Kind::Break:
+  case ast::Stmt::Kind::Continue: {
+    bool isBreak = stmt.kind == ast::Stmt::Kind::Break;
+    if (loopDepth == 0)
+      return error(stmt.range, std::string("'") +
+                                   (isBreak ? "break" : "continue") +
+                                   "' outside a loop");
+    env[isBreak ? kBreakVar : kContinueVar] =
+        Binding{PyValue::ofValue(constBool(true, stmt.range)), stmt.range};
+    return true;
+  }
+  case ast::Stmt::Kind::Pass:
+    return true;
+  case ast::Stmt::Kind::Return:
+    return lowerReturn(llvm::cast<ast::ReturnStmt>(stmt));
+  case ast::Stmt::Kind::Assert: {
+    auto &s = llvm::cast<ast::AssertStmt>(stmt);
+    std::optional<Value> cond = lowerCondition(*s.test);
+    if (!cond)
+      return false;
+    std::string message = "assertion failed";
+    if (s.msg) {
+      auto *str = llvm::dyn_cast<ast::StrLitExpr>(s.msg.get());
+      if (!str)
+        return error(s.msg->range,
+                     "an assert message must be a string literal");
+      message = str->value;
+    }
+    b.create<AssertOp>(loc(stmt.range), *cond, b.getStringAttr(message));
+    return true;
+  }
+  case ast::Stmt::Kind::Import:
+    return error(stmt.range, "import inside a function is not supported");
+  case ast::Stmt::Kind::FunctionDef:
+    return error(stmt.range, "nested def is not supported");
+  case ast::Stmt::Kind::ClassDef:
+    return error(stmt.range, "nested class is not supported");
+  }
+  return error(stmt.range, "internal error: unknown statement");
+}
+
+bool FunctionLowering::lowerAssign(const ast::Expr &target, PyValue value,
+                                   SourceRange where) {
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(&target)) {
+    env[n->id] = Binding{std::move(value), target.range};
+    return true;
+  }
+  if (llvm::isa<ast::TupleExpr, ast::ListExpr>(target)) {
+    const auto &elts = llvm::isa<ast::TupleExpr>(target)
+                           ? llvm::cast<ast::TupleExpr>(target).elts
+                           : llvm::cast<ast::ListExpr>(target).elts;
+    if (value.kind != PyValue::Kind::Tuple)
+      return error(target.range, "cannot unpack " + describe(value) + " into " +
+                                     std::to_string(elts.size()) +
+                                     " names; only tuples can be unpacked");
+    if (value.elems.size() != elts.size())
+      return error(target.range, "cannot unpack a tuple of " +
+                                     std::to_string(value.elems.size()) +
+                                     " values into " +
+                                     std::to_string(elts.size()) + " names");
+    for (size_t i = 0; i < elts.size(); ++i)
+      if (!lowerAssign(*elts[i], value.elems[i], where))
+        return false;
+    return true;
+  }
+  if (auto *s = llvm::dyn_cast<ast::SubscriptExpr>(&target)) {
+    auto *base = llvm::dyn_cast<ast::NameExpr>(s->value.get());
+    if (!base)
+      return error(s->value->range,
+                   "subscript assignment is supported on a variable only");
+    MaybeValue cur = lowerName(*base);
+    if (!cur)
+      return false;
+    if (!cur->isValue() || !llvm::isa<RankedTensorType>(cur->value.getType()))
+      return error(s->value->range,
+                   "cannot assign to an element of " + describe(*cur) +
+                       "; subscript assignment needs a Tensor");
+    if (!value.isValue())
+      return error(where, "cannot store " + describe(value) + " into a Tensor");
+    SmallVector<const ast::Expr *> indices;
+    for (const ast::ExprPtr &i : s->indices)
+      indices.push_back(i.get());
+    std::optional<Value> updated =
+        emitSubscriptUpdate(cur->value, indices, value.value, target.range);
+    if (!updated)
+      return false;
+    env[base->id] = Binding{PyValue::ofValue(*updated), target.range};
+    return true;
+  }
+  if (llvm::isa<ast::AttributeExpr>(target))
+    return error(target.range, "assigning to an attribute is not supported");
+  return error(target.range, "cannot assign to this expression");
+}
+
+bool FunctionLowering::lowerReturn(const ast::ReturnStmt &stmt) {
+  PyValue v = PyValue::none();
+  if (stmt.value) {
+    MaybeValue r = lowerExpr(*stmt.value);
+    if (!r)
+      return false;
+    v = *r;
+  }
+  if (earlyReturn)
+    env[kReturnVar] =
+        Binding{PyValue::ofValue(constBool(true, stmt.range)), stmt.range};
+  env[kRetvalVar] = Binding{std::move(v), stmt.range};
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// if
+//===----------------------------------------------------------------------===//
+
+bool FunctionLowering::lowerIf(const ast::IfStmt &stmt) {
+  // `x is None` / `x is not None` is decided at compile time: only the
+  // branch that can run is lowered, which is how Optional is refined.
+  if (auto *cmp = llvm::dyn_cast<ast::CompareExpr>(stmt.test.get())) {
+    if (cmp->ops.size() == 1 && (cmp->ops[0] == ast::CmpOpKind::Is ||
+                                 cmp->ops[0] == ast::CmpOpKind::IsNot)) {
+      MaybeValue c = lowerExpr(*stmt.test);
+      if (!c)
+        return false;
+      if (c->isValue())
+        if (auto op = c->value.getDefiningOp<arith::ConstantOp>())
+          if (auto i = llvm::dyn_cast<IntegerAttr>(op.getValue()))
+            return lowerBlock(i.getInt() ? stmt.body : stmt.orelse);
+    }
+  }
+  std::optional<Value> cond = lowerCondition(*stmt.test);
+  if (!cond)
+    return false;
+  return emitIf(
+      loc(stmt.range), *cond, stmt.range, [&] { return lowerBlock(stmt.body); },
+      [&] { return lowerBlock(stmt.orelse); });
+}
+
+bool FunctionLowering::emitIf(Location l, Value cond, SourceRange where,
+                              const std::function<bool()> &thenFn,
+                              const std::function<bool()> &elseFn) {
+  Env before = env;
+  auto ifOp = b.create<scf::IfOp>(l, TypeRange{}, cond, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+
+  b.setInsertionPoint(ifOp.thenYield());
+  if (!thenFn())
+    return false;
+  Env thenEnv = std::move(env);
+  env = before;
+  b.setInsertionPoint(ifOp.elseYield());
+  if (!elseFn())
+    return false;
+  Env elseEnv = std::move(env);
+
+  // Decide what the if yields.
+  struct Merge {
+    std::string name;
+    PyValue thenV, elseV;
+    SourceRange where;
+  };
+  std::vector<Merge> merges;
+  Env after;
+  std::set<std::string> names;
+  for (auto &[k, _] : thenEnv)
+    names.insert(k);
+  for (auto &[k, _] : elseEnv)
+    names.insert(k);
+  for (const std::string &name : names) {
+    auto t = thenEnv.find(name);
+    auto e = elseEnv.find(name);
+    bool hasT =
+        t != thenEnv.end() && t->second.value.kind != PyValue::Kind::Undefined;
+    bool hasE =
+        e != elseEnv.end() && e->second.value.kind != PyValue::Kind::Undefined;
+    if (hasT && hasE && samePyValue(t->second.value, e->second.value)) {
+      after[name] = t->second;
+      continue;
+    }
+    if (!hasT && !hasE) {
+      after[name] = t != thenEnv.end() ? t->second : e->second;
+      continue;
+    }
+    if (!hasT || !hasE) {
+      const Binding &def = hasT ? t->second : e->second;
+      if (isFlag(name) && def.value.kind != PyValue::Kind::None) {
+        // The flags guarantee the other side's value is never read.
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(hasT ? ifOp.elseYield() : ifOp.thenYield());
+        PyValue undef = makeUndefLike(b, l, def.value);
+        merges.push_back({name, hasT ? def.value : undef,
+                          hasT ? undef : def.value, def.where});
+        continue;
+      }
+      std::string side = hasT ? "true" : "false";
+      std::string other = hasT ? "false" : "true";
+      after[name] =
+          Binding{PyValue::undefined(
+                      displayName(name) + " is assigned in the " + side +
+                          " branch but not in the " + other + " branch",
+                      {{def.where, displayName(name) + " is assigned here"}}),
+                  def.where};
+      continue;
+    }
+    merges.push_back({name, t->second.value, e->second.value,
+                      SourceRange::cover(t->second.where, e->second.where)});
+    if (!samePyValue(t->second.value, e->second.value)) {
+      SmallVector<Value> tv, ev;
+      bool ok = flattenValues(t->second.value, tv) &&
+                flattenValues(e->second.value, ev) && tv.size() == ev.size();
+      for (size_t i = 0; ok && i < tv.size(); ++i)
+        ok = static_cast<bool>(joinTypes(tv[i].getType(), ev[i].getType()));
+      if (!ok) {
+        std::string n = displayName(name);
+        return error(where,
+                     n + " is " + describe(t->second.value) +
+                         " in the true branch and " +
+                         describe(e->second.value) + " in the false branch",
+                     {{t->second.where,
+                       n + " is " + describe(t->second.value) + " here"},
+                      {e->second.where,
+                       n + " is " + describe(e->second.value) + " here"}});
+      }
+    }
+  }
+
+  // Build the real if with results and move the branches into it.
+  SmallVector<Type> resultTypes;
+  SmallVector<SmallVector<Value>> thenLeaves, elseLeaves;
+  for (Merge &m : merges) {
+    SmallVector<Value> tv, ev;
+    flattenValues(m.thenV, tv);
+    flattenValues(m.elseV, ev);
+    for (size_t i = 0; i < tv.size(); ++i)
+      resultTypes.push_back(joinTypes(tv[i].getType(), ev[i].getType()));
+    thenLeaves.push_back(tv);
+    elseLeaves.push_back(ev);
+  }
+  b.setInsertionPoint(ifOp);
+  auto newIf = b.create<scf::IfOp>(l, resultTypes, cond, /*withElse=*/true);
+  newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+  newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+  ifOp.erase();
+  for (bool isThen : {true, false}) {
+    Block &blk =
+        isThen ? newIf.getThenRegion().front() : newIf.getElseRegion().front();
+    Operation *term = blk.getTerminator();
+    b.setInsertionPoint(term);
+    SmallVector<Value> yields;
+    size_t r = 0;
+    for (auto &leaves : isThen ? thenLeaves : elseLeaves)
+      for (Value v : leaves) {
+        std::optional<Value> c = castForMerge(v, resultTypes[r++], where);
+        if (!c)
+          return false;
+        yields.push_back(*c);
+      }
+    b.create<scf::YieldOp>(term->getLoc(), yields);
+    term->erase();
+  }
+  SmallVector<Value> results(newIf.getResults().begin(),
+                             newIf.getResults().end());
+  ArrayRef<Value> rest(results);
+  for (Merge &m : merges)
+    after[m.name] = Binding{unflattenValues(m.thenV, rest), m.where};
+  env = std::move(after);
+  b.setInsertionPointAfter(newIf);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+bool FunctionLowering::lowerWhile(const ast::WhileStmt &stmt) {
+  return emitLoop(loc(stmt.range), stmt.range, stmt.body, stmt.test.get(), {},
+                  {}, {}, [](Value) { return true; });
+}
+
+bool FunctionLowering::lowerFor(const ast::ForStmt &stmt) {
+  auto bindTo = [&](const ast::Expr &target) {
+    return [&](Value v) {
+      return lowerAssign(target, PyValue::ofValue(v), target.range);
+    };
+  };
+  // for i in range(...)
+  if (auto *call = llvm::dyn_cast<ast::CallExpr>(stmt.iter.get())) {
+    MaybeValue callee = lowerExpr(*call->func);
+    if (!callee)
+      return false;
+    if (callee->kind == PyValue::Kind::Global &&
+        callee->str == "builtins.range") {
+      if (!call->keywords.empty())
+        return error(call->keywords[0].range,
+                     "range() takes no keyword arguments");
+      size_t n = call->args.size();
+      if (n < 1 || n > 3)
+        return error(call->range, "range() takes 1 to 3 arguments, " +
+                                      std::to_string(n) + " given");
+      SmallVector<Value> vals;
+      for (const ast::ExprPtr &a : call->args) {
+        std::optional<Value> v = lowerValue(*a);
+        if (!v)
+          return false;
+        if (!v->getType().isInteger(64))
+          return error(a->range, "range() needs int arguments, got " +
+                                     describe(PyValue::ofValue(*v)));
+        vals.push_back(*v);
+      }
+      Value start = n == 1 ? constInt(0, call->range) : vals[0];
+      Value stop = n == 1 ? vals[0] : vals[1];
+      Value step = n == 3 ? vals[2] : constInt(1, call->range);
+      if (std::optional<int64_t> s = constIntValue(step); s && *s == 0)
+        return error(call->args[2]->range, "range() step must not be zero");
+      return emitLoop(loc(stmt.range), stmt.range, stmt.body, nullptr, start,
+                      stop, step, bindTo(*stmt.target));
+    }
+  }
+  MaybeValue iter = lowerExpr(*stmt.iter);
+  if (!iter)
+    return false;
+  // A tuple is iterated at compile time: its elements may differ in type.
+  if (iter->kind == PyValue::Kind::Tuple) {
+    std::set<std::string> names;
+    bool hasBreak = false, hasContinue = false, hasReturn = false;
+    collectAssigned(stmt.body, names, hasBreak, hasContinue, hasReturn, false);
+    if (hasBreak || hasContinue || hasReturn)
+      return error(stmt.range, "break, continue and return inside a loop over "
+                               "a tuple are not supported");
+    for (const PyValue &e : iter->elems) {
+      if (!lowerAssign(*stmt.target, e, stmt.target->range) ||
+          !lowerBlock(stmt.body))
+        return false;
+    }
+    return true;
+  }
+  if (iter->isValue()) {
+    Value it = iter->value;
+    SourceRange r = stmt.iter->range;
+    if (llvm::isa<ListType>(it.getType())) {
+      Value len = b.create<ListLenOp>(loc(r), b.getI64Type(), it);
+      auto elemType = llvm::cast<ListType>(it.getType()).getElementType();
+      return emitLoop(loc(stmt.range), stmt.range, stmt.body, nullptr,
+                      constInt(0, r), len, constInt(1, r), [&, it](Value i) {
+                        Value e = b.create<ListGetOp>(loc(r), elemType, it, i);
+                        return lowerAssign(*stmt.target, PyValue::ofValue(e),
+                                           stmt.target->range);
+                      });
+    }
+    if (auto tt = llvm::dyn_cast<RankedTensorType>(it.getType())) {
+      if (tt.getRank() == 0)
+        return error(r, "cannot iterate over a 0-d tensor");
+      Value len =
+          b.create<DimOp>(loc(r), b.getI64Type(), it, b.getI64IntegerAttr(0));
+      auto rowType = RankedTensorType::get(tt.getShape().drop_front(),
+                                           tt.getElementType());
+      return emitLoop(loc(stmt.range), stmt.range, stmt.body, nullptr,
+                      constInt(0, r), len, constInt(1, r), [&, it](Value i) {
+                        Value row = b.create<SelectOp>(loc(r), rowType, it, i,
+                                                       b.getI64IntegerAttr(0));
+                        return lowerAssign(*stmt.target, PyValue::ofValue(row),
+                                           stmt.target->range);
+                      });
+    }
+  }
+  return error(stmt.iter->range,
+               "cannot iterate over " + describe(*iter) +
+                   "; for loops take range(...), a list, a tuple or a Tensor");
+}
+
+bool FunctionLowering::emitLoop(Location l, SourceRange where,
+                                const ast::Block &body,
+                                const ast::Expr *whileTest, Value start,
+                                Value stop, Value step,
+                                const std::function<bool(Value)> &bindTarget) {
+  std::set<std::string> assigned;
+  bool hasBreak = false, hasContinue = false, hasReturn = false;
+  collectAssigned(body, assigned, hasBreak, hasContinue, hasReturn, false);
+
+  // Each loop has its own break/continue flags; the enclosing loop's come
+  // back afterwards.
+  std::optional<Binding> outerBreak, outerContinue;
+  if (auto it = env.find(kBreakVar); it != env.end()) {
+    outerBreak = it->second;
+    env.erase(it);
+  }
+  if (auto it = env.find(kContinueVar); it != env.end()) {
+    outerContinue = it->second;
+    env.erase(it);
+  }
+  if (hasBreak)
+    env[kBreakVar] = Binding{PyValue::ofValue(constBool(false, where)), where};
+  if (hasReturn) {
+    assigned.insert(kReturnVar);
+    assigned.insert(kRetvalVar);
+  }
+  if (hasBreak)
+    assigned.insert(kBreakVar);
+
+  bool counted = whileTest == nullptr;
+  std::optional<int64_t> constStep =
+      counted ? constIntValue(step) : std::nullopt;
+  bool useFor =
+      counted && constStep && *constStep > 0 && !hasBreak && !hasReturn;
+
+  Env outer = env;
+  // Types carried by each name; widened between attempts.
+  std::map<std::string, PyValue> carriedInit;
+  for (const std::string &name : assigned) {
+    auto it = env.find(name);
+    if (it == env.end() || it->second.value.kind == PyValue::Kind::Undefined)
+      continue;
+    SmallVector<Value> leaves;
+    if (flattenValues(it->second.value, leaves))
+      carriedInit[name] = it->second.value;
+  }
+
+  Operation *loopOp = nullptr;
+  for (int attempt = 0;; ++attempt) {
+    if (attempt == 8)
+      return error(where, "internal error: loop-carried types do not settle");
+    env = outer;
+    SmallVector<Value> inits;
+    std::vector<std::string> names;
+    for (auto &[name, v] : carriedInit) {
+      names.push_back(name);
+      flattenValues(v, inits);
+    }
+    SmallVector<Type> types;
+    for (Value v : inits)
+      types.push_back(v.getType());
+
+    // The induction variable travels first in a while loop.
+    SmallVector<Value> allInits;
+    if (counted && !useFor)
+      allInits.push_back(start);
+    allInits.append(inits.begin(), inits.end());
+    SmallVector<Type> allTypes;
+    for (Value v : allInits)
+      allTypes.push_back(v.getType());
+    SmallVector<Location> locs(allTypes.size(), l);
+
+    Block *bodyBlock = nullptr;
+    ValueRange carriedArgs;
+    Value iv;
+    OpBuilder::InsertionGuard guard(b);
+    if (useFor) {
+      Value lb = b.create<arith::IndexCastOp>(l, b.getIndexType(), start);
+      Value ub = b.create<arith::IndexCastOp>(l, b.getIndexType(), stop);
+      Value st = b.create<arith::IndexCastOp>(l, b.getIndexType(), step);
+      auto forOp = b.create<scf::ForOp>(l, lb, ub, st, inits);
+      loopOp = forOp;
+      bodyBlock = forOp.getBody();
+      if (!bodyBlock->empty() &&
+          bodyBlock->back().hasTrait<OpTrait::IsTerminator>())
+        bodyBlock->back().erase();
+      b.setInsertionPointToStart(bodyBlock);
+      iv = b.create<arith::IndexCastOp>(l, b.getI64Type(),
+                                        forOp.getInductionVar());
+      carriedArgs = forOp.getRegionIterArgs();
+    } else {
+      auto whileOp = b.create<scf::WhileOp>(l, allTypes, allInits);
+      loopOp = whileOp;
+      Block *before = b.createBlock(&whileOp.getBefore(), {}, allTypes, locs);
+      // The condition: counted bound, user test, and no break/return.
+      env = outer;
+      ValueRange bargs = before->getArguments();
+      ValueRange bcarried = counted ? bargs.drop_front() : bargs;
+      {
+        ArrayRef<Value> rest(bcarried.begin(), bcarried.end());
+        SmallVector<Value> storage(rest.begin(), rest.end());
+        ArrayRef<Value> r(storage);
+        for (const std::string &name : names)
+          env[name].value = unflattenValues(carriedInit[name], r);
+      }
+      Value cond;
+      if (counted) {
+        Value i = bargs.front();
+        auto mk = [&](CmpPredicate p, Value a, Value c) {
+          return b.create<CmpOp>(l, b.getI1Type(), p, a, c).getResult();
+        };
+        if (constStep)
+          cond =
+              mk(*constStep > 0 ? CmpPredicate::lt : CmpPredicate::gt, i, stop);
+        else {
+          // Python's range works for either sign of a run-time step.
+          Value zero = constInt(0, where);
+          Value up =
+              b.create<arith::AndIOp>(l, mk(CmpPredicate::gt, step, zero),
+                                      mk(CmpPredicate::lt, i, stop));
+          Value down =
+              b.create<arith::AndIOp>(l, mk(CmpPredicate::lt, step, zero),
+                                      mk(CmpPredicate::gt, i, stop));
+          cond = b.create<arith::OrIOp>(l, up, down);
+        }
+      } else {
+        std::optional<Value> c = lowerCondition(*whileTest);
+        if (!c)
+          return false;
+        cond = *c;
+      }
+      env.erase(kContinueVar);
+      if (Value go = notExited(*this, where))
+        cond = b.create<arith::AndIOp>(l, cond, go);
+      b.create<scf::ConditionOp>(l, cond, bargs);
+      bodyBlock = b.createBlock(&whileOp.getAfter(), {}, allTypes, locs);
+      b.setInsertionPointToStart(bodyBlock);
+      ValueRange aargs = bodyBlock->getArguments();
+      if (counted)
+        iv = aargs.front();
+      carriedArgs = counted ? aargs.drop_front() : aargs;
+    }
+
+    // The body.
+    env = outer;
+    {
+      SmallVector<Value> storage(carriedArgs.begin(), carriedArgs.end());
+      ArrayRef<Value> r(storage);
+      for (const std::string &name : names)
+        env[name].value = unflattenValues(carriedInit[name], r);
+    }
+    if (hasContinue)
+      env[kContinueVar] =
+          Binding{PyValue::ofValue(constBool(false, where)), where};
+    ++loopDepth;
+    bool ok = (!counted || bindTarget(iv)) && lowerBlock(body);
+    --loopDepth;
+    if (!ok)
+      return false;
+
+    // Compare what the body yields with what the loop carries.
+    bool widened = false;
+    std::map<std::string, PyValue> next;
+    for (auto &[name, init] : carriedInit) {
+      const PyValue &now = env[name].value;
+      SmallVector<Value> a, c;
+      flattenValues(init, a);
+      bool same = flattenValues(now, c) && a.size() == c.size();
+      for (size_t i = 0; same && i < a.size(); ++i)
+        same = static_cast<bool>(joinTypes(a[i].getType(), c[i].getType()));
+      if (!same) {
+        std::string n = displayName(name);
+        return error(env[name].where,
+                     n + " is " + describe(outer[name].value) +
+                         " before the loop and " + describe(now) +
+                         " at the end of its body",
+                     {{outer[name].where,
+                       n + " is " + describe(outer[name].value) + " here"}});
+      }
+      // Widen the init values where the body is less static.
+      std::vector<Value> widenedLeaves;
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(loopOp);
+      for (size_t i = 0; i < a.size(); ++i) {
+        Type j = joinTypes(a[i].getType(), c[i].getType());
+        if (j != a[i].getType()) {
+          widened = true;
+          std::optional<Value> cast = castForMerge(a[i], j, where);
+          if (!cast)
+            return false;
+          widenedLeaves.push_back(*cast);
+        } else {
+          widenedLeaves.push_back(a[i]);
+        }
+      }
+      ArrayRef<Value> r(widenedLeaves);
+      next[name] = unflattenValues(init, r);
+    }
+    // Flags and return values first assigned inside the body need an
+    // initial value before the loop.
+    for (const std::string &name : assigned) {
+      if (!isFlag(name) || carriedInit.count(name))
+        continue;
+      auto it = env.find(name);
+      if (it == env.end() || !it->second.value.isValue() &&
+                                 it->second.value.kind != PyValue::Kind::Tuple)
+        continue;
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(loopOp);
+      next[name] = makeUndefLike(b, l, it->second.value);
+      widened = true;
+    }
+    if (widened) {
+      loopOp->erase();
+      carriedInit = std::move(next);
+      continue;
+    }
+
+    // Yield.
+    SmallVector<Value> yields;
+    if (counted && !useFor)
+      yields.push_back(b.create<AddOp>(l, b.getI64Type(), iv, step));
+    for (auto &[name, init] : carriedInit) {
+      SmallVector<Value> a, c;
+      flattenValues(init, a);
+      flattenValues(env[name].value, c);
+      for (size_t i = 0; i < c.size(); ++i) {
+        std::optional<Value> v = castForMerge(c[i], a[i].getType(), where);
+        if (!v)
+          return false;
+        yields.push_back(*v);
+      }
+    }
+    b.create<scf::YieldOp>(l, yields);
+    Env bodyEnv = std::move(env);
+
+    // After the loop: carried names take the loop's results.
+    env = outer;
+    ValueRange results = loopOp->getResults();
+    if (counted && !useFor)
+      results = results.drop_front();
+    SmallVector<Value> storage(results.begin(), results.end());
+    ArrayRef<Value> r(storage);
+    for (auto &[name, init] : carriedInit)
+      env[name] = Binding{unflattenValues(init, r), outer[name].where};
+    for (const std::string &name : assigned) {
+      if (carriedInit.count(name) || isFlag(name))
+        continue;
+      auto it = bodyEnv.find(name);
+      if (it == bodyEnv.end())
+        continue;
+      env[name] =
+          Binding{PyValue::undefined(
+                      "'" + name +
+                          "' is assigned in the loop body but not "
+                          "defined before the loop; define it before "
+                          "the loop",
+                      {{it->second.where, "'" + name + "' is assigned here"}}),
+                  it->second.where};
+    }
+    break;
+  }
+  b.setInsertionPointAfter(loopOp);
+  env.erase(kBreakVar);
+  env.erase(kContinueVar);
+  if (outerBreak)
+    env[kBreakVar] = *outerBreak;
+  if (outerContinue)
+    env[kContinueVar] = *outerContinue;
+  return true;
+}
+
+} // namespace kiln

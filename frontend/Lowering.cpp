@@ -1,0 +1,679 @@
+//===- Lowering.cpp - Entry points, specs and function bodies -------------===//
+//
+// Module-level half of the lowering. It decides what to compile (only what
+// the entry points reach), gives every tensor argument its type from the
+// `--arg` flags or `# kiln:` comments, and specializes plain helper functions
+// per call signature, as TorchScript compiles the helpers a script calls.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/LoweringImpl.h"
+
+#include "ir/KilnDialect.h"
+#include "ir/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Verifier.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+void loadFrontendDialects(MLIRContext &context) {
+  context.loadDialect<KilnDialect, func::FuncDialect, arith::ArithDialect,
+                      scf::SCFDialect, tensor::TensorDialect>();
+}
+
+//===----------------------------------------------------------------------===//
+// PyValue helpers
+//===----------------------------------------------------------------------===//
+
+bool samePyValue(const PyValue &a, const PyValue &b) {
+  if (a.kind != b.kind)
+    return false;
+  switch (a.kind) {
+  case PyValue::Kind::Value:
+    return a.value == b.value;
+  case PyValue::Kind::None:
+    return true;
+  case PyValue::Kind::Str:
+  case PyValue::Kind::Global:
+  case PyValue::Kind::Undefined:
+    return a.str == b.str;
+  case PyValue::Kind::Function:
+    return a.func == b.func;
+  case PyValue::Kind::Tuple:
+  case PyValue::Kind::Method:
+    if (a.elems.size() != b.elems.size() || a.str != b.str)
+      return false;
+    for (size_t i = 0; i < a.elems.size(); ++i)
+      if (!samePyValue(a.elems[i], b.elems[i]))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+bool flattenValues(const PyValue &v, SmallVectorImpl<Value> &out) {
+  if (v.kind == PyValue::Kind::Value) {
+    out.push_back(v.value);
+    return true;
+  }
+  if (v.kind == PyValue::Kind::Tuple) {
+    for (const PyValue &e : v.elems)
+      if (!flattenValues(e, out))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+PyValue unflattenValues(const PyValue &shape, ArrayRef<Value> &values) {
+  if (shape.kind == PyValue::Kind::Value) {
+    PyValue r = PyValue::ofValue(values.front());
+    values = values.drop_front();
+    return r;
+  }
+  if (shape.kind == PyValue::Kind::Tuple) {
+    std::vector<PyValue> elems;
+    for (const PyValue &e : shape.elems)
+      elems.push_back(unflattenValues(e, values));
+    return PyValue::tuple(std::move(elems));
+  }
+  return shape;
+}
+
+//===----------------------------------------------------------------------===//
+// ModuleLowering
+//===----------------------------------------------------------------------===//
+
+ModuleLowering::ModuleLowering(MLIRContext &context, const ast::Module &module,
+                               DiagnosticEngine &diags,
+                               const LoweringOptions &options)
+    : context(context), ast(module), diags(diags), options(options) {
+  fileName = StringAttr::get(&context, diags.file().path());
+}
+
+/// Renders a decorator such as `torch.jit.script` as a dotted name.
+static std::string dottedName(const ast::Expr &e) {
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(&e))
+    return n->id;
+  if (auto *a = llvm::dyn_cast<ast::AttributeExpr>(&e)) {
+    std::string base = dottedName(*a->value);
+    return base.empty() ? "" : base + "." + a->attr;
+  }
+  if (auto *c = llvm::dyn_cast<ast::CallExpr>(&e))
+    return dottedName(*c->func) + "(...)";
+  return "";
+}
+
+std::optional<PyValue> ModuleLowering::lookupGlobal(const std::string &name) {
+  if (auto it = functions.find(name); it != functions.end())
+    return PyValue::function(it->second);
+  if (auto it = imports.find(name); it != imports.end())
+    return PyValue::global(it->second);
+  static const char *const builtins[] = {
+      "range", "len", "print", "float",     "int", "bool",
+      "min",   "max", "abs",   "enumerate", "zip", "isinstance",
+      "round", "sum", "list",  "tuple"};
+  for (const char *builtin : builtins)
+    if (name == builtin)
+      return PyValue::global(std::string("builtins.") + builtin);
+  // TorchScript's typing names are usable without an import.
+  if (name == "Tensor" || name == "List" || name == "Tuple" ||
+      name == "Optional")
+    return PyValue::global("typing." + name);
+  return std::nullopt;
+}
+
+/// Resolves the full dotted path of a decorator through the import table.
+static std::string resolveDecorator(ModuleLowering &m, const ast::Expr &e) {
+  std::string name = dottedName(e);
+  size_t dot = name.find('.');
+  std::string head = name.substr(0, dot);
+  if (auto it = m.imports.find(head); it != m.imports.end())
+    return it->second + (dot == std::string::npos ? "" : name.substr(dot));
+  return name;
+}
+
+static bool isScriptDecorator(ModuleLowering &m, const ast::Expr &e) {
+  return resolveDecorator(m, e) == "torch.jit.script";
+}
+
+/// Checks the decorators of a function that is about to be compiled.
+static bool checkDecorators(ModuleLowering &m, const ast::FunctionDef &def) {
+  for (const ast::ExprPtr &d : def.decorators) {
+    if (isScriptDecorator(m, *d))
+      continue;
+    std::string name = dottedName(*d);
+    m.diags.error(d->range,
+                  "decorator '@" + name +
+                      "' is not supported; only @torch.jit.script is");
+    return false;
+  }
+  return true;
+}
+
+/// The element type named by a spec dtype.
+static Type dtypeToType(MLIRContext &ctx, DType d) {
+  switch (d) {
+  case DType::F32:
+    return Float32Type::get(&ctx);
+  case DType::F16:
+    return Float16Type::get(&ctx);
+  case DType::BF16:
+    return BFloat16Type::get(&ctx);
+  case DType::F64:
+    return Float64Type::get(&ctx);
+  case DType::I32:
+    return IntegerType::get(&ctx, 32);
+  case DType::I64:
+    return IntegerType::get(&ctx, 64);
+  case DType::Bool:
+    return IntegerType::get(&ctx, 1);
+  }
+  return {};
+}
+
+/// What an annotation says about a parameter.
+enum class ParamKind { Tensor, Int, Float, Bool, Unsupported };
+
+static ParamKind classifyAnnotation(ModuleLowering &m, const ast::Expr *ann,
+                                    std::string &spelled) {
+  if (!ann)
+    return ParamKind::Tensor; // TorchScript's default
+  spelled = dottedName(*ann);
+  std::string resolved = spelled;
+  size_t dot = spelled.find('.');
+  std::string head = spelled.substr(0, dot);
+  if (auto it = m.imports.find(head); it != m.imports.end())
+    resolved =
+        it->second + (dot == std::string::npos ? "" : spelled.substr(dot));
+  if (resolved == "torch.Tensor" || resolved == "Tensor")
+    return ParamKind::Tensor;
+  if (resolved == "int")
+    return ParamKind::Int;
+  if (resolved == "float")
+    return ParamKind::Float;
+  if (resolved == "bool")
+    return ParamKind::Bool;
+  if (spelled.empty())
+    spelled = "this annotation";
+  return ParamKind::Unsupported;
+}
+
+/// Builds `x=f32[N]`-style text showing how to give a missing spec.
+static std::string specExample(const std::string &name) {
+  return name + "=f32[N]";
+}
+
+namespace {
+/// An entry point's parameter, typed.
+struct EntryParam {
+  Type type;
+  ArrayAttr dims; // symbolic dims for tensors
+};
+} // namespace
+
+mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
+  OpBuilder b(&context);
+  module = ModuleOp::create(FileLineColLoc::get(fileName, 1, 1));
+  OwningOpRef<ModuleOp> owned(module);
+  module->setAttr("kiln.source", fileName);
+
+  for (const ast::StmtPtr &item : ast.items) {
+    if (auto *f = llvm::dyn_cast<ast::FunctionDef>(item.get()))
+      functions[f->name] = f;
+    else if (auto *c = llvm::dyn_cast<ast::ClassDef>(item.get()))
+      classes[c->name] = c;
+    else if (auto *imp = llvm::dyn_cast<ast::ImportStmt>(item.get())) {
+      for (const ast::ImportAlias &a : imp->names) {
+        if (imp->module.empty()) {
+          // `import torch.nn` binds `torch`; `import torch.nn as nn` binds nn.
+          if (a.asname.empty())
+            imports[a.name.substr(0, a.name.find('.'))] =
+                a.name.substr(0, a.name.find('.'));
+          else
+            imports[a.asname] = a.name;
+        } else {
+          imports[a.asname.empty() ? a.name : a.asname] =
+              imp->module + "." + a.name;
+        }
+      }
+    }
+  }
+  for (const ast::SkippedItem &s : ast.skipped)
+    if (!s.name.empty())
+      skipped[s.name] = &s;
+
+  // Decide the entry points.
+  std::vector<const ast::FunctionDef *> entries;
+  bool ok = true;
+  if (options.entries.empty()) {
+    for (const ast::StmtPtr &item : ast.items)
+      if (auto *f = llvm::dyn_cast<ast::FunctionDef>(item.get()))
+        if (llvm::any_of(f->decorators, [&](const ast::ExprPtr &d) {
+              return isScriptDecorator(*this, *d);
+            }))
+          entries.push_back(f);
+    for (const ast::SkippedItem &s : ast.skipped)
+      if (s.isScript) {
+        diags.report(s.error);
+        ok = false;
+      }
+    if (entries.empty() && ok) {
+      diags.error({}, "no @torch.jit.script function to compile in '" +
+                          diags.file().path() +
+                          "'; decorate one or pass --entry NAME");
+      return nullptr;
+    }
+  } else {
+    for (const std::string &name : options.entries) {
+      if (auto it = functions.find(name); it != functions.end()) {
+        entries.push_back(it->second);
+      } else if (auto it = skipped.find(name); it != skipped.end()) {
+        diags.report(it->second->error);
+        ok = false;
+      } else if (auto it = classes.find(name); it != classes.end()) {
+        diags.error(it->second->nameRange,
+                    "compiling nn.Module class '" + name +
+                        "' is not supported yet; pass a function to --entry");
+        ok = false;
+      } else {
+        diags.error({}, "--entry '" + name + "' names no function in '" +
+                            diags.file().path() + "'");
+        ok = false;
+      }
+    }
+  }
+  if (!ok)
+    return nullptr;
+
+  // Every --arg must name a parameter of some entry point.
+  for (const ArgSpec &spec : options.argSpecs) {
+    bool used = llvm::any_of(entries, [&](const ast::FunctionDef *f) {
+      return llvm::any_of(
+          f->params, [&](const ast::Param &p) { return p.name == spec.name; });
+    });
+    if (!used) {
+      diags.error({}, "--arg '" + spec.name +
+                          "' does not name a parameter of any entry point");
+      return nullptr;
+    }
+  }
+
+  for (const ast::FunctionDef *def : entries) {
+    if (!checkDecorators(*this, *def))
+      return nullptr;
+
+    // Specs from `# kiln:` comments, then the command line on top.
+    std::map<std::string, ArgSpec> specs;
+    for (const ast::SpecComment &c : def->specs) {
+      auto parsed = parseArgSpecList(c.text);
+      if (!parsed.ok()) {
+        diags.error(c.range, parsed.error);
+        return nullptr;
+      }
+      for (ArgSpec &s : parsed.value) {
+        if (!llvm::any_of(def->params, [&](const ast::Param &p) {
+              return p.name == s.name;
+            })) {
+          diags.error(c.range, "shape spec names '" + s.name +
+                                   "', which is not a parameter of '" +
+                                   def->name + "'");
+          return nullptr;
+        }
+        specs[s.name] = s;
+      }
+    }
+    for (const ArgSpec &s : options.argSpecs)
+      specs[s.name] = s;
+
+    SmallVector<Type> argTypes;
+    SmallVector<DictionaryAttr> argAttrs;
+    for (const ast::Param &p : def->params) {
+      std::string spelled;
+      ParamKind kind = classifyAnnotation(*this, p.annotation.get(), spelled);
+      auto spec = specs.find(p.name);
+      SmallVector<NamedAttribute> attrs;
+      attrs.push_back(b.getNamedAttr("kiln.name", b.getStringAttr(p.name)));
+      switch (kind) {
+      case ParamKind::Unsupported:
+        diags.error(p.annotation ? p.annotation->range : p.range,
+                    "parameter '" + p.name + "' of entry point '" + def->name +
+                        "' has type '" + spelled +
+                        "'; entry points take Tensor, int, float and bool");
+        return nullptr;
+      case ParamKind::Int:
+      case ParamKind::Float:
+      case ParamKind::Bool:
+        if (spec != specs.end()) {
+          diags.error(p.range, "parameter '" + p.name +
+                                   "' is a scalar; a shape spec applies to "
+                                   "tensors only");
+          return nullptr;
+        }
+        argTypes.push_back(kind == ParamKind::Int     ? b.getI64Type()
+                           : kind == ParamKind::Float ? b.getF64Type()
+                                                      : b.getI1Type());
+        break;
+      case ParamKind::Tensor: {
+        if (spec == specs.end()) {
+          diags.error(p.range, "no shape for tensor argument '" + p.name +
+                                   "' of '" + def->name + "'; pass --arg " +
+                                   specExample(p.name) +
+                                   " or write '# kiln: " + specExample(p.name) +
+                                   "' on the line above the def");
+          return nullptr;
+        }
+        SmallVector<int64_t> shape;
+        SmallVector<Attribute> dims;
+        for (const SpecDim &d : spec->second.dims) {
+          shape.push_back(d.size >= 0 ? d.size : ShapedType::kDynamic);
+          dims.push_back(
+              b.getStringAttr(d.size >= 0 ? std::to_string(d.size) : d.symbol));
+        }
+        argTypes.push_back(RankedTensorType::get(
+            shape, dtypeToType(context, spec->second.dtype)));
+        attrs.push_back(b.getNamedAttr("kiln.dims", b.getArrayAttr(dims)));
+        break;
+      }
+      }
+      argAttrs.push_back(b.getDictionaryAttr(attrs));
+    }
+
+    b.setInsertionPointToEnd(module.getBody());
+    auto fnLoc = FileLineColLoc::get(fileName, def->range.begin.line,
+                                     def->range.begin.col);
+    auto func = b.create<func::FuncOp>(fnLoc, def->name,
+                                       b.getFunctionType(argTypes, {}));
+    func.setAllArgAttrs(argAttrs);
+    func->setAttr("kiln.entry", b.getUnitAttr());
+    Block *entry = func.addEntryBlock();
+
+    std::vector<PyValue> params;
+    for (BlockArgument arg : entry->getArguments())
+      params.push_back(PyValue::ofValue(arg));
+    OpBuilder fb(&context);
+    fb.setInsertionPointToStart(entry);
+    FunctionLowering fl(*this, fb);
+    inProgress.insert(def);
+    std::optional<PyValue> result = fl.lowerBody(*def, std::move(params));
+    inProgress.erase(def);
+    if (!result)
+      return nullptr;
+    resultShapes[def->name] = *result;
+    std::string key = def->name + "(";
+    for (Type t : argTypes) {
+      llvm::raw_string_ostream os(key);
+      os << t << ",";
+    }
+    specializations[key] = func;
+  }
+
+  if (failed(verify(module))) {
+    diags.error({}, "internal error: the lowered IR does not verify (see "
+                    "the MLIR diagnostics above)");
+    return nullptr;
+  }
+  return owned;
+}
+
+std::optional<func::FuncOp>
+ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
+                                 ArrayRef<PyValue> args, SourceRange callSite) {
+  SmallVector<Type> types;
+  std::string key = def.name + "(";
+  for (const PyValue &a : args) {
+    SmallVector<Value> leaves;
+    if (!flattenValues(a, leaves)) {
+      diags.error(callSite,
+                  "cannot pass " +
+                      std::string(a.isNone() ? "None" : "this value") +
+                      " to '" + def.name +
+                      "'; helpers take tensors, scalars, lists and "
+                      "tuples of them");
+      return std::nullopt;
+    }
+    for (Value v : leaves) {
+      types.push_back(v.getType());
+      llvm::raw_string_ostream os(key);
+      os << v.getType() << ",";
+    }
+  }
+  if (auto it = specializations.find(key); it != specializations.end())
+    return it->second;
+  if (inProgress.count(&def)) {
+    diags.error(callSite,
+                "recursive call to '" + def.name + "' is not supported");
+    return std::nullopt;
+  }
+  if (!checkDecorators(*this, def))
+    return std::nullopt;
+
+  // A fresh symbol: the plain name if free, else name_1, name_2, ...
+  std::string name = def.name;
+  for (int i = 1; module.lookupSymbol(name); ++i)
+    name = def.name + "_" + std::to_string(i);
+
+  OpBuilder b(&context);
+  b.setInsertionPointToEnd(module.getBody());
+  auto fnLoc =
+      FileLineColLoc::get(fileName, def.range.begin.line, def.range.begin.col);
+  auto func = b.create<func::FuncOp>(fnLoc, name, b.getFunctionType(types, {}));
+  func.setPrivate();
+  Block *entry = func.addEntryBlock();
+  std::vector<PyValue> params;
+  ArrayRef<Value> leaves(entry->getArguments().begin(),
+                         entry->getArguments().end());
+  SmallVector<Value> storage(leaves.begin(), leaves.end());
+  ArrayRef<Value> rest(storage);
+  for (const PyValue &a : args)
+    params.push_back(unflattenValues(a, rest));
+
+  OpBuilder fb(&context);
+  fb.setInsertionPointToStart(entry);
+  FunctionLowering fl(*this, fb);
+  inProgress.insert(&def);
+  std::optional<PyValue> result = fl.lowerBody(def, std::move(params));
+  inProgress.erase(&def);
+  if (!result)
+    return std::nullopt;
+  resultShapes[name] = *result;
+  specializations[key] = func;
+  return func;
+}
+
+//===----------------------------------------------------------------------===//
+// FunctionLowering: the body
+//===----------------------------------------------------------------------===//
+
+static bool containsReturn(const ast::Block &block);
+
+static bool stmtContainsReturn(const ast::Stmt &s) {
+  if (llvm::isa<ast::ReturnStmt>(s))
+    return true;
+  if (auto *i = llvm::dyn_cast<ast::IfStmt>(&s))
+    return containsReturn(i->body) || containsReturn(i->orelse);
+  if (auto *f = llvm::dyn_cast<ast::ForStmt>(&s))
+    return containsReturn(f->body);
+  if (auto *w = llvm::dyn_cast<ast::WhileStmt>(&s))
+    return containsReturn(w->body);
+  return false;
+}
+
+static bool containsReturn(const ast::Block &block) {
+  return llvm::any_of(
+      block, [](const ast::StmtPtr &s) { return stmtContainsReturn(*s); });
+}
+
+/// True if every path through `block` ends in a return.
+static bool alwaysReturns(const ast::Block &block) {
+  for (const ast::StmtPtr &s : block) {
+    if (llvm::isa<ast::ReturnStmt>(*s))
+      return true;
+    if (auto *i = llvm::dyn_cast<ast::IfStmt>(s.get()))
+      if (alwaysReturns(i->body) && alwaysReturns(i->orelse))
+        return true;
+  }
+  return false;
+}
+
+std::optional<PyValue>
+FunctionLowering::lowerBody(const ast::FunctionDef &fn,
+                            std::vector<PyValue> params) {
+  def = &fn;
+  if (params.size() != fn.params.size()) {
+    error(fn.nameRange, "internal error: parameter count mismatch");
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < params.size(); ++i)
+    env[fn.params[i].name] = Binding{std::move(params[i]), fn.params[i].range};
+
+  // A return anywhere but as the last statement needs the `$return` flag.
+  const ast::Block &body = fn.body;
+  bool tailOnly = true;
+  for (size_t i = 0; i < body.size(); ++i) {
+    bool last = i + 1 == body.size();
+    if (last && llvm::isa<ast::ReturnStmt>(*body[i]))
+      continue;
+    if (stmtContainsReturn(*body[i]))
+      tailOnly = false;
+  }
+  earlyReturn = !tailOnly;
+  bool returnsValue = false;
+  std::function<void(const ast::Block &)> scan = [&](const ast::Block &blk) {
+    for (const ast::StmtPtr &s : blk) {
+      if (auto *r = llvm::dyn_cast<ast::ReturnStmt>(s.get()))
+        returnsValue |= r->value != nullptr;
+      else if (auto *i = llvm::dyn_cast<ast::IfStmt>(s.get())) {
+        scan(i->body);
+        scan(i->orelse);
+      } else if (auto *f = llvm::dyn_cast<ast::ForStmt>(s.get()))
+        scan(f->body);
+      else if (auto *w = llvm::dyn_cast<ast::WhileStmt>(s.get()))
+        scan(w->body);
+    }
+  };
+  scan(body);
+  if (returnsValue && !alwaysReturns(body)) {
+    error(fn.nameRange, "not every path through '" + fn.name +
+                            "' returns a value; add a return at the end");
+    return std::nullopt;
+  }
+  SourceRange start = fn.nameRange;
+  if (earlyReturn) {
+    env[kReturnVar] = Binding{PyValue::ofValue(constBool(false, start)), start};
+    env[kRetvalVar] = Binding{PyValue::undefined("no return yet", {}), start};
+  }
+
+  if (!lowerBlock(body))
+    return std::nullopt;
+
+  PyValue result = PyValue::none();
+  if (auto it = env.find(kRetvalVar); it != env.end())
+    result = it->second.value;
+  SmallVector<Value> results;
+  if (!result.isNone() && !flattenValues(result, results)) {
+    error(env[kRetvalVar].where,
+          "cannot return " + describe(result) +
+              "; functions return tensors, scalars, lists and tuples of them");
+    return std::nullopt;
+  }
+  auto func = llvm::cast<func::FuncOp>(b.getBlock()->getParentOp());
+  b.create<func::ReturnOp>(loc(fn.range), results);
+  SmallVector<Type> resultTypes;
+  for (Value v : results)
+    resultTypes.push_back(v.getType());
+  func.setType(
+      b.getFunctionType(func.getFunctionType().getInputs(), resultTypes));
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Small helpers shared by all lowering files
+//===----------------------------------------------------------------------===//
+
+Location FunctionLowering::loc(SourceRange range) {
+  return FileLineColLoc::get(module.fileName, range.begin.line,
+                             range.begin.col);
+}
+
+bool FunctionLowering::error(SourceRange range, std::string message,
+                             std::vector<DiagnosticNote> notes) {
+  Diagnostic &d = module.diags.error(range, std::move(message));
+  d.notes = std::move(notes);
+  return false;
+}
+
+Value FunctionLowering::constInt(int64_t v, SourceRange where) {
+  return b.create<arith::ConstantOp>(loc(where), b.getI64IntegerAttr(v));
+}
+
+Value FunctionLowering::constFloat(double v, SourceRange where) {
+  return b.create<arith::ConstantOp>(loc(where), b.getF64FloatAttr(v));
+}
+
+Value FunctionLowering::constBool(bool v, SourceRange where) {
+  return b.create<arith::ConstantOp>(loc(where), b.getBoolAttr(v));
+}
+
+std::optional<int64_t> FunctionLowering::constIntValue(Value v) {
+  if (auto c = v.getDefiningOp<arith::ConstantOp>())
+    if (auto i = llvm::dyn_cast<IntegerAttr>(c.getValue()))
+      if (i.getType().isInteger(64))
+        return i.getInt();
+  return std::nullopt;
+}
+
+std::string FunctionLowering::describe(const PyValue &v) {
+  switch (v.kind) {
+  case PyValue::Kind::Value: {
+    Type t = v.value.getType();
+    if (t.isInteger(64))
+      return "an int";
+    if (t.isF64())
+      return "a float";
+    if (t.isInteger(1))
+      return "a bool";
+    return "a " + describeType(t);
+  }
+  case PyValue::Kind::None:
+    return "None";
+  case PyValue::Kind::Str:
+    return "a str";
+  case PyValue::Kind::Tuple: {
+    std::string s = "a tuple (";
+    for (size_t i = 0; i < v.elems.size(); ++i)
+      s += (i ? ", " : "") + describe(v.elems[i]);
+    return s + ")";
+  }
+  case PyValue::Kind::Global:
+    return "'" + v.str + "'";
+  case PyValue::Kind::Function:
+    return "the function '" + v.func->name + "'";
+  case PyValue::Kind::Method:
+    return "the method '" + v.str + "'";
+  case PyValue::Kind::Undefined:
+    return "an undefined value";
+  }
+  return "a value";
+}
+
+} // namespace kiln
+
+//===----------------------------------------------------------------------===//
+// Public entry
+//===----------------------------------------------------------------------===//
+
+mlir::OwningOpRef<mlir::ModuleOp>
+kiln::lowerToIR(mlir::MLIRContext &context, const ast::Module &module,
+                DiagnosticEngine &diags, const LoweringOptions &options) {
+  loadFrontendDialects(context);
+  ModuleLowering lowering(context, module, diags, options);
+  return lowering.run();
+}

@@ -1,0 +1,46 @@
+//===- Lowering.h - AST to kiln IR ----------------------------------------===//
+//
+// The public entry of the frontend's second half: it takes a parsed module
+// and the argument specs, and builds an MLIR module holding one `func.func`
+// per entry point plus private specializations of the helpers they call.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_FRONTEND_LOWERING_H
+#define KILN_FRONTEND_LOWERING_H
+
+#include "frontend/AST.h"
+#include "frontend/ArgSpec.h"
+#include "frontend/Diagnostics.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace kiln {
+
+struct LoweringOptions {
+  /// Shapes given on the command line; they win over `# kiln:` comments.
+  std::vector<ArgSpec> argSpecs;
+  /// Functions to compile. Empty means every @torch.jit.script function.
+  std::vector<std::string> entries;
+};
+
+/// Loads the dialects the lowering produces into `context`.
+void loadFrontendDialects(mlir::MLIRContext &context);
+
+/// Lowers the entry points of `module`. On failure returns null and leaves
+/// the reasons in `diags`.
+mlir::OwningOpRef<mlir::ModuleOp> lowerToIR(mlir::MLIRContext &context,
+                                            const ast::Module &module,
+                                            DiagnosticEngine &diags,
+                                            const LoweringOptions &options);
+
+} // namespace kiln
+
+#endif // KILN_FRONTEND_LOWERING_H

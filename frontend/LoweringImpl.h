@@ -1,0 +1,243 @@
+//===- LoweringImpl.h - Shared state of the AST-to-IR lowering ------------===//
+//
+// Private to frontend/. The lowering is split by concept:
+//   Lowering.cpp      module level: entry points, specs, function bodies,
+//                     specialization of called helpers
+//   LowerStmt.cpp     statements and structured control flow
+//   LowerExpr.cpp     expressions, operators, indexing
+//   LowerBuiltins.cpp torch.*, Tensor methods and Python builtins
+//
+// Control flow is structured as TorchScript's prim::If/prim::Loop are: each
+// `scf.if`/`scf.for`/`scf.while` yields the variables its body assigns.
+// break, continue and early return become flag variables (`$break`,
+// `$continue`, `$return`, `$retval`) that flow through those yields like any
+// other variable, and guard the statements that follow them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_FRONTEND_LOWERINGIMPL_H
+#define KILN_FRONTEND_LOWERINGIMPL_H
+
+#include "frontend/Lowering.h"
+#include "frontend/PyValue.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Location.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace kiln {
+
+class ModuleLowering;
+
+/// A variable binding: its value and where it was last assigned.
+struct Binding {
+  PyValue value;
+  SourceRange where;
+};
+using Env = std::map<std::string, Binding>;
+
+/// Names of the flag variables.
+inline constexpr const char *kBreakVar = "$break";
+inline constexpr const char *kContinueVar = "$continue";
+inline constexpr const char *kReturnVar = "$return";
+inline constexpr const char *kRetvalVar = "$retval";
+
+/// Thrown-free failure marker: a lowering step that reported an error
+/// returns std::nullopt / false and the caller unwinds.
+using MaybeValue = std::optional<PyValue>;
+
+/// The arguments of a call, borrowed from the AST. `torch.sum(x, 1)` is
+/// lowered as `x.sum(1)` by dropping the first argument from this view.
+struct CallArgs {
+  SourceRange range;
+  std::vector<const ast::Expr *> args;
+  std::vector<const ast::Keyword *> keywords;
+  static CallArgs of(const ast::CallExpr &call) {
+    CallArgs c{call.range, {}, {}};
+    for (const ast::ExprPtr &a : call.args)
+      c.args.push_back(a.get());
+    for (const ast::Keyword &k : call.keywords)
+      c.keywords.push_back(&k);
+    return c;
+  }
+};
+
+/// One positional-or-keyword parameter of a builtin, as in a PyTorch schema.
+struct BuiltinParam {
+  const char *name;
+  bool required = true;
+};
+
+class FunctionLowering {
+public:
+  FunctionLowering(ModuleLowering &module, mlir::OpBuilder &builder)
+      : module(module), b(builder) {}
+
+  /// Lowers `def`'s body into the already-created entry block of `func`,
+  /// with the parameters bound in `params`. Returns the flattened results or
+  /// nullopt on error.
+  std::optional<PyValue> lowerBody(const ast::FunctionDef &def,
+                                   std::vector<PyValue> params);
+
+  //===--- statements (LowerStmt.cpp) ---------------------------------===//
+  bool lowerBlock(const ast::Block &block);
+  bool lowerStmt(const ast::Stmt &stmt);
+  bool lowerAssign(const ast::Expr &target, PyValue value, SourceRange where);
+  bool lowerIf(const ast::IfStmt &stmt);
+  bool lowerFor(const ast::ForStmt &stmt);
+  bool lowerWhile(const ast::WhileStmt &stmt);
+  bool lowerReturn(const ast::ReturnStmt &stmt);
+
+  /// Emits `scf.if cond` whose branches run the given callbacks and yields
+  /// every variable either branch changed.
+  bool emitIf(mlir::Location loc, mlir::Value cond, SourceRange where,
+              const std::function<bool()> &thenFn,
+              const std::function<bool()> &elseFn);
+
+  /// Lowers a counted loop `for target in range(start, stop, step)`, or a
+  /// `while` when `whileTest` is set. `bindTarget` binds the loop variable
+  /// from the i64 induction value at the top of each iteration.
+  bool emitLoop(mlir::Location loc, SourceRange where, const ast::Block &body,
+                const ast::Expr *whileTest, mlir::Value start, mlir::Value stop,
+                mlir::Value step,
+                const std::function<bool(mlir::Value)> &bindTarget);
+
+  //===--- expressions (LowerExpr.cpp) --------------------------------===//
+  MaybeValue lowerExpr(const ast::Expr &expr);
+  /// Lowers and requires an SSA value (tensor, scalar or list).
+  std::optional<mlir::Value> lowerValue(const ast::Expr &expr);
+  /// Lowers an expression used as a condition to an i1.
+  std::optional<mlir::Value> lowerCondition(const ast::Expr &expr);
+  std::optional<mlir::Value> toCondition(PyValue v, const ast::Expr &expr);
+  MaybeValue lowerName(const ast::NameExpr &e);
+  MaybeValue lowerBinOp(const ast::BinOpExpr &e);
+  MaybeValue lowerCompare(const ast::CompareExpr &e);
+  MaybeValue lowerSubscript(const ast::SubscriptExpr &e);
+  MaybeValue lowerIfExp(const ast::IfExpExpr &e);
+  MaybeValue lowerBoolOp(const ast::BoolOpExpr &e);
+  MaybeValue lowerListLiteral(const ast::ListExpr &e);
+  MaybeValue lowerAttribute(const ast::AttributeExpr &e);
+
+  /// Applies a binary operator to lowered operands (also used by `+=`).
+  MaybeValue applyBinOp(ast::BinOpKind op, PyValue lhs, PyValue rhs,
+                        SourceRange where, SourceRange lhsRange,
+                        SourceRange rhsRange);
+  /// Builds an elementwise kiln op of class OpTy, inferring its type.
+  std::optional<mlir::Value> emitElementwise(llvm::StringRef opName,
+                                             mlir::Value lhs, mlir::Value rhs,
+                                             SourceRange where,
+                                             SourceRange lhsRange,
+                                             SourceRange rhsRange);
+  /// `base[indices] = value`, functionalized into scatter ops.
+  std::optional<mlir::Value>
+  emitSubscriptUpdate(mlir::Value base,
+                      llvm::ArrayRef<const ast::Expr *> indices,
+                      mlir::Value value, SourceRange where);
+
+  //===--- builtins (LowerBuiltins.cpp) -------------------------------===//
+  MaybeValue lowerCall(const ast::CallExpr &call);
+  MaybeValue callGlobal(const std::string &path, const ast::CallExpr &call);
+  MaybeValue callMethod(PyValue self, const std::string &name,
+                        const CallArgs &call);
+  MaybeValue callUserFunction(const ast::FunctionDef &def,
+                              const ast::CallExpr &call);
+  /// Matches a call's arguments to `params`; `self` (if any) fills the
+  /// first. Missing optional parameters come back as nullptr.
+  std::optional<std::vector<const ast::Expr *>>
+  bindArgs(const CallArgs &call, const std::string &fnName,
+           llvm::ArrayRef<BuiltinParam> params, bool hasSelf);
+
+  //===--- helpers ------------------------------------------------------===//
+  mlir::Location loc(SourceRange range);
+  bool error(SourceRange range, std::string message,
+             std::vector<DiagnosticNote> notes = {});
+  mlir::Value constInt(int64_t v, SourceRange where);
+  mlir::Value constFloat(double v, SourceRange where);
+  mlir::Value constBool(bool v, SourceRange where);
+  /// The compile-time value of an i64 produced by arith.constant, if any.
+  std::optional<int64_t> constIntValue(mlir::Value v);
+  /// Converts a scalar to another scalar type (Python int()/float()/bool()).
+  mlir::Value castScalar(mlir::Value v, mlir::Type to, SourceRange where);
+  /// Reads a compile-time int (e.g. a `dim=` argument).
+  std::optional<int64_t> lowerConstInt(const ast::Expr &expr, const char *what);
+  /// Reads a compile-time int or a tuple/list of them.
+  std::optional<std::vector<int64_t>> lowerConstInts(const ast::Expr &expr,
+                                                     const char *what);
+  /// Reads sizes given as varargs (`zeros(2, n)`) or as one tuple/list.
+  std::optional<std::vector<mlir::Value>>
+  lowerSizes(llvm::ArrayRef<const ast::Expr *> args, SourceRange where);
+  /// Normalizes a possibly negative dim against `rank`.
+  std::optional<int64_t> normalizeDim(int64_t dim, int64_t rank,
+                                      SourceRange where);
+  /// The tensor type of `v` or an error naming what it is instead.
+  std::optional<mlir::Value> requireTensor(PyValue v, SourceRange where,
+                                           const std::string &what);
+  /// i64 dims of a tensor, as values (constants for static dims).
+  std::vector<mlir::Value> dimValues(mlir::Value tensor, SourceRange where);
+  /// Casts `v` to `type` for a merge point (tensor.cast, empty-list retype).
+  std::optional<mlir::Value> castForMerge(mlir::Value v, mlir::Type type,
+                                          SourceRange where);
+  /// A short description for errors: "a Tensor[f32, 3]", "an int", "None".
+  std::string describe(const PyValue &v);
+
+  ModuleLowering &module;
+  mlir::OpBuilder &b;
+  Env env;
+  /// The function being lowered, for error messages.
+  const ast::FunctionDef *def = nullptr;
+  /// True while lowering inside a loop body (break/continue allowed).
+  int loopDepth = 0;
+  /// Whether the function uses `$return` flags (an early return exists).
+  bool earlyReturn = false;
+  int tempCounter = 0;
+};
+
+/// State for the whole file: which functions exist, which specializations
+/// have been emitted.
+class ModuleLowering {
+public:
+  ModuleLowering(mlir::MLIRContext &context, const ast::Module &module,
+                 DiagnosticEngine &diags, const LoweringOptions &options);
+
+  mlir::OwningOpRef<mlir::ModuleOp> run();
+
+  /// Returns the `func.func` of `def` specialized for `argTypes`, lowering
+  /// it on first use.
+  std::optional<mlir::func::FuncOp>
+  getOrLowerHelper(const ast::FunctionDef &def, llvm::ArrayRef<PyValue> args,
+                   SourceRange callSite);
+  /// The structure of a helper's result (tuple nesting), by function name.
+  std::map<std::string, PyValue> resultShapes;
+
+  /// Looks up a module-level name: a function, an import alias, a builtin.
+  std::optional<PyValue> lookupGlobal(const std::string &name);
+
+  mlir::MLIRContext &context;
+  const ast::Module &ast;
+  DiagnosticEngine &diags;
+  const LoweringOptions &options;
+  mlir::ModuleOp module;
+  mlir::StringAttr fileName;
+  std::map<std::string, const ast::FunctionDef *> functions;
+  std::map<std::string, const ast::SkippedItem *> skipped;
+  std::map<std::string, const ast::ClassDef *> classes;
+  std::map<std::string, std::string> imports; // alias -> dotted path
+  /// Specializations: key is name + flattened types.
+  std::map<std::string, mlir::func::FuncOp> specializations;
+  std::set<const ast::FunctionDef *> inProgress;
+};
+
+/// Flattens the SSA leaves of a tuple-structured value. Returns false if a
+/// leaf is not an SSA value.
+bool flattenValues(const PyValue &v, llvm::SmallVectorImpl<mlir::Value> &out);
+/// Rebuilds a value shaped like `shape` from `values`, consuming them.
+PyValue unflattenValues(const PyValue &shape,
+                        llvm::ArrayRef<mlir::Value> &values);
+
+} // namespace kiln
+
+#endif // KILN_FRONTEND_LOWERINGIMPL_H

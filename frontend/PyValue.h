@@ -1,0 +1,104 @@
+//===- PyValue.h - What a Python name stands for during lowering ----------===//
+//
+// Python values are richer than SSA values: a name can hold a tuple, a
+// string, `None`, a module such as `torch.nn`, or a user function. Only
+// tensors, scalars and lists become SSA values; everything else is resolved
+// at compile time, which is how tuples are flattened and `is None` is
+// refined away.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_FRONTEND_PYVALUE_H
+#define KILN_FRONTEND_PYVALUE_H
+
+#include "frontend/AST.h"
+
+#include "mlir/IR/Value.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+struct PyValue {
+  enum class Kind {
+    /// An SSA value: a tensor, an i64/f64/i1 scalar or a !kiln.list.
+    Value,
+    None,
+    Str,
+    Tuple,
+    /// A dotted global such as `torch`, `torch.nn.functional.relu`,
+    /// `torch.float32` or `builtins.range`.
+    Global,
+    /// A function defined in the file.
+    Function,
+    /// `obj.method`, not yet called; `elems[0]` is obj.
+    Method,
+    /// A name that is bound on some paths only; `str` says why, `notes`
+    /// where.
+    Undefined,
+  };
+
+  Kind kind = Kind::None;
+  mlir::Value value;
+  std::string str;
+  std::vector<PyValue> elems;
+  const ast::FunctionDef *func = nullptr;
+  std::vector<DiagnosticNote> notes;
+
+  static PyValue ofValue(mlir::Value v) {
+    PyValue p;
+    p.kind = Kind::Value;
+    p.value = v;
+    return p;
+  }
+  static PyValue none() { return PyValue(); }
+  static PyValue ofStr(std::string s) {
+    PyValue p;
+    p.kind = Kind::Str;
+    p.str = std::move(s);
+    return p;
+  }
+  static PyValue tuple(std::vector<PyValue> elems) {
+    PyValue p;
+    p.kind = Kind::Tuple;
+    p.elems = std::move(elems);
+    return p;
+  }
+  static PyValue global(std::string path) {
+    PyValue p;
+    p.kind = Kind::Global;
+    p.str = std::move(path);
+    return p;
+  }
+  static PyValue function(const ast::FunctionDef *f) {
+    PyValue p;
+    p.kind = Kind::Function;
+    p.func = f;
+    return p;
+  }
+  static PyValue method(PyValue self, std::string name) {
+    PyValue p;
+    p.kind = Kind::Method;
+    p.str = std::move(name);
+    p.elems.push_back(std::move(self));
+    return p;
+  }
+  static PyValue undefined(std::string why, std::vector<DiagnosticNote> notes) {
+    PyValue p;
+    p.kind = Kind::Undefined;
+    p.str = std::move(why);
+    p.notes = std::move(notes);
+    return p;
+  }
+
+  bool isValue() const { return kind == Kind::Value; }
+  bool isNone() const { return kind == Kind::None; }
+};
+
+/// True if both are the same compile-time value (same SSA values, same
+/// strings, same structure).
+bool samePyValue(const PyValue &a, const PyValue &b);
+
+} // namespace kiln
+
+#endif // KILN_FRONTEND_PYVALUE_H

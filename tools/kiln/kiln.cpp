@@ -1,0 +1,21 @@
+//===- kiln.cpp - The kiln command-line driver ----------------------------===//
+//
+// `kiln compile model.py --emit=ir` and friends. Each subcommand lives in its
+// own file; this one only dispatches.
+//
+//===----------------------------------------------------------------------===//
+#include "tools/kiln/Commands.h"
+
+#include <CLI/CLI.hpp>
+
+int main(int argc, char **argv) {
+  CLI::App app{"kiln: an ahead-of-time compiler for TorchScript-style Python"};
+  app.set_version_flag("--version", "kiln " KILN_VERSION_STRING);
+  app.require_subcommand(1);
+  kiln::CompileOptions compile;
+  CLI::App *compileCmd = kiln::addCompileCommand(app, compile);
+  CLI11_PARSE(app, argc, argv);
+  if (compileCmd->parsed())
+    return kiln::runCompile(compile);
+  return 2;
+}
