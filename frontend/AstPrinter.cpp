@@ -1,8 +1,10 @@
 //===- AstPrinter.cpp - Textual dump of the syntax tree -------------------===//
 #include "frontend/AstPrinter.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace kiln {
 
@@ -12,17 +14,25 @@ using llvm::cast;
 namespace {
 
 std::string formatFloat(double v) {
-  // The shortest spelling that reads back exactly, as Python's repr does.
-  char buf[40];
-  for (int prec = 1; prec <= 17; ++prec) {
-    std::snprintf(buf, sizeof(buf), "%.*g", prec, v);
+  // Python's repr: the shortest digits that read back exactly, in fixed
+  // notation unless the exponent is below -4 or at least 16.
+  if (v != v)
+    return "nan";
+  if (v == 1.0 / 0.0 || v == -1.0 / 0.0)
+    return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  int prec = 1;
+  for (; prec < 17; ++prec) {
+    std::snprintf(buf, sizeof(buf), "%.*e", prec - 1, v);
     if (std::strtod(buf, nullptr) == v)
       break;
   }
-  std::string s = buf;
-  if (s.find_first_of(".en") == std::string::npos)
-    s += ".0";
-  return s;
+  std::snprintf(buf, sizeof(buf), "%.*e", prec - 1, v);
+  int exp = std::atoi(std::strchr(buf, 'e') + 1);
+  if (exp < -4 || exp >= 16)
+    return buf;
+  std::snprintf(buf, sizeof(buf), "%.*f", std::max(prec - 1 - exp, 1), v);
+  return buf;
 }
 
 std::string quote(const std::string &s) {

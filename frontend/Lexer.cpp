@@ -211,7 +211,7 @@ void Lexer::handleIndentation() {
     indents.push_back({width, false});
     Token t;
     t.kind = TokenKind::Indent;
-    t.range = {{here.line, 1}, here};
+    t.range = {here, here};
     toks.push_back(std::move(t));
     return;
   }
@@ -549,9 +549,11 @@ void Lexer::lexOperator() {
 std::vector<Token> Lexer::run() {
   bool atLineStart = true;
   while (true) {
-    if (atLineStart && parenDepth == 0) {
+    if (atLineStart) {
+      // Inside brackets, a new line is a continuation: no layout.
       atLineStart = false;
-      handleIndentation();
+      if (parenDepth == 0)
+        handleIndentation();
     }
     if (atEnd())
       break;

@@ -476,9 +476,6 @@ ExprPtr Parser::parseAtom() {
 }
 
 ExprPtr Parser::parseParenOrTuple() {
-  DepthGuard guard(*this);
-  if (!guard.ok)
-    return nullptr;
   SourceLoc begin = cur().range.begin;
   next(); // (
   std::vector<ExprPtr> elts;
@@ -509,9 +506,6 @@ ExprPtr Parser::parseParenOrTuple() {
 }
 
 ExprPtr Parser::parseListDisplay() {
-  DepthGuard guard(*this);
-  if (!guard.ok)
-    return nullptr;
   SourceLoc begin = cur().range.begin;
   next(); // [
   std::vector<ExprPtr> elts;

@@ -1,0 +1,100 @@
+//===- ArgSpecTest.cpp ----------------------------------------------------===//
+#include "frontend/ArgSpec.h"
+
+#include <catch2/catch.hpp>
+
+using namespace kiln;
+
+TEST_CASE("argspec: good specs", "[argspec]") {
+  auto r = parseArgSpec("x=f32[B,784]");
+  REQUIRE(r.ok());
+  CHECK(r.value.name == "x");
+  CHECK(r.value.dtype == DType::F32);
+  REQUIRE(r.value.dims.size() == 2);
+  CHECK(r.value.dims[0].isSymbolic());
+  CHECK(r.value.dims[0].symbol == "B");
+  CHECK(r.value.dims[1].size == 784);
+  CHECK(r.value.dims[1].symbol.empty());
+  CHECK(printArgSpec(r.value) == "x=f32[B,784]");
+
+  auto scalar = parseArgSpec("  s = i64[ ] ");
+  REQUIRE(scalar.ok());
+  CHECK(scalar.value.dims.empty());
+  CHECK(printArgSpec(scalar.value) == "s=i64[]");
+
+  auto spaced = parseArgSpec("w_1 = bfloat16[ 3 , T_len ]");
+  REQUIRE(spaced.ok());
+  CHECK(spaced.value.dtype == DType::BF16);
+  CHECK(printArgSpec(spaced.value) == "w_1=bf16[3,T_len]");
+
+  auto zero = parseArgSpec("z=bool[0]");
+  REQUIRE(zero.ok());
+  CHECK(zero.value.dims[0].size == 0);
+}
+
+TEST_CASE("argspec: every dtype name", "[argspec]") {
+  struct Case {
+    const char *name;
+    DType dtype;
+  } cases[] = {{"f32", DType::F32},   {"float32", DType::F32},
+               {"f16", DType::F16},   {"float16", DType::F16},
+               {"bf16", DType::BF16}, {"bfloat16", DType::BF16},
+               {"f64", DType::F64},   {"float64", DType::F64},
+               {"i32", DType::I32},   {"int32", DType::I32},
+               {"i64", DType::I64},   {"int64", DType::I64},
+               {"bool", DType::Bool}};
+  for (const Case &c : cases) {
+    INFO(c.name);
+    auto r = parseArgSpec(std::string("a=") + c.name + "[2]");
+    REQUIRE(r.ok());
+    CHECK(r.value.dtype == c.dtype);
+    CHECK(parseDType(spell(c.dtype)) == c.dtype);
+  }
+}
+
+TEST_CASE("argspec: lists", "[argspec]") {
+  auto r = parseArgSpecList("x=f32[B,784], h=f32[B,20]");
+  REQUIRE(r.ok());
+  REQUIRE(r.value.size() == 2);
+  CHECK(r.value[1].name == "h");
+  CHECK(printArgSpecList(r.value) == "x=f32[B,784], h=f32[B,20]");
+
+  auto many =
+      parseArgSpecList("x=f32[T,B,I], h=f32[B,H], W_h=f32[I,H], b_y=f32[O],");
+  REQUIRE(many.ok());
+  CHECK(many.value.size() == 4);
+
+  auto dup = parseArgSpecList("x=f32[3], x=f32[4]");
+  CHECK(dup.error == "argument 'x' is specified twice");
+
+  auto bad = parseArgSpecList("x=f32[3], y");
+  CHECK(bad.error == "expected '=' in argument spec 'y'");
+}
+
+TEST_CASE("argspec: bad specs", "[argspec]") {
+  struct Case {
+    const char *text;
+    const char *error;
+  } cases[] = {
+      {"", "empty argument spec"},
+      {"x", "expected '=' in argument spec 'x'"},
+      {"x=f33[3]", "unknown dtype 'f33' in argument spec 'x=f33[3]' "
+                   "(expected one of f32, f16, bf16, f64, i32, i64, bool)"},
+      {"x=f32", "expected '[' after the dtype in argument spec 'x=f32'"},
+      {"x=f32[3", "expected ']' in argument spec 'x=f32[3'"},
+      {"x=f32[3]z", "unexpected text after ']' in argument spec 'x=f32[3]z'"},
+      {"x=f32[-3]", "dimension '-3' in argument spec 'x=f32[-3]' must be a "
+                    "non-negative integer or a symbolic name"},
+      {"x=f32[3,]", "empty dimension in argument spec 'x=f32[3,]'"},
+      {"x=f32[3x]", "dimension '3x' in argument spec 'x=f32[3x]' is not a "
+                    "valid size"},
+      {"=f32[3]", "invalid argument name '' in argument spec '=f32[3]'"},
+      {"1x=f32[3]", "invalid argument name '1x' in argument spec '1x=f32[3]'"},
+  };
+  for (const Case &c : cases) {
+    INFO(c.text);
+    auto r = parseArgSpec(c.text);
+    CHECK_FALSE(r.ok());
+    CHECK(r.error == c.error);
+  }
+}
