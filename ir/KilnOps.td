@@ -30,6 +30,13 @@ def Kiln_TensorOrScalar
 def Kiln_OutputResource : Resource<"::kiln::OutputResource">;
 def Kiln_RNGResource : Resource<"::kiln::RNGStateResource">;
 
+// An i64 attribute read as int64_t (ODS's I64Attr reads uint64_t), so a
+// negative dim or correction is caught by the verifier instead of wrapping.
+def Kiln_I64Attr : TypedSignlessIntegerAttrBase<
+    I64, "int64_t", "64-bit signless integer attribute"> {
+  let convertFromStorage = "$_self.getValue().getSExtValue()";
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise binary ops
 //===----------------------------------------------------------------------===//
@@ -218,7 +225,7 @@ def Kiln_AMinOp : Kiln_ReduceOp<"amin", "minimum over dims">;
 def Kiln_VarOp : Kiln_Op<"var", [Pure]> {
   let summary = "variance with Bessel-style `correction` (1 = unbiased)";
   let arguments = (ins Kiln_Tensor:$input, DenseI64ArrayAttr:$dims,
-                       BoolAttr:$keepdim, I64Attr:$correction);
+                       BoolAttr:$keepdim, Kiln_I64Attr:$correction);
   let results = (outs Kiln_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
@@ -226,7 +233,7 @@ def Kiln_VarOp : Kiln_Op<"var", [Pure]> {
 
 def Kiln_MaxDimOp : Kiln_Op<"max_dim", [Pure]> {
   let summary = "torch.max(x, dim): values and i64 indices";
-  let arguments = (ins Kiln_Tensor:$input, I64Attr:$dim, BoolAttr:$keepdim);
+  let arguments = (ins Kiln_Tensor:$input, Kiln_I64Attr:$dim, BoolAttr:$keepdim);
   let results = (outs Kiln_Tensor:$values, Kiln_Tensor:$indices);
   let assemblyFormat = [{
     $input attr-dict `:` type($input) `->` `(` type($values) `,` type($indices) `)`
@@ -240,7 +247,7 @@ def Kiln_MaxDimOp : Kiln_Op<"max_dim", [Pure]> {
 
 def Kiln_DimOp : Kiln_Op<"dim", [Pure]> {
   let summary = "size of one dimension (x.size(i))";
-  let arguments = (ins Kiln_Tensor:$input, I64Attr:$index);
+  let arguments = (ins Kiln_Tensor:$input, Kiln_I64Attr:$index);
   let results = (outs I64:$result);
   let assemblyFormat = "$input `,` $index attr-dict `:` type($input)";
   let hasVerifier = 1;
@@ -277,11 +284,11 @@ class Kiln_ShapeOp<string mnemonic, string what, dag attrs>
 }
 
 def Kiln_UnsqueezeOp : Kiln_ShapeOp<"unsqueeze", "insert a size-1 dim",
-                                    (ins I64Attr:$dim)>;
+                                    (ins Kiln_I64Attr:$dim)>;
 def Kiln_SqueezeOp : Kiln_ShapeOp<"squeeze", "remove a size-1 dim",
-                                  (ins I64Attr:$dim)>;
+                                  (ins Kiln_I64Attr:$dim)>;
 def Kiln_TransposeOp : Kiln_ShapeOp<"transpose", "swap two dims",
-                                    (ins I64Attr:$dim0, I64Attr:$dim1)>;
+                                    (ins Kiln_I64Attr:$dim0, Kiln_I64Attr:$dim1)>;
 def Kiln_PermuteOp : Kiln_ShapeOp<"permute", "reorder dims",
                                   (ins DenseI64ArrayAttr:$dims)>;
 
@@ -291,7 +298,7 @@ def Kiln_PermuteOp : Kiln_ShapeOp<"permute", "reorder dims",
 
 def Kiln_SelectOp : Kiln_Op<"select", [Pure]> {
   let summary = "x[i] along `dim`; negative i counts from the end";
-  let arguments = (ins Kiln_Tensor:$input, I64:$index, I64Attr:$dim);
+  let arguments = (ins Kiln_Tensor:$input, I64:$index, Kiln_I64Attr:$dim);
   let results = (outs Kiln_Tensor:$result);
   let assemblyFormat = [{
     $input `[` $index `]` attr-dict `:` type($input) `->` type($result)
@@ -302,7 +309,7 @@ def Kiln_SelectOp : Kiln_Op<"select", [Pure]> {
 def Kiln_SliceOp : Kiln_Op<"slice", [Pure]> {
   let summary = "x[start:end:step] along `dim`, clamped as in Python";
   let arguments = (ins Kiln_Tensor:$input, I64:$start, I64:$end, I64:$step,
-                       I64Attr:$dim);
+                       Kiln_I64Attr:$dim);
   let results = (outs Kiln_Tensor:$result);
   let assemblyFormat = [{
     $input `[` $start `:` $end `:` $step `]` attr-dict `:` type($input) `->` type($result)
@@ -314,7 +321,7 @@ def Kiln_SelectScatterOp : Kiln_Op<"select_scatter",
     [Pure, AllTypesMatch<["input", "result"]>]> {
   let summary = "functional x[i] = src along `dim`";
   let arguments = (ins Kiln_Tensor:$input, Kiln_Tensor:$src, I64:$index,
-                       I64Attr:$dim);
+                       Kiln_I64Attr:$dim);
   let results = (outs Kiln_Tensor:$result);
   let assemblyFormat = [{
     $input `[` $index `]` `=` $src attr-dict `:` type($src) `into` type($input)
@@ -326,7 +333,7 @@ def Kiln_SliceScatterOp : Kiln_Op<"slice_scatter",
     [Pure, AllTypesMatch<["input", "result"]>]> {
   let summary = "functional x[start:end:step] = src along `dim`";
   let arguments = (ins Kiln_Tensor:$input, Kiln_Tensor:$src, I64:$start,
-                       I64:$end, I64:$step, I64Attr:$dim);
+                       I64:$end, I64:$step, Kiln_I64Attr:$dim);
   let results = (outs Kiln_Tensor:$result);
   let assemblyFormat = [{
     $input `[` $start `:` $end `:` $step `]` `=` $src attr-dict `:` type($src) `into` type($input)
@@ -367,7 +374,7 @@ def Kiln_RandnOp : Kiln_RandomOp<"randn", "standard normal samples">;
 
 def Kiln_StackOp : Kiln_Op<"stack", [Pure]> {
   let summary = "torch.stack: join along a new dim";
-  let arguments = (ins Kiln_TensorList:$list, I64Attr:$dim);
+  let arguments = (ins Kiln_TensorList:$list, Kiln_I64Attr:$dim);
   let results = (outs Kiln_Tensor:$result);
   let assemblyFormat = "$list attr-dict `:` qualified(type($list)) `->` type($result)";
   let hasVerifier = 1;
@@ -375,7 +382,7 @@ def Kiln_StackOp : Kiln_Op<"stack", [Pure]> {
 
 def Kiln_CatOp : Kiln_Op<"cat", [Pure]> {
   let summary = "torch.cat: join along an existing dim";
-  let arguments = (ins Kiln_TensorList:$list, I64Attr:$dim);
+  let arguments = (ins Kiln_TensorList:$list, Kiln_I64Attr:$dim);
   let results = (outs Kiln_Tensor:$result);
   let assemblyFormat = "$list attr-dict `:` qualified(type($list)) `->` type($result)";
   let hasVerifier = 1;
