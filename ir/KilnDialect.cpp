@@ -3,6 +3,7 @@
 #include "ir/KilnDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -50,4 +51,10 @@ Operation *KilnDialect::materializeConstant(OpBuilder &builder,
       !arith::ConstantOp::isBuildableWith(typed, type))
     return nullptr;
   return builder.create<arith::ConstantOp>(loc, type, typed);
+}
+
+void kiln::registerDialects(DialectRegistry &registry) {
+  registry.insert<KilnDialect, arith::ArithDialect, func::FuncDialect,
+                  scf::SCFDialect, tensor::TensorDialect>();
+  func::registerInlinerExtension(registry);
 }

@@ -32,6 +32,10 @@ struct RNGStateResource
   llvm::StringRef getName() final { return "kiln::RNGState"; }
 };
 
+/// Registers the kiln dialect and those kiln IR uses (arith, func, scf,
+/// tensor), plus func's inliner extension, so --inline can inline calls.
+void registerDialects(mlir::DialectRegistry &registry);
+
 } // namespace kiln
 
 #include "ir/KilnDialect.h.inc"

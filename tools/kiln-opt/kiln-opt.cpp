@@ -7,10 +7,6 @@
 
 #include "ir/KilnDialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
@@ -24,9 +20,7 @@ int main(int argc, char **argv) {
   mlir::registerLoopInvariantCodeMotionPass();
 
   mlir::DialectRegistry registry;
-  registry.insert<kiln::KilnDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect>();
+  kiln::registerDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "kiln optimizer driver\n", registry));
 }
