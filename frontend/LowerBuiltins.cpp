@@ -38,22 +38,22 @@ FunctionLowering::bindArgs(const CallArgs &call, const std::string &fnName,
     return std::nullopt;
   }
   for (size_t i = 0; i < call.args.size(); ++i)
-    bound[first + i] = call.args[i].get();
-  for (const ast::Keyword &k : call.keywords) {
+    bound[first + i] = call.args[i];
+  for (const ast::Keyword *k : call.keywords) {
     size_t i = first;
-    while (i < params.size() && k.name != params[i].name)
+    while (i < params.size() && k->name != params[i].name)
       ++i;
     if (i == params.size()) {
-      error(k.range,
-            fnName + "() got an unexpected keyword argument '" + k.name + "'");
+      error(k->range,
+            fnName + "() got an unexpected keyword argument '" + k->name + "'");
       return std::nullopt;
     }
     if (bound[i]) {
-      error(k.range,
-            fnName + "() got multiple values for argument '" + k.name + "'");
+      error(k->range,
+            fnName + "() got multiple values for argument '" + k->name + "'");
       return std::nullopt;
     }
-    bound[i] = k.value.get();
+    bound[i] = k->value.get();
   }
   for (size_t i = first; i < params.size(); ++i)
     if (params[i].required && !bound[i]) {
@@ -1027,15 +1027,15 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
   // Reshapes.
   if (name == "view" || name == "reshape" || name == "expand") {
     std::vector<const ast::Expr *> sizeArgs;
-    for (const ast::ExprPtr &a : call.args)
-      sizeArgs.push_back(a.get());
-    for (const ast::Keyword &k : call.keywords) {
-      if (k.name != "shape" && k.name != "size") {
-        error(k.range,
-              fn + "() got an unexpected keyword argument '" + k.name + "'");
+    for (const ast::Expr *a : call.args)
+      sizeArgs.push_back(a);
+    for (const ast::Keyword *k : call.keywords) {
+      if (k->name != "shape" && k->name != "size") {
+        error(k->range,
+              fn + "() got an unexpected keyword argument '" + k->name + "'");
         return std::nullopt;
       }
-      sizeArgs.push_back(k.value.get());
+      sizeArgs.push_back(k->value.get());
     }
     if (sizeArgs.empty()) {
       error(where, fn + "() needs the new shape");

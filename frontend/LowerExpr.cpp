@@ -91,7 +91,7 @@ MaybeValue FunctionLowering::lowerExpr(const ast::Expr &expr) {
         x = castScalar(x, b.getI64Type(), expr.range);
       return PyValue::ofValue(b.create<NegOp>(loc(expr.range), x.getType(), x));
     case ast::UnaryOpKind::Invert:
-      if (getElementTypeOrSelf(x.getType()).isInteger(1))
+      if (kiln::getElementTypeOrSelf(x.getType()).isInteger(1))
         return PyValue::ofValue(
             b.create<NotOp>(loc(expr.range), x.getType(), x));
       error(expr.range,

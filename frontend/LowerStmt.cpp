@@ -785,8 +785,7 @@ bool FunctionLowering::emitLoop(Location l, SourceRange where,
       ValueRange bargs = before->getArguments();
       ValueRange bcarried = counted ? bargs.drop_front() : bargs;
       {
-        ArrayRef<Value> rest(bcarried.begin(), bcarried.end());
-        SmallVector<Value> storage(rest.begin(), rest.end());
+        SmallVector<Value> storage(bcarried.begin(), bcarried.end());
         ArrayRef<Value> r(storage);
         for (const std::string &name : names)
           env[name].value = unflattenValues(carriedInit[name], r);

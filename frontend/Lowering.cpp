@@ -357,9 +357,9 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
                                    "tensors only");
           return nullptr;
         }
-        argTypes.push_back(kind == ParamKind::Int     ? b.getI64Type()
-                           : kind == ParamKind::Float ? b.getF64Type()
-                                                      : b.getI1Type());
+        argTypes.push_back(kind == ParamKind::Int     ? Type(b.getI64Type())
+                           : kind == ParamKind::Float ? Type(b.getF64Type())
+                                                      : Type(b.getI1Type()));
         break;
       case ParamKind::Tensor: {
         if (spec == specs.end()) {
