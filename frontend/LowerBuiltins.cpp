@@ -940,10 +940,9 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
     auto bound = bindArgs(call, fn, {{"self"}, {"dim", false}}, true);
     if (!bound)
       return std::nullopt;
-    std::vector<Value> dims = dimValues(x, where);
     if (!(*bound)[1]) {
       std::vector<PyValue> items;
-      for (Value d : dims)
+      for (Value d : dimValues(x, where))
         items.push_back(PyValue::ofValue(d));
       return PyValue::tuple(std::move(items));
     }
@@ -957,7 +956,10 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
     std::optional<int64_t> nd = normalizeDim(*d, rank, (*bound)[1]->range);
     if (!nd)
       return std::nullopt;
-    return PyValue::ofValue(dims[*nd]);
+    if (!tt.isDynamicDim(*nd))
+      return PyValue::ofValue(constInt(tt.getDimSize(*nd), where));
+    return PyValue::ofValue(
+        b.create<DimOp>(l, b.getI64Type(), x, b.getI64IntegerAttr(*nd)));
   }
   if (name == "dim") {
     if (!bindArgs(call, fn, {{"self"}}, true))

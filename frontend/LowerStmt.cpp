@@ -555,11 +555,17 @@ bool FunctionLowering::emitIf(Location l, Value cond, SourceRange where,
     elseLeaves.push_back(ev);
   }
   b.setInsertionPoint(ifOp);
-  auto newIf = b.create<scf::IfOp>(l, resultTypes, cond, /*withElse=*/true);
+  // An else that does nothing is left out, as a user would write it.
+  bool needElse = !resultTypes.empty() ||
+                  !llvm::hasSingleElement(ifOp.getElseRegion().front());
+  auto newIf = b.create<scf::IfOp>(l, resultTypes, cond, needElse);
   newIf.getThenRegion().takeBody(ifOp.getThenRegion());
-  newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+  if (needElse)
+    newIf.getElseRegion().takeBody(ifOp.getElseRegion());
   ifOp.erase();
   for (bool isThen : {true, false}) {
+    if (!isThen && !needElse)
+      continue;
     Block &blk =
         isThen ? newIf.getThenRegion().front() : newIf.getElseRegion().front();
     Operation *term = blk.getTerminator();

@@ -15,7 +15,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -414,6 +416,15 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     }
     specializations[key] = func;
   }
+
+  // The lowering leaves a few values unused (index casts of a loop it
+  // rebuilt with wider types, an empty list that got a typed replacement);
+  // drop them so the dump shows only what the program computes. Ops with
+  // side effects are never trivially dead, so prints and asserts stay.
+  module.walk<WalkOrder::PostOrder, mlir::ReverseIterator>([](Operation *op) {
+    if (isOpTriviallyDead(op))
+      op->erase();
+  });
 
   if (failed(verify(module))) {
     diags.error({}, "internal error: the lowered IR does not verify (see "
