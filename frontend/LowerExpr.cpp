@@ -74,6 +74,13 @@ MaybeValue FunctionLowering::lowerExpr(const ast::Expr &expr) {
       return PyValue::ofValue(b.create<arith::XOrIOp>(
           loc(expr.range), *c, constBool(true, expr.range)));
     }
+    // A negative literal is a constant, so `dim=-1` stays compile-time.
+    if (u.op == ast::UnaryOpKind::Neg) {
+      if (auto *i = llvm::dyn_cast<ast::IntLitExpr>(u.operand.get()))
+        return PyValue::ofValue(constInt(-i->value, expr.range));
+      if (auto *f = llvm::dyn_cast<ast::FloatLitExpr>(u.operand.get()))
+        return PyValue::ofValue(constFloat(-f->value, expr.range));
+    }
     MaybeValue v = lowerExpr(*u.operand);
     if (!v)
       return std::nullopt;
