@@ -92,7 +92,8 @@ int runCompile(const CompileOptions &o) {
   }
   mlir::OpPrintingFlags flags;
   if (o.locations)
-    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/true);
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
+        .useLocalScope();
   ir->print(llvm::outs(), flags);
   llvm::outs() << "\n";
   return 0;
