@@ -11,6 +11,8 @@
 # compiling good_entry alone succeeds although every other function is bad.
 # RUN: kiln compile %s --emit=ir --entry good_entry 2>&1 | FileCheck %s --check-prefix=GOOD --implicit-check-not=error:
 # GOOD: func.func @good_entry(%arg0: tensor<?x3xf32> {kiln.dims = ["B", "3"], kiln.name = "x"}) -> tensor<?x3xf32> attributes {kiln.entry}
+# GOOD: call @helper
+# GOOD: func.func private @helper(
 # GOOD-NOT: func.func
 
 # A bad --arg spec is a usage error: exit code 2, before the file is lowered.
