@@ -29,6 +29,7 @@
 # SCRIPTSKIP-NEXT: {{^}}    ^~~~{{$}}
 
 import torch
+from typing import List, Optional
 
 
 # kiln: x=f32[B,3]
@@ -706,3 +707,79 @@ def spec_on_scalar(x: int):
 # CLASSENTRY-NEXT: {{^}}      ^~~~~~{{$}}
 class Holder:
     pass
+
+
+# The cases below show wrong or unclear diagnostics. They have no RUN line
+# until the lowering is fixed; each XFAIL-REASON says what is wrong.
+
+# XFAIL-REASON: the broadcast error spells types the MLIR way ("tensor<3xf32>
+# and tensor<4xf32> differ in dimension 0") while its notes and every other
+# message say Tensor[f32, 3].
+# kiln: x=f32[3], y=f32[4]
+def broadcast_mismatch(x, y):
+    return x + y
+
+
+# XFAIL-REASON: the matmul error spells types the MLIR way, and its "the left
+# operand" note underlines the whole call `torch.matmul(x, y)` (col 12)
+# instead of `x` (col 25); the same for `x.mm(y)`.
+# kiln: x=f32[3,4], y=f32[5,6]
+def matmul_mismatch(x, y):
+    return torch.matmul(x, y)
+
+
+# XFAIL-REASON: an unknown torch function is reported as "the Tensor method
+# 'fft' is not supported" (and torch.foo.bar(x) as the Tensor method
+# 'foo.bar'; torch.fft(1) as "the receiver of .fft() must be a Tensor");
+# it should say that 'torch.fft' is not supported.
+# kiln: x=f32[3]
+def unknown_torch_function(x):
+    return torch.fft(x)
+
+
+# XFAIL-REASON: an unknown Tensor attribute is accepted while unused (`y =
+# x.foo` compiles) and, when used, is reported as "the method 'foo'" (e.g.
+# "cannot return the method 'foo'"); it should be "a Tensor[f32, 3] has no
+# attribute 'foo'" at `foo`.
+# kiln: x=f32[3]
+def unknown_attribute(x):
+    y = x.foo
+    return x
+
+
+# XFAIL-REASON: a conditional expression whose sides differ in type leaks the
+# internal name: "'$tmp0' is a Tensor[f32, 3] in the true branch and an int
+# in the false branch", and its notes say '$tmp0' too.
+# kiln: x=f32[3]
+def conditional_types(x, c: bool):
+    return x if c else 1
+
+
+# XFAIL-REASON: the annotation of `a: List[int] = []` is ignored, so appending
+# a Tensor is accepted and the function returns a list of tensors.
+# kiln: x=f32[3]
+def annotated_list(x):
+    a: List[int] = []
+    a.append(x)
+    return a
+
+
+# XFAIL-REASON: an Optional[...] parameter of an entry point is reported as
+# "has type 'this annotation'" instead of naming Optional[torch.Tensor].
+# kiln: x=f32[3]
+def optional_param(x, o: Optional[torch.Tensor]):
+    return x
+
+
+# XFAIL-REASON: unsqueeze(3) on a rank-1 tensor says "dimension 3 is out of
+# range for a tensor of rank 2"; x has rank 1 (the valid dims are -2..1).
+# kiln: x=f32[3]
+def unsqueeze_dim(x):
+    return x.unsqueeze(3)
+
+
+# XFAIL-REASON: returning a builtin leaks its internal name: "cannot return
+# 'builtins.abs'".
+# kiln: x=f32[3]
+def return_builtin(x):
+    return abs
