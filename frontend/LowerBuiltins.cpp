@@ -25,6 +25,20 @@ namespace kiln {
 
 static bool isTensorType(Type t) { return llvm::isa<RankedTensorType>(t); }
 
+bool isKnownTensorMethod(llvm::StringRef name) {
+  static const char *const methods[] = {
+      "exp", "log", "tanh", "sigmoid", "relu", "sqrt", "rsqrt", "abs", "neg",
+      "sin", "cos", "floor", "ceil", "add", "sub", "mul", "div", "pow",
+      "matmul", "mm", "floor_divide", "remainder", "maximum", "minimum", "eq",
+      "ne", "lt", "le", "gt", "ge", "sum", "mean", "var", "amax", "amin",
+      "max", "min", "size", "dim", "numel", "item", "contiguous", "clone",
+      "detach", "float", "double", "half", "bfloat16", "int", "long", "bool",
+      "to", "view", "reshape", "expand", "flatten", "unsqueeze", "squeeze",
+      "transpose", "t", "permute", "zeros_like", "ones_like", "rand_like",
+      "randn_like", "full_like"};
+  return llvm::is_contained(methods, name);
+}
+
 std::optional<std::vector<const ast::Expr *>>
 FunctionLowering::bindArgs(const CallArgs &call, const std::string &fnName,
                            ArrayRef<BuiltinParam> params, bool hasSelf) {
@@ -539,6 +553,14 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
     static const char *const creators[] = {"zeros", "ones",  "empty", "full",
                                            "rand",  "randn", "tensor"};
     bool isCreator = llvm::is_contained(creators, name);
+    if (!isCreator && name != "stack" && name != "cat" &&
+        !isKnownTensorMethod(name)) {
+      if (dtypeFromGlobal(b, PyValue::global(path)))
+        error(call.func->range, "'" + path + "' is a dtype, not a function");
+      else
+        error(call.func->range, "'" + path + "' is not supported");
+      return std::nullopt;
+    }
     if (!isCreator) {
       // torch.X(input, ...) is input.X(...).
       if (call.args.empty()) {
@@ -608,6 +630,7 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
         selfExpr = (*kw)->value.get();
         rest.keywords.erase(kw);
       }
+      rest.selfRange = selfExpr->range;
       MaybeValue self = lowerExpr(*selfExpr);
       if (!self)
         return std::nullopt;
@@ -783,7 +806,8 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
         return std::nullopt;
       }
     }
-    return applyBinOp(op, self, *other, where, where, (*bound)[1]->range);
+    return applyBinOp(op, self, *other, where, call.selfRange,
+                      (*bound)[1]->range);
   }
   if (name == "maximum" || name == "minimum") {
     auto bound = bindArgs(call, fn, {{"self"}, {"other"}}, true);
@@ -813,7 +837,7 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
     Type t = inferElementwiseType(ElementwiseKind::Compare, x.getType(),
                                   o->getType(), &why);
     if (!t) {
-      error(where, why);
+      error(where, userMessage(why));
       return std::nullopt;
     }
     return PyValue::ofValue(b.create<CmpOp>(l, t, pred, x, *o));
@@ -882,7 +906,7 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
       std::string why;
       Type vt = inferReduceType(tt, {*nd}, keepdim, false, &why);
       if (!vt) {
-        error(where, why);
+        error(where, userMessage(why));
         return std::nullopt;
       }
       auto vtt = llvm::cast<RankedTensorType>(vt);
@@ -915,7 +939,7 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
     std::string why;
     Type rt = inferReduceType(tt, dims, keepdim, name == "sum", &why);
     if (!rt) {
-      error(where, why);
+      error(where, userMessage(why));
       return std::nullopt;
     }
     auto dimsAttr = b.getDenseI64ArrayAttr(dims);
@@ -1154,10 +1178,16 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
       return std::nullopt;
     SmallVector<int64_t> shape(tt.getShape());
     if (name == "unsqueeze") {
-      std::optional<int64_t> nd =
-          normalizeDim(*d, rank + 1, (*bound)[1]->range);
-      if (!nd)
+      if (*d < -(rank + 1) || *d > rank) {
+        error((*bound)[1]->range,
+              "unsqueeze dimension " + std::to_string(*d) +
+                  " is out of range for a tensor of rank " +
+                  std::to_string(rank) + " (expected " +
+                  std::to_string(-(rank + 1)) + " to " + std::to_string(rank) +
+                  ")");
         return std::nullopt;
+      }
+      std::optional<int64_t> nd = *d < 0 ? *d + rank + 1 : *d;
       shape.insert(shape.begin() + *nd, 1);
       return PyValue::ofValue(b.create<UnsqueezeOp>(
           l, RankedTensorType::get(shape, tt.getElementType()), x,

@@ -343,7 +343,7 @@ MaybeValue FunctionLowering::applyBinOp(ast::BinOpKind op, PyValue lhs,
     std::string why;
     Type t = inferMatmulType(lhs.value.getType(), rhs.value.getType(), &why);
     if (!t) {
-      error(where, why,
+      error(where, userMessage(why),
             {{lhsRange, "the left operand is " + describe(lhs)},
              {rhsRange, "the right operand is " + describe(rhs)}});
       return std::nullopt;
@@ -371,7 +371,7 @@ std::optional<Value> FunctionLowering::emitElementwise(llvm::StringRef opName,
   std::string why;
   Type t = inferElementwiseType(kind, lhs.getType(), rhs.getType(), &why);
   if (!t) {
-    error(where, why,
+    error(where, userMessage(why),
           {{lhsRange, "the left operand is " + describe(PyValue::ofValue(lhs))},
            {rhsRange,
             "the right operand is " + describe(PyValue::ofValue(rhs))}});
@@ -448,7 +448,7 @@ MaybeValue FunctionLowering::lowerCompare(const ast::CompareExpr &e) {
       Type t = inferElementwiseType(ElementwiseKind::Compare, l.value.getType(),
                                     r.value.getType(), &why);
       if (!t) {
-        error(range, why,
+        error(range, userMessage(why),
               {{e.operands[i]->range, "the left operand is " + describe(l)},
                {e.operands[i + 1]->range,
                 "the right operand is " + describe(r)}});
@@ -464,7 +464,7 @@ MaybeValue FunctionLowering::lowerCompare(const ast::CompareExpr &e) {
     Type t = inferElementwiseType(ElementwiseKind::Bitwise, result.getType(),
                                   c.getType(), &why);
     if (!t) {
-      error(e.range, why);
+      error(e.range, userMessage(why));
       return std::nullopt;
     }
     result = b.create<BitAndOp>(loc(e.range), t, result, c);
@@ -594,6 +594,10 @@ MaybeValue FunctionLowering::lowerAttribute(const ast::AttributeExpr &e) {
       return PyValue::ofValue(b.create<TransposeOp>(
           loc(e.range), t, base->value, b.getI64IntegerAttr(0),
           b.getI64IntegerAttr(1)));
+    }
+    if (!isKnownTensorMethod(e.attr)) {
+      error(e.attrRange, describe(*base) + " has no attribute '" + e.attr + "'");
+      return std::nullopt;
     }
     return PyValue::method(*base, e.attr);
   }
@@ -912,7 +916,7 @@ FunctionLowering::emitSubscriptUpdate(Value base,
           llvm::cast<RankedTensorType>(check).getRank() != viewType.getRank()) {
         error(where, "cannot store " + describe(PyValue::ofValue(value)) +
                          " into a slice of type " + describeType(viewType) +
-                         (why.empty() ? "" : ": " + why));
+                         (why.empty() ? "" : ": " + userMessage(why)));
         return std::nullopt;
       }
       src = b.create<ExpandOp>(l, viewType, src, dimValues(cur, where));

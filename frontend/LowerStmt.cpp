@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/LoweringImpl.h"
 
+#include "frontend/AstPrinter.h"
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
 
@@ -219,6 +220,8 @@ static bool isFlag(const std::string &name) {
 static std::string displayName(const std::string &name) {
   if (name == kRetvalVar)
     return "the return value";
+  if (llvm::StringRef(name).starts_with("$tmp"))
+    return "the value of this expression";
   return "'" + name + "'";
 }
 
@@ -298,7 +301,23 @@ bool FunctionLowering::lowerStmt(const ast::Stmt &stmt) {
     if (!s.value)
       return true; // a declaration only
     MaybeValue v = lowerExpr(*s.value);
-    return v && lowerAssign(*s.target, *v, stmt.range);
+    if (!v)
+      return false;
+    // `xs: List[int] = []` fixes the element type of an empty list.
+    if (auto *sub = llvm::dyn_cast<ast::SubscriptExpr>(s.annotation.get());
+        sub && v->isValue() && sub->indices.size() == 1)
+      if (auto ctor = v->value.getDefiningOp<ListConstructOp>();
+          ctor && ctor->getNumOperands() == 0) {
+        std::string elem = exprToString(*sub->indices[0]);
+        Type et = elem == "int"     ? Type(b.getI64Type())
+                  : elem == "float" ? Type(b.getF64Type())
+                  : elem == "bool"  ? Type(b.getI1Type())
+                                    : Type();
+        if (et)
+          v = PyValue::ofValue(b.create<ListConstructOp>(
+              loc(s.value->range), ListType::get(et), ValueRange{}));
+      }
+    return lowerAssign(*s.target, *v, stmt.range);
   }
   case ast::Stmt::Kind::AugAssign: {
     auto &s = llvm::cast<ast::AugAssignStmt>(stmt);

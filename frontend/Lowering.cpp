@@ -8,12 +8,14 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/LoweringImpl.h"
 
+#include "frontend/AstPrinter.h"
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Iterators.h"
 #include "mlir/IR/Verifier.h"
@@ -203,8 +205,7 @@ static ParamKind classifyAnnotation(ModuleLowering &m, const ast::Expr *ann,
     return ParamKind::Float;
   if (resolved == "bool")
     return ParamKind::Bool;
-  if (spelled.empty())
-    spelled = "this annotation";
+  spelled = exprToString(*ann);
   return ParamKind::Unsupported;
 }
 
@@ -609,6 +610,31 @@ FunctionLowering::lowerBody(const ast::FunctionDef &fn,
 // Small helpers shared by all lowering files
 //===----------------------------------------------------------------------===//
 
+std::string FunctionLowering::userMessage(const std::string &why) {
+  std::string out;
+  size_t i = 0;
+  while (i < why.size()) {
+    size_t start = why.find("tensor<", i);
+    if (start == std::string::npos)
+      break;
+    size_t depth = 0, end = start;
+    for (; end < why.size(); ++end) {
+      if (why[end] == '<')
+        ++depth;
+      else if (why[end] == '>' && --depth == 0)
+        break;
+    }
+    if (end == why.size())
+      break;
+    std::string spelled = why.substr(start, end + 1 - start);
+    out += why.substr(i, start - i);
+    Type t = mlir::parseType(spelled, b.getContext());
+    out += t ? describeType(t) : spelled;
+    i = end + 1;
+  }
+  return out + why.substr(i);
+}
+
 Location FunctionLowering::loc(SourceRange range) {
   return FileLineColLoc::get(module.fileName, range.begin.line,
                              range.begin.col);
@@ -664,6 +690,8 @@ std::string FunctionLowering::describe(const PyValue &v) {
     return s + ")";
   }
   case PyValue::Kind::Global:
+    if (llvm::StringRef(v.str).starts_with("builtins."))
+      return "the builtin '" + v.str.substr(9) + "'";
     return "'" + v.str + "'";
   case PyValue::Kind::Function:
     return "the function '" + v.func->name + "'";

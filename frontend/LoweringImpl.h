@@ -40,6 +40,10 @@ struct Binding {
 };
 using Env = std::map<std::string, Binding>;
 
+/// The Tensor methods (and torch.* functions taking a tensor first) that
+/// the lowering implements.
+bool isKnownTensorMethod(llvm::StringRef name);
+
 /// Names of the flag variables.
 inline constexpr const char *kBreakVar = "$break";
 inline constexpr const char *kContinueVar = "$continue";
@@ -56,8 +60,12 @@ struct CallArgs {
   SourceRange range;
   std::vector<const ast::Expr *> args;
   std::vector<const ast::Keyword *> keywords;
+  /// The receiver's range for a method call, so notes can point at it.
+  SourceRange selfRange;
   static CallArgs of(const ast::CallExpr &call) {
-    CallArgs c{call.range, {}, {}};
+    CallArgs c{call.range, {}, {}, call.range};
+    if (auto *a = llvm::dyn_cast<ast::AttributeExpr>(call.func.get()))
+      c.selfRange = a->value->range;
     for (const ast::ExprPtr &a : call.args)
       c.args.push_back(a.get());
     for (const ast::Keyword &k : call.keywords)
@@ -183,6 +191,9 @@ public:
                                           SourceRange where);
   /// A short description for errors: "a Tensor[f32, 3]", "an int", "None".
   std::string describe(const PyValue &v);
+  /// Rewrites a shape-inference message for users: MLIR type spellings
+  /// such as tensor<3xf32> become Tensor[f32, 3].
+  std::string userMessage(const std::string &why);
 
   ModuleLowering &module;
   mlir::OpBuilder &b;

@@ -305,11 +305,11 @@ def unpack_count(x):
     return a
 
 
-# An unknown Tensor method is rejected at the call.
+# An unknown Tensor method is rejected at its name, as Python would.
 # RUN: not kiln compile %s --emit=ir --entry unknown_method 2>&1 | FileCheck %s --check-prefix=METHOD --strict-whitespace --implicit-check-not='{{error|note}}:'
-# METHOD: {{^.*}}errors-lowering.py:[[@LINE+5]]:12: error: the Tensor method 'frobnicate' is not supported{{$}}
+# METHOD: {{^.*}}errors-lowering.py:[[@LINE+5]]:14: error: a Tensor[f32, 3] has no attribute 'frobnicate'{{$}}
 # METHOD-NEXT: {{^}}    return x.frobnicate(){{$}}
-# METHOD-NEXT: {{^}}           ^~~~~~~~~~~~~~{{$}}
+# METHOD-NEXT: {{^}}             ^~~~~~~~~~{{$}}
 # kiln: x=f32[3]
 def unknown_method(x):
     return x.frobnicate()
@@ -709,54 +709,58 @@ class Holder:
     pass
 
 
-# The cases below show wrong or unclear diagnostics. They have no RUN line
-# until the lowering is fixed; each XFAIL-REASON says what is wrong.
-
-# XFAIL-REASON: the broadcast error spells types the MLIR way ("tensor<3xf32>
-# and tensor<4xf32> differ in dimension 0") while its notes and every other
-# message say Tensor[f32, 3].
+# Static shapes that cannot broadcast are rejected, naming both types
+# and pointing at each operand.
+# RUN: not kiln compile %s --entry broadcast_mismatch 2>&1 | FileCheck %s --check-prefix=BCAST --implicit-check-not=error:
+# BCAST: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: operands are not broadcast-compatible: Tensor[f32, 3] and Tensor[f32, 4] differ in dimension 0 (3 vs 4)
+# BCAST: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: note: the left operand is a Tensor[f32, 3]
+# BCAST: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: note: the right operand is a Tensor[f32, 4]
 # kiln: x=f32[3], y=f32[4]
 def broadcast_mismatch(x, y):
     return x + y
 
 
-# XFAIL-REASON: the matmul error spells types the MLIR way, and its "the left
-# operand" note underlines the whole call `torch.matmul(x, y)` (col 12)
-# instead of `x` (col 25); the same for `x.mm(y)`.
+# A matmul whose contraction dims differ names both shapes; the notes
+# point at each argument.
+# RUN: not kiln compile %s --entry matmul_mismatch 2>&1 | FileCheck %s --check-prefix=MATMUL --implicit-check-not=error:
+# MATMUL: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: matmul contraction dimensions differ: Tensor[f32, 3x4] and Tensor[f32, 5x6] (4 vs 5)
+# MATMUL: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: note: the left operand is a Tensor[f32, 3x4]
+# MATMUL: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: note: the right operand is a Tensor[f32, 5x6]
 # kiln: x=f32[3,4], y=f32[5,6]
 def matmul_mismatch(x, y):
     return torch.matmul(x, y)
 
 
-# XFAIL-REASON: an unknown torch function is reported as "the Tensor method
-# 'fft' is not supported" (and torch.foo.bar(x) as the Tensor method
-# 'foo.bar'; torch.fft(1) as "the receiver of .fft() must be a Tensor");
-# it should say that 'torch.fft' is not supported.
+# An unknown torch function is named as such, at the function name.
+# RUN: not kiln compile %s --entry unknown_torch_function 2>&1 | FileCheck %s --check-prefix=TORCHFN --implicit-check-not=error:
+# TORCHFN: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: 'torch.fft' is not supported
 # kiln: x=f32[3]
 def unknown_torch_function(x):
     return torch.fft(x)
 
 
-# XFAIL-REASON: an unknown Tensor attribute is accepted while unused (`y =
-# x.foo` compiles) and, when used, is reported as "the method 'foo'" (e.g.
-# "cannot return the method 'foo'"); it should be "a Tensor[f32, 3] has no
-# attribute 'foo'" at `foo`.
+# An unknown Tensor attribute is an error even when unused.
+# RUN: not kiln compile %s --entry unknown_attribute 2>&1 | FileCheck %s --check-prefix=ATTR --implicit-check-not=error:
+# ATTR: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: a Tensor[f32, 3] has no attribute 'foo'
 # kiln: x=f32[3]
 def unknown_attribute(x):
     y = x.foo
     return x
 
 
-# XFAIL-REASON: a conditional expression whose sides differ in type leaks the
-# internal name: "'$tmp0' is a Tensor[f32, 3] in the true branch and an int
-# in the false branch", and its notes say '$tmp0' too.
+# The two sides of a conditional expression must have one type.
+# RUN: not kiln compile %s --entry conditional_types 2>&1 | FileCheck %s --check-prefix=IFEXP --implicit-check-not=error:
+# IFEXP: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: the value of this expression is a Tensor[f32, 3] in the true branch and an int in the false branch
+# IFEXP: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: note: the value of this expression is a Tensor[f32, 3] here
+# IFEXP: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: note: the value of this expression is an int here
 # kiln: x=f32[3]
 def conditional_types(x, c: bool):
     return x if c else 1
 
 
-# XFAIL-REASON: the annotation of `a: List[int] = []` is ignored, so appending
-# a Tensor is accepted and the function returns a list of tensors.
+# `a: List[int] = []` fixes the element type, so appending a Tensor fails.
+# RUN: not kiln compile %s --entry annotated_list 2>&1 | FileCheck %s --check-prefix=LISTANN --implicit-check-not=error:
+# LISTANN: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: cannot add a Tensor[f32, 3] to a list of int
 # kiln: x=f32[3]
 def annotated_list(x):
     a: List[int] = []
@@ -764,22 +768,25 @@ def annotated_list(x):
     return a
 
 
-# XFAIL-REASON: an Optional[...] parameter of an entry point is reported as
-# "has type 'this annotation'" instead of naming Optional[torch.Tensor].
+# An entry point parameter of an unsupported type is named as written.
+# RUN: not kiln compile %s --entry optional_param 2>&1 | FileCheck %s --check-prefix=OPTPARAM --implicit-check-not=error:
+# OPTPARAM: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: parameter 'o' of entry point 'optional_param' has type 'Optional[torch.Tensor]'; entry points take Tensor, int, float and bool
 # kiln: x=f32[3]
 def optional_param(x, o: Optional[torch.Tensor]):
     return x
 
 
-# XFAIL-REASON: unsqueeze(3) on a rank-1 tensor says "dimension 3 is out of
-# range for a tensor of rank 2"; x has rank 1 (the valid dims are -2..1).
+# unsqueeze's valid range is one wider than the rank.
+# RUN: not kiln compile %s --entry unsqueeze_dim 2>&1 | FileCheck %s --check-prefix=UNSQ --implicit-check-not=error:
+# UNSQ: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: unsqueeze dimension 3 is out of range for a tensor of rank 1 (expected -2 to 1)
 # kiln: x=f32[3]
 def unsqueeze_dim(x):
     return x.unsqueeze(3)
 
 
-# XFAIL-REASON: returning a builtin leaks its internal name: "cannot return
-# 'builtins.abs'".
+# A builtin is not a value; it is named the way the user wrote it.
+# RUN: not kiln compile %s --entry return_builtin 2>&1 | FileCheck %s --check-prefix=RETBUILTIN --implicit-check-not=error:
+# RETBUILTIN: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: cannot return the builtin 'abs'; functions return tensors, scalars, lists and tuples of them
 # kiln: x=f32[3]
 def return_builtin(x):
     return abs
