@@ -816,8 +816,8 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
     std::optional<Value> o = lowerValue(*(*bound)[1]);
     if (!o)
       return std::nullopt;
-    std::optional<Value> r = emitElementwise("kiln." + name, x, *o, where,
-                                             where, (*bound)[1]->range);
+    std::optional<Value> r = emitElementwise(
+        "kiln." + name, x, *o, where, call.selfRange, (*bound)[1]->range);
     return r ? MaybeValue(PyValue::ofValue(*r)) : std::nullopt;
   }
   static const std::pair<const char *, CmpPredicate> compares[] = {

@@ -119,8 +119,6 @@ static void collectAssigned(const ast::Block &block,
 static bool mayExit(const ast::Stmt &s) {
   std::set<std::string> names;
   bool hasBreak = false, hasContinue = false, hasReturn = false;
-  ast::Block single;
-  // collectAssigned takes a block; scan the one statement through its kind.
   switch (s.kind) {
   case ast::Stmt::Kind::If: {
     auto &i = llvm::cast<ast::IfStmt>(s);

@@ -73,38 +73,29 @@ ExprPtr Parser::parseTest() {
                                      std::move(orelse));
 }
 
-ExprPtr Parser::parseOrTest() {
-  ExprPtr lhs = parseAndTest();
+ExprPtr Parser::parseBoolChain(const char *keyword, BoolOpKind kind,
+                               ExprPtr (Parser::*operand)()) {
+  ExprPtr lhs = (this->*operand)();
   int chain = 0;
-  while (lhs && atKw("or")) {
+  while (lhs && atKw(keyword)) {
     if (++chain > kMaxNestingDepth)
       return failAtCur("expression is nested too deeply");
     next();
-    ExprPtr rhs = parseAndTest();
+    ExprPtr rhs = (this->*operand)();
     if (!rhs)
       return nullptr;
     SourceRange r = SourceRange::cover(lhs->range, rhs->range);
-    lhs = std::make_unique<BoolOpExpr>(r, BoolOpKind::Or, std::move(lhs),
-                                       std::move(rhs));
+    lhs = std::make_unique<BoolOpExpr>(r, kind, std::move(lhs), std::move(rhs));
   }
   return lhs;
 }
 
+ExprPtr Parser::parseOrTest() {
+  return parseBoolChain("or", BoolOpKind::Or, &Parser::parseAndTest);
+}
+
 ExprPtr Parser::parseAndTest() {
-  ExprPtr lhs = parseNotTest();
-  int chain = 0;
-  while (lhs && atKw("and")) {
-    if (++chain > kMaxNestingDepth)
-      return failAtCur("expression is nested too deeply");
-    next();
-    ExprPtr rhs = parseNotTest();
-    if (!rhs)
-      return nullptr;
-    SourceRange r = SourceRange::cover(lhs->range, rhs->range);
-    lhs = std::make_unique<BoolOpExpr>(r, BoolOpKind::And, std::move(lhs),
-                                       std::move(rhs));
-  }
-  return lhs;
+  return parseBoolChain("and", BoolOpKind::And, &Parser::parseNotTest);
 }
 
 ExprPtr Parser::parseNotTest() {

@@ -93,6 +93,9 @@ public:
   bool canStartExpr(const Token &t) const;
   ast::ExprPtr parseNamedTest();
   ast::ExprPtr parseTest();
+  /// `a or b or c` / `a and b`, nesting to the left.
+  ast::ExprPtr parseBoolChain(const char *keyword, ast::BoolOpKind kind,
+                              ast::ExprPtr (Parser::*operand)());
   ast::ExprPtr parseOrTest();
   ast::ExprPtr parseAndTest();
   ast::ExprPtr parseNotTest();
