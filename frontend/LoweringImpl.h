@@ -3,9 +3,12 @@
 // Private to frontend/. The lowering is split by concept:
 //   Lowering.cpp      module level: entry points, specs, function bodies,
 //                     specialization of called helpers
-//   LowerStmt.cpp     statements and structured control flow
-//   LowerExpr.cpp     expressions, operators, indexing
-//   LowerBuiltins.cpp torch.*, Tensor methods and Python builtins
+//   LowerStmt.cpp          statements, blocks and if
+//   LowerLoops.cpp         for and while
+//   LowerExpr.cpp          expressions and operators
+//   LowerIndexing.cpp      subscripts and subscript assignment
+//   LowerBuiltins.cpp      calls, Python builtins and torch creation ops
+//   LowerTensorMethods.cpp Tensor methods and torch.X(tensor, ...)
 //
 // Control flow is structured as TorchScript's prim::If/prim::Loop are: each
 // `scf.if`/`scf.for`/`scf.while` yields the variables its body assigns.
@@ -241,6 +244,26 @@ public:
   std::map<std::string, mlir::func::FuncOp> specializations;
   std::set<const ast::FunctionDef *> inProgress;
 };
+
+//===--- shared by the statement and loop lowering --------------------===//
+/// Every name a block assigns, at any depth, plus whether it breaks or
+/// continues (at its own loop level, unless `nested`) or returns.
+void collectAssigned(const ast::Block &block, std::set<std::string> &names,
+                     bool &hasBreak, bool &hasContinue, bool &hasReturn,
+                     bool nested);
+/// The most specific type both `a` and `b` can be cast to, or null.
+mlir::Type joinTypes(mlir::Type a, mlir::Type b);
+/// A value shaped like `shape` whose leaves are `kiln.undef`.
+PyValue makeUndefLike(mlir::OpBuilder &b, mlir::Location loc,
+                      const PyValue &shape);
+/// True for the lowering's own variables (`$break`, `$tmp0`, ...).
+bool isFlag(const std::string &name);
+/// How a variable is named in errors.
+std::string displayName(const std::string &name);
+/// The i1 "no break/continue/return flag is set", or null when none can be.
+mlir::Value notExited(FunctionLowering &fl, SourceRange where);
+/// The element type a `dtype=` global names, e.g. torch.float32.
+mlir::Type dtypeFromGlobal(mlir::OpBuilder &b, const PyValue &v);
 
 /// Flattens the SSA leaves of a tuple-structured value. Returns false if a
 /// leaf is not an SSA value.

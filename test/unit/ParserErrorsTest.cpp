@@ -1,0 +1,421 @@
+//===- ParserErrorsTest.cpp - Skipped items and error messages -----------===//
+#include "test/unit/ParserTestHelpers.h"
+
+#include <catch2/catch.hpp>
+
+using namespace kiln;
+using namespace kiln::ast;
+using namespace kiln::test;
+using llvm::cast;
+using llvm::isa;
+
+//===----------------------------------------------------------------------===//
+// Forgiving module parsing
+//===----------------------------------------------------------------------===//
+
+static const char *kTrainingScript = R"PY(import torch
+import torch.nn as nn
+from typing import List, Optional
+
+BATCH = 64
+data = {"a": 1}
+
+
+# kiln: x=f32[B,784]
+@torch.jit.script
+def good(x: torch.Tensor) -> torch.Tensor:
+    return torch.relu(x) * 2
+
+
+def helper_with(path):
+    with open(path) as f:
+        return f.read()
+
+
+@torch.jit.script
+def bad(x):
+    try:
+        return x
+    except Exception:
+        return x
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(784, 10)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+model = Model()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(3):
+    opt.zero_grad()
+    loss = {k: v for k, v in data.items()}
+    with torch.no_grad():
+        print(f"epoch {epoch}: {loss}")
+    squares = [x for x in range(10) if x % 2]
+fn = lambda y: y + 1
+print(*[1, 2], sep=", ")
+
+if __name__ == "__main__":
+    def nested():
+        pass
+    try:
+        nested()
+    except Exception:
+        pass
+
+
+class Broken(nn.Module):
+    def forward(self, *args):
+        return args
+
+
+def last(x):
+    return x + 1
+)PY";
+
+TEST_CASE("module: skips training code and keeps good items", "[module]") {
+  Module m = module(kTrainingScript);
+  std::vector<std::string> names;
+  for (const StmtPtr &s : m.items) {
+    if (auto *f = llvm::dyn_cast<FunctionDef>(s.get()))
+      names.push_back("def " + f->name);
+    else if (auto *c = llvm::dyn_cast<ClassDef>(s.get()))
+      names.push_back("class " + c->name);
+    else if (isa<ImportStmt>(*s))
+      names.push_back("import");
+  }
+  CHECK(names == std::vector<std::string>{"import", "import", "import",
+                                          "def good", "class Model",
+                                          "def last"});
+  REQUIRE(m.skipped.size() == 3);
+  const SkippedItem &helper = m.skipped[0];
+  CHECK(helper.kind == SkippedItem::Kind::Function);
+  CHECK(helper.name == "helper_with");
+  CHECK_FALSE(helper.isScript);
+  CHECK(helper.range.begin.line == 15);
+  CHECK(helper.range.end.line == 17);
+  CHECK(helper.error.message == "with is not supported");
+  CHECK(helper.error.range.begin.line == 16);
+  CHECK(helper.error.range.begin.col == 5);
+
+  const SkippedItem &bad = m.skipped[1];
+  CHECK(bad.kind == SkippedItem::Kind::Function);
+  CHECK(bad.name == "bad");
+  CHECK(bad.isScript);
+  CHECK(bad.range.begin.line == 20);
+  CHECK(bad.error.message == "try/except is not supported");
+  CHECK(bad.error.range.begin.line == 22);
+
+  const SkippedItem &broken = m.skipped[2];
+  CHECK(broken.kind == SkippedItem::Kind::Class);
+  CHECK(broken.name == "Broken");
+  CHECK(broken.error.message == "*args is not supported");
+  CHECK(broken.error.range.begin.line == 58);
+  CHECK(broken.error.range.begin.col == 23);
+
+  auto &good = cast<FunctionDef>(*m.items[3]);
+  REQUIRE(good.specs.size() == 1);
+  CHECK(good.specs[0].text == "x=f32[B,784]");
+}
+
+TEST_CASE("module: lexer errors in skipped code do not matter", "[module]") {
+  Module m = module("def f(x):\n"
+                    "    return x\n"
+                    "print(1 $ 2)\n"
+                    "s = 'unterminated\n"
+                    "x = 0xZZ + 1j\n"
+                    "def g(x):\n"
+                    "    return x ? 1\n"
+                    "def h(x):\n"
+                    "    return x\n");
+  REQUIRE(m.items.size() == 2);
+  CHECK(cast<FunctionDef>(*m.items[0]).name == "f");
+  CHECK(cast<FunctionDef>(*m.items[1]).name == "h");
+  REQUIRE(m.skipped.size() == 1);
+  CHECK(m.skipped[0].name == "g");
+  CHECK(m.skipped[0].error.message == "invalid character '?'");
+  CHECK(m.skipped[0].error.range.begin.line == 7);
+  CHECK(m.skipped[0].error.range.begin.col == 14);
+}
+
+TEST_CASE("module: a failing decorator skips its def", "[module]") {
+  Module m = module("@torch.jit.script\n"
+                    "@foo(lambda x: x)\n"
+                    "def f(x):\n"
+                    "    return x\n"
+                    "def g():\n"
+                    "    pass\n");
+  REQUIRE(m.items.size() == 1);
+  CHECK(cast<FunctionDef>(*m.items[0]).name == "g");
+  REQUIRE(m.skipped.size() == 1);
+  CHECK(m.skipped[0].name == "f");
+  CHECK(m.skipped[0].isScript);
+  CHECK(m.skipped[0].error.message == "lambda is not supported");
+}
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("parser: unsupported Python is rejected precisely", "[errors]") {
+  struct Case {
+    const char *src;
+    const char *expected;
+  } cases[] = {
+      {"try:\n    pass\nexcept:\n    pass\n",
+       "1:1: try/except is not supported"},
+      {"f = lambda x: x\n", "1:5: lambda is not supported"},
+      {"def f(a, *args):\n    pass\n", "1:10: *args is not supported"},
+      {"def f(**kw):\n    pass\n", "1:7: **kwargs is not supported"},
+      {"def f(a, *, b):\n    pass\n",
+       "1:10: keyword-only parameters are not supported"},
+      {"g(x, *xs)\n", "1:6: *args is not supported"},
+      {"g(**kw)\n", "1:3: **kwargs is not supported"},
+      {"def f():\n    def g():\n        pass\n",
+       "2:5: nested def is not supported"},
+      {"def f():\n    if x:\n        class C:\n            pass\n",
+       "3:9: nested class is not supported"},
+      {"def f():\n    global x\n", "2:5: global is not supported"},
+      {"def f():\n    nonlocal x\n", "2:5: nonlocal is not supported"},
+      {"def f():\n    yield 1\n", "2:5: yield is not supported"},
+      {"def f():\n    x = yield\n", "2:9: yield is not supported"},
+      {"x = await y\n", "1:5: await is not supported"},
+      {"async def f():\n    pass\n", "1:1: async is not supported"},
+      {"with open(f) as g:\n    pass\n", "1:1: with is not supported"},
+      {"x = {1, 2}\n", "1:5: set display is not supported"},
+      {"x = {}\n", "1:5: dict display is not supported"},
+      {"x = {a: b}\n", "1:5: dict display is not supported"},
+      {"x = {k: v for k in y}\n", "1:5: dict display is not supported"},
+      {"x = {k for k in y}\n", "1:5: set display is not supported"},
+      {"x = [a for a in b if a]\n",
+       "1:19: comprehension with 'if' is not supported"},
+      {"x = [a for a in b for c in a]\n",
+       "1:19: comprehension with several 'for' clauses is not supported"},
+      {"x = (a for a in b)\n", "1:8: generator expression is not supported"},
+      {"x = sum(a for a in b)\n",
+       "1:11: generator expression is not supported"},
+      {"if (n := 3):\n    pass\n",
+       "1:7: assignment expression ':=' is not supported"},
+      {"del x\n", "1:1: del is not supported"},
+      {"raise ValueError()\n", "1:1: raise is not supported"},
+      {"for x in y:\n    pass\nelse:\n    pass\n",
+       "3:1: else on a loop is not supported"},
+      {"while x:\n    pass\nelse:\n    pass\n",
+       "3:1: else on a loop is not supported"},
+      {"from a import *\n", "1:15: import * is not supported"},
+      {"a, *b = c\n", "1:4: starred assignment is not supported"},
+      {"x = f'a{b}'\n", "1:5: f-string is not supported"},
+      {"x = 'a' b'a'\n", "1:9: bytes literal is not supported"},
+      {"class A:\n    class B:\n        pass\n",
+       "2:5: nested class is not supported"},
+      {"def f(a, /, b):\n    pass\n",
+       "1:10: positional-only parameters are not supported"},
+  };
+  for (const Case &c : cases) {
+    INFO(c.src);
+    CHECK(firstError(c.src) == c.expected);
+  }
+}
+
+TEST_CASE("parser: syntax errors", "[errors]") {
+  struct Case {
+    const char *src;
+    const char *expected;
+  } cases[] = {
+      {"x = a if c\n", "1:11: expected 'else' in conditional expression"},
+      {"if x\n    pass\n", "1:5: expected ':'"},
+      {"def f(x)\n    pass\n", "1:9: expected ':'"},
+      {"f(a, b\n", "2:1: expected ')'"},
+      {"x = [1, 2\n", "2:1: expected ']'"},
+      {"x = \n", "1:5: expected an expression"},
+      {"x = 1 +\n", "1:8: expected an expression"},
+      {"x[]\n", "1:3: expected an expression"},
+      {"if x:\npass\n", "2:1: expected an indented block"},
+      {"def f():\n\n# c\nreturn 1\n", "4:1: expected an indented block"},
+      {"x = 1\n    y = 2\n", "2:5: unexpected indent"},
+      {"f(x) = 3\n", "1:1: cannot assign to a call"},
+      {"1 = x\n", "1:1: cannot assign to a literal"},
+      {"a, b + 1 = c\n", "1:4: cannot assign to an expression"},
+      {"True = 1\n", "1:1: cannot assign to True"},
+      {"None = 1\n", "1:1: cannot assign to None"},
+      {"for f() in x:\n    pass\n", "1:5: cannot assign to a call"},
+      {"x = a < b = 3\n", "1:5: cannot assign to a comparison"},
+      {"x + 1 += 2\n", "1:1: illegal expression for augmented assignment"},
+      {"a, b: int = 1, 2\n",
+       "1:1: only single target (not tuple) can be annotated"},
+      {"x = 1 2\n", "1:7: invalid syntax"},
+      {"else:\n    pass\n", "1:1: invalid syntax"},
+      {"x = 1 $ 2\n", "1:7: invalid character '$'"},
+      {"x = 'abc\n", "1:5: unterminated string literal"},
+      {"x = 1j\n", "1:5: complex literal is not supported"},
+      {"if a:\n    b\n  c\n",
+       "3:3: unindent does not match any outer indentation level"},
+      {"f(a=1, b)\n", "1:8: positional argument follows keyword argument"},
+      {"f(a=1, a=2)\n", "1:8: keyword argument 'a' repeated"},
+      {"def f(a=1, b):\n    pass\n",
+       "1:12: non-default argument follows default argument"},
+      {"def f(x, x):\n    pass\n",
+       "1:10: duplicate argument 'x' in function definition"},
+      {"class C(metaclass=M):\n    pass\n",
+       "1:9: keyword arguments in class bases are not supported"},
+      {"import a as\n", "1:12: expected a name after 'as'"},
+      {"from a imp b\n", "1:8: expected 'import'"},
+      {"x.1\n", "1:2: invalid syntax"},
+      {"x.if\n", "1:3: expected an attribute name after '.'"},
+      {"@script\nx = 1\n", "2:1: expected 'def' or 'class' after a decorator"},
+      {"def (x):\n    pass\n", "1:5: expected a function name"},
+      {"for x y:\n    pass\n", "1:7: expected 'in'"},
+      {"x = )\n", "1:5: expected an expression"},
+      {"x = if\n", "1:5: expected an expression"},
+  };
+  for (const Case &c : cases) {
+    INFO(c.src);
+    CHECK(firstError(c.src) == c.expected);
+  }
+}
+
+TEST_CASE("parser: nesting depth is capped", "[errors]") {
+  std::string deep =
+      "x = " + std::string(1000, '(') + "1" + std::string(1000, ')') + "\n";
+  std::string err = firstError(deep);
+  CHECK(err.find("expression is nested too deeply") != std::string::npos);
+  CHECK(err.substr(0, 2) == "1:");
+
+  std::string ok =
+      "x = " + std::string(150, '(') + "1" + std::string(150, ')') + "\n";
+  CHECK(firstError(ok) == "ok");
+
+  CHECK(firstError("x = " + std::string(5000, '-') + "1\n") ==
+        "1:204: expression is nested too deeply");
+  std::string nots;
+  for (int i = 0; i < 5000; ++i)
+    nots += "not ";
+  CHECK(firstError("x = " + nots + "a\n").find("nested too deeply") !=
+        std::string::npos);
+  std::string blocks;
+  for (int i = 0; i < 500; ++i)
+    blocks += std::string(i, ' ') + "if x:\n";
+  blocks += std::string(500, ' ') + "pass\n";
+  CHECK(firstError(blocks).find("nested too deeply") != std::string::npos);
+}
+
+//===----------------------------------------------------------------------===//
+// Robustness
+//===----------------------------------------------------------------------===//
+
+static void parseEverything(const std::string &text) {
+  SourceFile file("fuzz.py", text);
+  Module m = parseModule(file);
+  (void)printAST(m);
+  auto r = parseStatements(file);
+  if (r.ok())
+    for (const StmtPtr &s : r.value)
+      (void)printAST(*s);
+  auto e = parseExpression(file);
+  if (e.ok())
+    (void)exprToString(*e.value);
+}
+
+TEST_CASE("robustness: every prefix of a real script", "[robustness]") {
+  std::string script = kTrainingScript;
+  for (size_t len = 0; len <= script.size(); ++len)
+    parseEverything(script.substr(0, len));
+  // And every suffix, which starts mid-token and mid-block.
+  for (size_t start = 0; start < script.size(); start += 7)
+    parseEverything(script.substr(start));
+  SUCCEED();
+}
+
+TEST_CASE("robustness: garbage inputs", "[robustness]") {
+  const char *inputs[] = {
+      "",
+      "\n\n\n",
+      "(((",
+      ")))",
+      "]]]}}}",
+      "def",
+      "def f(",
+      "class",
+      "@",
+      "@@@@\n",
+      "\t\t\t\n  \t x",
+      "if:\n",
+      "\\",
+      "'''",
+      "\"",
+      "\x00\x01\x02\xff\xfe",
+      "def f():\n  return\n return\n",
+      "x = ["
+      "\n",
+      "lambda: (yield)",
+      "from . import",
+      "import",
+      "a = b = = c",
+      "x[:::]",
+      "@torch.jit.script\n",
+      "@torch.jit.script\ndef",
+      "class C(:\n  pass\n",
+      "   \n\n   x\n",
+  };
+  for (const char *in : inputs)
+    parseEverything(in);
+
+  // Token soup from a Python-ish vocabulary.
+  const char *vocab[] = {"def ",  "class ", "if ",
+                         "else",  ":",      "\n",
+                         "    ",  "(",      ")",
+                         "[",     "]",      "{",
+                         "}",     "x",      "1",
+                         "2.5",   "'s'",    ",",
+                         "=",     "+",      "**",
+                         "-",     "not ",   "and ",
+                         "for ",  "in ",    "return ",
+                         "@",     ".",      "lambda ",
+                         "*",     "\\\n",   "#kiln: x=f32[3]\n",
+                         "\t",    "yield ", "import ",
+                         "from ", "as ",    "->",
+                         ";",     "..."};
+  uint32_t seed = 42;
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    for (int i = 0; i < 60; ++i) {
+      seed = seed * 1664525 + 1013904223;
+      text += vocab[(seed >> 8) % (sizeof(vocab) / sizeof(vocab[0]))];
+    }
+    parseEverything(text);
+  }
+
+  // Random bytes.
+  for (int round = 0; round < 100; ++round) {
+    std::string text;
+    for (int i = 0; i < 300; ++i) {
+      seed = seed * 1664525 + 1013904223;
+      text += char(seed >> 24);
+    }
+    parseEverything(text);
+  }
+
+  // Pathological sizes.
+  parseEverything(std::string(100000, '('));
+  parseEverything(std::string(100000, '['));
+  parseEverything(std::string(100000, '-') + "x");
+  parseEverything("x = " + std::string(50000, '~') + "x\n");
+  std::string chain = "x = a";
+  for (int i = 0; i < 20000; ++i)
+    chain += " + a";
+  parseEverything(chain + "\n");
+  std::string attrs = "x = a";
+  for (int i = 0; i < 20000; ++i)
+    attrs += ".b";
+  parseEverything(attrs + "\n");
+  std::string pow = "x = 2";
+  for (int i = 0; i < 20000; ++i)
+    pow += " ** 2";
+  parseEverything(pow + "\n");
+  SUCCEED();
+}
