@@ -8,6 +8,7 @@
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
+#include "ir/VerifierSupport.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -36,9 +37,8 @@ using namespace kiln;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// Reports `why` when inference failed, else checks `actual` against it.
-static LogicalResult checkInferred(Operation *op, Type inferred,
-                                   const std::string &why, Type actual) {
+LogicalResult kiln::checkInferred(Operation *op, Type inferred,
+                                  const std::string &why, Type actual) {
   if (!inferred)
     return op->emitOpError(why);
   std::string mismatch;

@@ -8,22 +8,13 @@
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
+#include "ir/VerifierSupport.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace kiln;
-
-static LogicalResult checkInferred(Operation *op, Type inferred,
-                                   const std::string &why, Type actual) {
-  if (!inferred)
-    return op->emitOpError(why);
-  std::string mismatch;
-  if (!isCompatibleResultType(inferred, actual, &mismatch))
-    return op->emitOpError(mismatch);
-  return success();
-}
 
 static LogicalResult checkDimAttr(Operation *op, RankedTensorType t,
                                   int64_t dim) {
