@@ -483,17 +483,21 @@ ExprPtr Parser::parseParenOrTuple() {
     return first;
   }
   elts.push_back(std::move(first));
-  while (acceptOp(",")) {
-    if (atOp(")"))
-      break;
-    ExprPtr e = parseNamedTest();
-    if (!e)
-      return nullptr;
-    elts.push_back(std::move(e));
-  }
-  if (!expectOp(")"))
+  if (!parseMoreElements(")", elts))
     return nullptr;
   return std::make_unique<TupleExpr>(from(begin), std::move(elts));
+}
+
+bool Parser::parseMoreElements(const char *closer, std::vector<ExprPtr> &elts) {
+  while (acceptOp(",")) {
+    if (atOp(closer))
+      break; // a trailing comma
+    ExprPtr e = parseNamedTest();
+    if (!e)
+      return false;
+    elts.push_back(std::move(e));
+  }
+  return expectOp(closer);
 }
 
 ExprPtr Parser::parseListDisplay() {
@@ -529,15 +533,7 @@ ExprPtr Parser::parseListDisplay() {
                                           std::move(target), std::move(iter));
   }
   elts.push_back(std::move(first));
-  while (acceptOp(",")) {
-    if (atOp("]"))
-      break;
-    ExprPtr e = parseNamedTest();
-    if (!e)
-      return nullptr;
-    elts.push_back(std::move(e));
-  }
-  if (!expectOp("]"))
+  if (!parseMoreElements("]", elts))
     return nullptr;
   return std::make_unique<ListExpr>(from(begin), std::move(elts));
 }

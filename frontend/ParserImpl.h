@@ -111,6 +111,9 @@ public:
   ast::ExprPtr parsePrimary();
   ast::ExprPtr parseAtom();
   ast::ExprPtr parseParenOrTuple();
+  /// `, e2, e3 <closer>` after a display's first element; a trailing comma
+  /// is allowed. Consumes the closer.
+  bool parseMoreElements(const char *closer, std::vector<ast::ExprPtr> &elts);
   ast::ExprPtr parseListDisplay();
   ast::ExprPtr parseBraceDisplay();
   ast::ExprPtr parseStrings();
