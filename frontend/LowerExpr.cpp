@@ -380,6 +380,24 @@ std::optional<Value> FunctionLowering::emitElementwise(llvm::StringRef opName,
   return b.create(state)->getResult(0);
 }
 
+std::optional<Value> FunctionLowering::emitCompare(CmpPredicate pred,
+                                                   Value lhs, Value rhs,
+                                                   SourceRange where,
+                                                   SourceRange lhsRange,
+                                                   SourceRange rhsRange) {
+  std::string why;
+  Type t = inferElementwiseType(ElementwiseKind::Compare, lhs.getType(),
+                                rhs.getType(), &why);
+  if (!t) {
+    error(where, userMessage(why),
+          {{lhsRange, "the left operand is " + describe(PyValue::ofValue(lhs))},
+           {rhsRange,
+            "the right operand is " + describe(PyValue::ofValue(rhs))}});
+    return std::nullopt;
+  }
+  return b.create<CmpOp>(loc(where), t, pred, lhs, rhs).getResult();
+}
+
 static std::optional<CmpPredicate> cmpPredicate(ast::CmpOpKind k) {
   switch (k) {
   case ast::CmpOpKind::Lt:
@@ -441,17 +459,12 @@ MaybeValue FunctionLowering::lowerCompare(const ast::CompareExpr &e) {
                          describe(r));
         return std::nullopt;
       }
-      std::string why;
-      Type t = inferElementwiseType(ElementwiseKind::Compare, l.value.getType(),
-                                    r.value.getType(), &why);
-      if (!t) {
-        error(range, userMessage(why),
-              {{e.operands[i]->range, "the left operand is " + describe(l)},
-               {e.operands[i + 1]->range,
-                "the right operand is " + describe(r)}});
+      std::optional<Value> cmp =
+          emitCompare(*cmpPredicate(k), l.value, r.value, range,
+                      e.operands[i]->range, e.operands[i + 1]->range);
+      if (!cmp)
         return std::nullopt;
-      }
-      c = b.create<CmpOp>(loc(range), t, *cmpPredicate(k), l.value, r.value);
+      c = *cmp;
     }
     if (!result) {
       result = c;

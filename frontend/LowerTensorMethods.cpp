@@ -151,14 +151,9 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
     std::optional<Value> o = lowerValue(*(*bound)[1]);
     if (!o)
       return std::nullopt;
-    std::string why;
-    Type t = inferElementwiseType(ElementwiseKind::Compare, x.getType(),
-                                  o->getType(), &why);
-    if (!t) {
-      error(where, userMessage(why));
-      return std::nullopt;
-    }
-    return PyValue::ofValue(b.create<CmpOp>(l, t, pred, x, *o));
+    std::optional<Value> r = emitCompare(pred, x, *o, where, call.selfRange,
+                                         (*bound)[1]->range);
+    return r ? MaybeValue(PyValue::ofValue(*r)) : std::nullopt;
   }
 
   // Reductions.

@@ -22,6 +22,7 @@
 
 #include "frontend/Lowering.h"
 #include "frontend/PyValue.h"
+#include "ir/KilnDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -143,6 +144,11 @@ public:
                                              SourceRange where,
                                              SourceRange lhsRange,
                                              SourceRange rhsRange);
+  /// Builds a kiln.cmp, inferring its type; errors note both operands.
+  std::optional<mlir::Value> emitCompare(CmpPredicate pred, mlir::Value lhs,
+                                         mlir::Value rhs, SourceRange where,
+                                         SourceRange lhsRange,
+                                         SourceRange rhsRange);
   /// `base[indices] = value`, functionalized into scatter ops.
   std::optional<mlir::Value>
   emitSubscriptUpdate(mlir::Value base,

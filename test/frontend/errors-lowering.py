@@ -790,3 +790,13 @@ def unsqueeze_dim(x):
 # kiln: x=f32[3]
 def return_builtin(x):
     return abs
+
+
+# A comparison method reports like the operator: both operands get a note.
+# RUN: not kiln compile %s --entry method_compare 2>&1 | FileCheck %s --check-prefix=METHODCMP --implicit-check-not=error:
+# METHODCMP: {{.*}}errors-lowering.py:[[@LINE+5]]:12: error: operands are not broadcast-compatible: Tensor[f32, 3] and Tensor[f32, 4] differ in dimension 0 (3 vs 4)
+# METHODCMP: {{.*}}errors-lowering.py:[[@LINE+4]]:12: note: the left operand is a Tensor[f32, 3]
+# METHODCMP: {{.*}}errors-lowering.py:[[@LINE+3]]:17: note: the right operand is a Tensor[f32, 4]
+# kiln: x=f32[3], y=f32[4]
+def method_compare(x, y):
+    return x.lt(y)
