@@ -1,10 +1,11 @@
 //===- kiln-opt.cpp - mlir-opt for the kiln dialect -----------------------===//
 //
-// Registers the dialects kiln IR uses and only the passes the golden tests
-// need, so the tool builds quickly (no InitAllDialects.h).
+// Registers the dialects kiln IR and its lowering use, and only the passes
+// the golden tests need, so the tool builds quickly (no InitAllDialects.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Passes.h"
 #include "ir/KilnDialect.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -18,9 +19,10 @@ int main(int argc, char **argv) {
   mlir::registerSymbolDCEPass();
   mlir::registerSCCPPass();
   mlir::registerLoopInvariantCodeMotionPass();
+  kiln::registerCodegenPasses();
 
   mlir::DialectRegistry registry;
-  kiln::registerDialects(registry);
+  kiln::registerCodegenDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "kiln optimizer driver\n", registry));
 }

@@ -13,10 +13,12 @@ namespace kiln {
 
 struct CompileOptions {
   std::string input;
-  std::string emit = "ir";
+  std::string emit; // empty: ir, or nothing when writing an archive
   std::vector<std::string> args;
   std::vector<std::string> entries;
   bool locations = false;
+  std::string output;     // -o: the .kiln archive to write
+  unsigned optLevel = 2;  // -O0 .. -O3
 };
 
 /// Registers `kiln compile` on `app`; the options are filled when parsed.

@@ -1,12 +1,16 @@
 //===- CompileCommand.cpp - `kiln compile` --------------------------------===//
 //
-// Reads a Python file, parses it, lowers its entry points to kiln IR and
-// prints the requested stage. Every user error is rendered clang-style on
+// Reads a Python file, parses it, lowers its entry points to kiln IR,
+// optimizes and compiles them, then prints the requested stage and/or
+// writes the .kiln archive. Every user error is rendered clang-style on
 // stderr and the exit code is 1; a bad flag exits with 2, as CLI11 does.
 //
 //===----------------------------------------------------------------------===//
 #include "tools/kiln/Commands.h"
 
+#include "codegen/ArchiveWriter.h"
+#include "codegen/Passes.h"
+#include "codegen/cpu/CpuBackend.h"
 #include "frontend/ArgSpec.h"
 #include "frontend/AstPrinter.h"
 #include "frontend/Lowering.h"
@@ -15,6 +19,8 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -33,9 +39,18 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--emit", o.emit,
-                  "What to print: ast (the syntax tree) or ir (kiln IR as "
-                  "lowered from the source)")
-      ->check(CLI::IsMember({"ast", "ir"}));
+                  "What to print: ast (the syntax tree), ir (kiln IR as "
+                  "lowered from the source), opt (kiln IR after the -O "
+                  "pipeline), llvm (optimized LLVM IR) or asm (x86-64 "
+                  "assembly); default: ir, or nothing with -o")
+      ->check(CLI::IsMember({"ast", "ir", "opt", "llvm", "asm"}));
+  cmd->add_option("-o", o.output, "Write the compiled .kiln archive here")
+      ->type_name("OUT.kiln");
+  cmd->add_option("-O", o.optLevel,
+                  "Optimization level: -O0 (none, fastest compile) to -O3; "
+                  "default -O2")
+      ->check(CLI::Range(0, 3))
+      ->type_name("LEVEL");
   cmd->add_option("--arg", o.args,
                   "Shape of a tensor argument, e.g. x=f32[B,784]; overrides a "
                   "'# kiln:' comment in the script")
@@ -77,7 +92,9 @@ int runCompile(const CompileOptions &o) {
     return 0;
   }
 
-  mlir::MLIRContext context;
+  mlir::DialectRegistry registry;
+  registerCodegenDialects(registry);
+  mlir::MLIRContext context(registry);
   // MLIR's own diagnostics only appear for internal errors (a verifier
   // failure after lowering); show them rather than lose them.
   mlir::ScopedDiagnosticHandler handler(&context, [](mlir::Diagnostic &d) {
@@ -94,8 +111,67 @@ int runCompile(const CompileOptions &o) {
   if (o.locations)
     flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
         .useLocalScope();
-  ir->print(llvm::outs(), flags);
-  llvm::outs() << "\n";
+  auto print = [&](mlir::ModuleOp m) {
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    m.print(stream, flags);
+    stream << "\n";
+    return text;
+  };
+  std::string inputIR = print(*ir);
+  if (o.emit == "ir" || (o.emit.empty() && o.output.empty())) {
+    llvm::outs() << inputIR;
+    if (o.output.empty())
+      return 0;
+  }
+
+  // kiln-level optimization with MLIR's own passes; issue 4's pipeline
+  // (folding, unrolling, fusion) slots in here.
+  if (o.optLevel > 0) {
+    mlir::PassManager pm(&context);
+    pm.addPass(mlir::createInlinerPass());
+    pm.addPass(mlir::createCanonicalizerPass());
+    pm.addPass(mlir::createCSEPass());
+    pm.addPass(mlir::createSymbolDCEPass());
+    if (mlir::failed(pm.run(*ir)))
+      return 1;
+  }
+  std::string optimizedIR = print(*ir);
+  if (o.emit == "opt") {
+    llvm::outs() << optimizedIR;
+    if (o.output.empty())
+      return 0;
+  }
+
+  mlir::OwningOpRef<mlir::ModuleOp> lowered(ir->clone());
+  CpuRequest request;
+  request.llvmIR = o.emit == "llvm";
+  request.assembly = o.emit == "asm";
+  request.sharedObject = !o.output.empty();
+  CpuArtifacts cpu;
+  std::string error;
+  if (!compileForCpu(*lowered, o.optLevel, request, cpu, error)) {
+    std::cerr << "kiln: error: " << error << "\n";
+    return 1;
+  }
+  llvm::outs() << cpu.llvmIR << cpu.assembly;
+  if (o.output.empty())
+    return 0;
+
+  ArchiveInputs archive;
+  archive.sourcePath = o.input;
+  archive.sourceText = file.text();
+  archive.inputIR = inputIR;
+  archive.optimizedIR = optimizedIR;
+  archive.optLevel = o.optLevel;
+  archive.kilnModule = *ir;
+  archive.loweredModule = *lowered;
+  archive.cpu = &cpu;
+  error = writeArchive(o.output, archive);
+  if (!error.empty()) {
+    std::cerr << "kiln: error: " << error << "\n";
+    return 1;
+  }
   return 0;
 }
 

@@ -1,0 +1,156 @@
+//===- ArchiveWriter.cpp - Package a compiled module as a .kiln file ------===//
+//
+// The manifest is the archive's table of contents and the runtime's only
+// source of truth about entry signatures, so it is derived from the kiln IR
+// itself: argument names and dim symbols from the `kiln.name`/`kiln.dims`
+// attributes the frontend left on each entry function.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/ArchiveWriter.h"
+
+#include "codegen/archive/ZipWriter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Path.h"
+
+#include <nlohmann/json.hpp>
+#include <zlib.h>
+
+using namespace mlir;
+using json = nlohmann::ordered_json;
+
+namespace kiln {
+
+static std::string dtypeName(Type type) {
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isInteger(32))
+    return "i32";
+  if (type.isInteger(64))
+    return "i64";
+  return "bool";
+}
+
+/// One argument or result: {"name", "dtype", "scalar", "dims"}.
+static json describeValue(const std::string &name, Type type,
+                          ArrayAttr dimNames) {
+  json value;
+  value["name"] = name;
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  value["dtype"] = dtypeName(tensor ? tensor.getElementType() : type);
+  value["scalar"] = !tensor;
+  json dims = json::array();
+  if (tensor) {
+    for (int64_t i = 0; i < tensor.getRank(); ++i) {
+      if (!tensor.isDynamicDim(i))
+        dims.push_back(tensor.getDimSize(i));
+      else if (dimNames && i < static_cast<int64_t>(dimNames.size()))
+        dims.push_back(cast<StringAttr>(dimNames[i]).str());
+      else
+        dims.push_back("?");
+    }
+  }
+  value["dims"] = dims;
+  return value;
+}
+
+static json describeEntries(ModuleOp module) {
+  json entries = json::array();
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!fn->hasAttr("kiln.entry"))
+      continue;
+    json entry;
+    entry["name"] = fn.getName().str();
+    json args = json::array();
+    for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
+      auto name = fn.getArgAttrOfType<StringAttr>(i, "kiln.name");
+      auto dims = fn.getArgAttrOfType<ArrayAttr>(i, "kiln.dims");
+      args.push_back(describeValue(name ? name.str() : "arg" + std::to_string(i),
+                                   fn.getArgumentTypes()[i], dims));
+    }
+    json results = json::array();
+    for (unsigned i = 0; i < fn.getNumResults(); ++i)
+      results.push_back(describeValue("result" + std::to_string(i),
+                                      fn.getResultTypes()[i], nullptr));
+    entry["args"] = args;
+    entry["results"] = results;
+    entries.push_back(entry);
+  }
+  return entries;
+}
+
+std::string buildManifest(
+    const ArchiveInputs &inputs,
+    const std::vector<std::pair<std::string, std::string>> &files) {
+  json manifest;
+  manifest["format"] = "kiln";
+  manifest["format_version"] = {1, 0};
+  manifest["producer"] = "kiln " KILN_VERSION_STRING;
+  manifest["abi_version"] = 1;
+  manifest["source"] = {
+      {"path", inputs.sourcePath},
+      {"entry", "source/" + llvm::sys::path::filename(inputs.sourcePath).str()}};
+  json cpu;
+  cpu["triple"] = inputs.cpu->target.triple;
+  cpu["cpu"] = inputs.cpu->target.tuneCpu;
+  cpu["features"] = inputs.cpu->target.features;
+  cpu["object"] = "cpu/code.so";
+  cpu["opt_level"] = inputs.optLevel;
+  manifest["targets"] = {{"cpu", cpu}};
+  manifest["entries"] = describeEntries(inputs.kilnModule);
+
+  json strings = json::array();
+  if (auto table = const_cast<ModuleOp &>(inputs.loweredModule)->getAttrOfType<ArrayAttr>(
+          "kiln.strings"))
+    for (Attribute s : table)
+      strings.push_back(cast<StringAttr>(s).str());
+  manifest["strings"] = strings;
+  json sites = json::array();
+  if (auto table =
+          const_cast<ModuleOp &>(inputs.loweredModule)->getAttrOfType<ArrayAttr>("kiln.sites")) {
+    for (Attribute s : table) {
+      auto site = cast<DictionaryAttr>(s);
+      sites.push_back(
+          {{"file", site.getAs<StringAttr>("file").str()},
+           {"line", site.getAs<IntegerAttr>("line").getInt()},
+           {"col", site.getAs<IntegerAttr>("col").getInt()},
+           {"message", site.getAs<StringAttr>("message").str()}});
+    }
+  }
+  manifest["sites"] = sites;
+
+  json fileTable = json::array();
+  for (const auto &[name, data] : files) {
+    uLong crc = crc32_z(0L, reinterpret_cast<const Bytef *>(data.data()),
+                        data.size());
+    fileTable.push_back(
+        {{"name", name}, {"size", data.size()}, {"crc32", crc}});
+  }
+  manifest["files"] = fileTable;
+  return manifest.dump(2) + "\n";
+}
+
+std::string writeArchive(const std::string &path,
+                         const ArchiveInputs &inputs) {
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"source/" + llvm::sys::path::filename(inputs.sourcePath).str(),
+       inputs.sourceText},
+      {"ir/input.mlir", inputs.inputIR},
+      {"ir/optimized.mlir", inputs.optimizedIR},
+      {"cpu/code.so", inputs.cpu->sharedObject}};
+  ZipWriter zip;
+  zip.add("manifest.json", buildManifest(inputs, files));
+  for (auto &[name, data] : files)
+    zip.add(name, data);
+  return writeFileAtomically(path, zip.finish());
+}
+
+} // namespace kiln

@@ -1,0 +1,38 @@
+//===- ArchiveWriter.h - Package a compiled module as a .kiln file -*- C++ -*-===//
+#ifndef KILN_CODEGEN_ARCHIVEWRITER_H
+#define KILN_CODEGEN_ARCHIVEWRITER_H
+
+#include "codegen/cpu/CpuBackend.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace kiln {
+
+struct ArchiveInputs {
+  std::string sourcePath; // as given on the command line
+  std::string sourceText;
+  std::string inputIR;     // kiln IR from the frontend
+  std::string optimizedIR; // kiln IR after the -O pipeline
+  unsigned optLevel = 2;
+  /// The optimized kiln IR module, for entry signatures (before lowering).
+  mlir::ModuleOp kilnModule;
+  /// The same module after compileForCpu, for the sites and strings tables.
+  mlir::ModuleOp loweredModule;
+  const CpuArtifacts *cpu = nullptr;
+};
+
+/// The manifest.json text (docs/archive.md) for `inputs`; `files` lists the
+/// other entries as (name, data) and is checksummed into the manifest.
+std::string buildManifest(
+    const ArchiveInputs &inputs,
+    const std::vector<std::pair<std::string, std::string>> &files);
+
+/// Writes the archive to `path` atomically. Returns an error message, or an
+/// empty string on success.
+std::string writeArchive(const std::string &path, const ArchiveInputs &inputs);
+
+} // namespace kiln
+
+#endif // KILN_CODEGEN_ARCHIVEWRITER_H

@@ -1,0 +1,38 @@
+//===- Passes.h - codegen passes and the CPU pipeline ------------*- C++ -*-===//
+#ifndef KILN_CODEGEN_PASSES_H
+#define KILN_CODEGEN_PASSES_H
+
+#include <memory>
+
+namespace mlir {
+class DialectRegistry;
+class OpPassManager;
+class Pass;
+} // namespace mlir
+
+namespace kiln {
+
+/// kiln IR to linalg/tensor/arith/math/scf, with calls into the runtime
+/// (kiln/abi.h) for print, assert failures and Python lists. Entry points
+/// get the ABI's signature: every argument and result is a tensor, and a
+/// Python scalar is a rank-0 tensor. The manifest's run-time tables are left
+/// on the module as `kiln.sites` and `kiln.strings`.
+std::unique_ptr<mlir::Pass> createLowerKilnToLinalgPass();
+
+/// Rewrites math ops that LLVM would turn into libm calls (tanh, exp, log,
+/// ...) into polynomial approximations, so loops that use them vectorize.
+std::unique_ptr<mlir::Pass> createExpandMathPass();
+
+/// Adds the CPU pipeline after kiln-level optimization: lowering to linalg,
+/// one-shot bufferization with buffer deallocation, and conversion to the
+/// LLVM dialect. `optLevel` is 0 to 3.
+void buildCpuLoweringPipeline(mlir::OpPassManager &pm, unsigned optLevel);
+
+/// Registers the dialects and interface models the codegen pipeline needs.
+void registerCodegenDialects(mlir::DialectRegistry &registry);
+/// Makes the codegen passes available to kiln-opt.
+void registerCodegenPasses();
+
+} // namespace kiln
+
+#endif // KILN_CODEGEN_PASSES_H

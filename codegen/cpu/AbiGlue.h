@@ -1,0 +1,33 @@
+//===- AbiGlue.h - Connect generated LLVM IR to kiln/abi.h ------*- C++ -*-===//
+#ifndef KILN_CODEGEN_CPU_ABIGLUE_H
+#define KILN_CODEGEN_CPU_ABIGLUE_H
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace kiln {
+
+struct EntrySignature {
+  std::string name;
+  unsigned numArgs = 0;
+  unsigned numResults = 0;
+};
+
+/// Completes a translated module into a kiln code object:
+/// - defines every runtime function the code calls (_mlir_ciface_kiln_rt_*
+///   and MLIR's _mlir_memref_to_llvm_alloc/free) as a jump through the
+///   kiln_host_api table the runtime installs;
+/// - adds one kiln_entry_fn wrapper per entry point and the exported
+///   kiln_module table that lists them;
+/// - makes every other symbol internal, so two loaded models never clash.
+/// Returns an error message, or an empty string on success.
+std::string addAbiGlue(llvm::Module &module,
+                       const std::vector<EntrySignature> &entries);
+
+} // namespace kiln
+
+#endif // KILN_CODEGEN_CPU_ABIGLUE_H

@@ -1,0 +1,77 @@
+//===- EntryBoundary.cpp - Entry points take and return only tensors ------===//
+//
+// The runtime calls every entry point through one C signature (kiln/abi.h):
+// an array of tensor descriptors in, an array out. A Python int, float or
+// bool parameter or result therefore crosses the boundary as a rank-0
+// tensor; this rewrite unwraps it on the way in and wraps it on the way out.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/EntryBoundary.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace kiln::codegen {
+
+static bool isEntry(func::FuncOp fn) { return fn->hasAttr("kiln.entry"); }
+
+/// The frontend's argument annotations have served their purpose (the
+/// manifest is built from the unlowered module); LLVM has no use for them.
+static void dropKilnArgAttrs(func::FuncOp fn) {
+  for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
+    DictionaryAttr attrs = fn.getArgAttrDict(i);
+    if (!attrs)
+      continue;
+    SmallVector<NamedAttribute> kept;
+    for (NamedAttribute attr : attrs)
+      if (!attr.getName().strref().starts_with("kiln."))
+        kept.push_back(attr);
+    fn.setArgAttrs(i, kept);
+  }
+}
+
+void rewriteEntryBoundaries(ModuleOp module) {
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (fn.isExternal())
+      continue;
+    dropKilnArgAttrs(fn);
+    if (!isEntry(fn)) {
+      fn.setPrivate();
+      continue;
+    }
+    OpBuilder b(fn.getBody());
+    Block &entry = fn.getBody().front();
+    for (BlockArgument arg : entry.getArguments()) {
+      if (isa<RankedTensorType>(arg.getType()))
+        continue;
+      Type scalar = arg.getType();
+      arg.setType(RankedTensorType::get({}, scalar));
+      auto extract = b.create<tensor::ExtractOp>(arg.getLoc(), arg);
+      arg.replaceAllUsesExcept(extract, extract);
+    }
+    fn.walk([&](func::ReturnOp ret) {
+      OpBuilder rb(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Type type = operand.get().getType();
+        if (isa<RankedTensorType>(type))
+          continue;
+        operand.set(rb.create<tensor::FromElementsOp>(
+            ret.getLoc(), RankedTensorType::get({}, type), operand.get()));
+      }
+    });
+    SmallVector<Type> results;
+    for (Type type : fn.getResultTypes())
+      results.push_back(isa<RankedTensorType>(type)
+                            ? type
+                            : RankedTensorType::get({}, type));
+    fn.setType(FunctionType::get(fn.getContext(), entry.getArgumentTypes(),
+                                 results));
+    // AbiGlue calls the C-compatible wrapper _mlir_ciface_<name>.
+    fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+  }
+}
+
+} // namespace kiln::codegen

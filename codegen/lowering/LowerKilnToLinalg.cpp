@@ -1,0 +1,100 @@
+//===- LowerKilnToLinalg.cpp - The kiln-to-linalg conversion pass ---------===//
+//
+// One dialect conversion: every kiln op is illegal afterwards. Types stay as
+// they are except !kiln.list, which becomes an opaque pointer to a runtime
+// list, so function signatures, calls and scf regions are converted along.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+#include "codegen/lowering/EntryBoundary.h"
+#include "codegen/lowering/LoweringSupport.h"
+
+#include "ir/KilnDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace kiln::codegen {
+namespace {
+
+struct LowerKilnToLinalgPass
+    : public PassWrapper<LowerKilnToLinalgPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerKilnToLinalgPass)
+
+  StringRef getArgument() const final { return "kiln-lower-to-linalg"; }
+  StringRef getDescription() const final {
+    return "Lower kiln ops to linalg/tensor/arith/math/scf and runtime calls";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, bufferization::BufferizationDialect,
+                    func::FuncDialect, linalg::LinalgDialect,
+                    LLVM::LLVMDialect, math::MathDialect,
+                    memref::MemRefDialect, scf::SCFDialect,
+                    tensor::TensorDialect>();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    rewriteEntryBoundaries(module);
+    declareRuntimeFunctions(module);
+
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    converter.addConversion([context](ListType) -> Type {
+      return LLVM::LLVMPointerType::get(context);
+    });
+
+    ConversionTarget target(*context);
+    target.addIllegalDialect<KilnDialect>();
+    target.addLegalDialect<arith::ArithDialect,
+                           bufferization::BufferizationDialect,
+                           linalg::LinalgDialect, LLVM::LLVMDialect,
+                           math::MathDialect, memref::MemRefDialect,
+                           tensor::TensorDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp fn) {
+      return converter.isSignatureLegal(fn.getFunctionType()) &&
+             converter.isLegal(&fn.getBody());
+    });
+    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+
+    LoweringState state;
+    RewritePatternSet patterns(context);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    populateElementwisePatterns(patterns, converter, state);
+    populateShapePatterns(patterns, converter, state);
+    populateReductionPatterns(patterns, converter, state);
+    populateRuntimeCallPatterns(patterns, converter, state);
+
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+    eraseUnusedRuntimeFunctions(module);
+    state.tables.store(module);
+  }
+};
+
+} // namespace
+} // namespace kiln::codegen
+
+std::unique_ptr<mlir::Pass> kiln::createLowerKilnToLinalgPass() {
+  return std::make_unique<codegen::LowerKilnToLinalgPass>();
+}

@@ -1,0 +1,120 @@
+//===- LoweringSupport.h - Shared pieces of the kiln-to-linalg lowering ---===//
+//
+// Private to codegen/lowering. The op families (elementwise, shapes,
+// reductions, runtime calls) each live in their own file and share:
+// - RuntimeTables, which numbers the run-time check sites and print strings
+//   that end up in the archive's manifest;
+// - small builders for scalar conversions, run-time checks and calls into
+//   the runtime (kiln/abi.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_CODEGEN_LOWERING_LOWERINGSUPPORT_H
+#define KILN_CODEGEN_LOWERING_LOWERINGSUPPORT_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::codegen {
+
+/// The "sites" and "strings" tables of the manifest, built while lowering and
+/// stored on the module as `kiln.sites` and `kiln.strings`.
+class RuntimeTables {
+public:
+  /// A run-time check at `loc` whose failure reports `message`; {0}, {1} and
+  /// {2} in it are filled with the three integers passed to raise().
+  int64_t addSite(mlir::Location loc, llvm::StringRef message);
+  /// A print format string; equal strings share one index.
+  int64_t addString(llvm::StringRef text);
+  /// Appends the tables to the module's attributes.
+  void store(mlir::ModuleOp module) const;
+
+private:
+  std::vector<mlir::Attribute> sites;
+  std::vector<std::string> strings;
+  llvm::StringMap<int64_t> stringIndex;
+};
+
+/// Context handed to every lowering pattern.
+struct LoweringState {
+  RuntimeTables tables;
+};
+
+/// Converts a scalar between element types with PyTorch's rules: float to
+/// int truncates toward zero, anything to bool compares with zero, bool to
+/// a number gives 0 or 1.
+mlir::Value convertScalar(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value value, mlir::Type to);
+
+/// Emits `if (failed) raise(site, a, b, c)`. Integer operands are widened
+/// to i64; missing ones are 0.
+void emitCheck(mlir::OpBuilder &b, mlir::Location loc, mlir::Value failed,
+               int64_t site, mlir::ValueRange operands = {});
+/// The same with the site chosen at run time (an i64 value).
+void emitCheck(mlir::OpBuilder &b, mlir::Location loc, mlir::Value failed,
+               mlir::Value site, mlir::ValueRange operands = {});
+
+/// Calls runtime function `name` (declared by declareRuntimeFunctions).
+mlir::ValueRange callRuntime(mlir::OpBuilder &b, mlir::Location loc,
+                             llvm::StringRef name, mlir::TypeRange results,
+                             mlir::ValueRange args);
+/// Declares every kiln_rt_* function the lowering may call; unused ones are
+/// removed after lowering by eraseUnusedRuntimeFunctions.
+void declareRuntimeFunctions(mlir::ModuleOp module);
+void eraseUnusedRuntimeFunctions(mlir::ModuleOp module);
+
+/// A read-only view of `tensor` as an unranked memref (any layout), for
+/// passing to the runtime.
+mlir::Value viewAsUnrankedMemref(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value tensor);
+
+/// The size of every dim of a ranked tensor as index values (constants for
+/// static dims).
+llvm::SmallVector<mlir::Value> tensorSizes(mlir::OpBuilder &b,
+                                           mlir::Location loc,
+                                           mlir::Value tensor);
+/// tensor.empty of `type` whose dynamic dims take their sizes from `sizes`
+/// (one index value per dim; entries for static dims are ignored).
+mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType type,
+                        mlir::ValueRange sizes);
+mlir::Value indexValue(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+mlir::Value toIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i64);
+mlir::Value toI64(mlir::OpBuilder &b, mlir::Location loc, mlir::Value index);
+
+/// The suffix of the typed runtime functions for an element type, e.g.
+/// kiln_rt_print_tensor_f32.
+std::string elementSuffix(mlir::Type elementType);
+/// The kiln_dtype number (kiln/abi.h) of an element type.
+int32_t abiDType(mlir::Type elementType);
+
+/// Pattern registration, one per op family.
+void populateElementwisePatterns(mlir::RewritePatternSet &patterns,
+                                 mlir::TypeConverter &converter,
+                                 LoweringState &state);
+void populateShapePatterns(mlir::RewritePatternSet &patterns,
+                           mlir::TypeConverter &converter,
+                           LoweringState &state);
+void populateReductionPatterns(mlir::RewritePatternSet &patterns,
+                               mlir::TypeConverter &converter,
+                               LoweringState &state);
+void populateRuntimeCallPatterns(mlir::RewritePatternSet &patterns,
+                                 mlir::TypeConverter &converter,
+                                 LoweringState &state);
+
+/// Base for kiln op lowerings: carries the shared state.
+template <typename Op>
+struct KilnLowering : public mlir::OpConversionPattern<Op> {
+  KilnLowering(mlir::TypeConverter &converter, mlir::MLIRContext *context,
+               LoweringState &state)
+      : mlir::OpConversionPattern<Op>(converter, context), state(state) {}
+  LoweringState &state;
+};
+
+} // namespace kiln::codegen
+
+#endif // KILN_CODEGEN_LOWERING_LOWERINGSUPPORT_H

@@ -1,0 +1,72 @@
+//===- kiln/Model.h - Load a .kiln archive and run its entry points ------===//
+//
+//   auto model = kiln::Model::load("myfun.kiln");
+//   if (!model) { std::cerr << model.error().message << "\n"; return 1; }
+//   auto outputs = model->run("myfun", {kiln::Tensor::borrow(...)});
+//
+// A Model is immutable once loaded, so any number of threads may call run()
+// on it at once. Copies of a Model share the loaded archive.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_MODEL_H
+#define KILN_MODEL_H
+
+#include "kiln/Result.h"
+#include "kiln/Tensor.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kiln {
+
+/// One dim of a signature: a static size, or a symbol such as "N" that is
+/// bound per call (size is then -1).
+struct DimInfo {
+  int64_t size = -1;
+  std::string symbol;
+};
+
+/// One argument or result of an entry point.
+struct ValueInfo {
+  std::string name; // the Python parameter name; "result0"… for results
+  DType dtype = DType::F32;
+  /// True for a Python int/float/bool, passed as a rank-0 tensor.
+  bool scalar = false;
+  std::vector<DimInfo> dims;
+};
+
+struct EntryInfo {
+  std::string name;
+  std::vector<ValueInfo> args;
+  std::vector<ValueInfo> results;
+};
+
+class Model {
+public:
+  /// Maps the archive, checks its manifest, checksums and target CPU, and
+  /// loads its code. Nothing is written to disk.
+  static Result<Model> load(const std::string &path);
+
+  const std::vector<EntryInfo> &entries() const;
+  /// The entry called `name`, or nullptr.
+  const EntryInfo *entry(std::string_view name) const;
+
+  /// Runs entry point `name`. Inputs are checked against its signature
+  /// (count, dtype, rank, static dims, and one size per dim symbol) before
+  /// any code runs. Errors raised by the compiled code come back as an
+  /// Error whose message points at the script's source line.
+  Result<std::vector<Tensor>> run(std::string_view name,
+                                  const std::vector<Tensor> &inputs) const;
+
+  struct Impl;
+
+private:
+  explicit Model(std::shared_ptr<const Impl> impl) : impl(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl;
+};
+
+} // namespace kiln
+
+#endif // KILN_MODEL_H

@@ -1,0 +1,77 @@
+//===- kiln/Result.h - Errors as values across the runtime API -----------===//
+//
+// No exception ever leaves libkiln_runtime: every fallible call returns a
+// Result, which holds either a value or an Error with a ready-to-print
+// message (for run-time failures inside compiled code, the message already
+// includes the source line and caret).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RESULT_H
+#define KILN_RESULT_H
+
+#include <cassert>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace kiln {
+
+struct Error {
+  std::string message;
+};
+
+template <typename T> class [[nodiscard]] Result {
+public:
+  Result(T value) : state(std::in_place_index<0>, std::move(value)) {}
+  Result(Error error) : state(std::in_place_index<1>, std::move(error)) {}
+
+  bool ok() const { return state.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  T &value() & {
+    assert(ok() && "value() on a failed Result");
+    return std::get<0>(state);
+  }
+  const T &value() const & {
+    assert(ok() && "value() on a failed Result");
+    return std::get<0>(state);
+  }
+  T &&value() && {
+    assert(ok() && "value() on a failed Result");
+    return std::get<0>(std::move(state));
+  }
+  T &operator*() & { return value(); }
+  const T &operator*() const & { return value(); }
+  T *operator->() { return &value(); }
+  const T *operator->() const { return &value(); }
+
+  const Error &error() const {
+    assert(!ok() && "error() on a successful Result");
+    return std::get<1>(state);
+  }
+
+private:
+  std::variant<T, Error> state;
+};
+
+/// A Result that carries no value, only success or an Error.
+template <> class [[nodiscard]] Result<void> {
+public:
+  Result() = default;
+  Result(Error error) : failure(std::move(error)), failed(true) {}
+
+  bool ok() const { return !failed; }
+  explicit operator bool() const { return ok(); }
+  const Error &error() const {
+    assert(failed && "error() on a successful Result");
+    return failure;
+  }
+
+private:
+  Error failure;
+  bool failed = false;
+};
+
+} // namespace kiln
+
+#endif // KILN_RESULT_H

@@ -1,0 +1,148 @@
+/*===- kiln/abi.h - The boundary between compiled code and the runtime ----===*
+ *
+ * This header is the only thing a kiln code object and libkiln_runtime share.
+ * Codegen emits code against it (codegen/AbiGlue.cpp) and the runtime
+ * implements it (runtime/src/HostApi.cpp). It is plain C so that it can never
+ * drag C++ ABI details (name mangling, exceptions, std types) across.
+ *
+ * Versioning: KILN_ABI_VERSION changes whenever a field changes meaning or
+ * moves. Fields are only ever appended to kiln_host_api and kiln_module, and
+ * both carry their own size, so a newer runtime can load an older code object.
+ *===----------------------------------------------------------------------===*/
+#ifndef KILN_ABI_H
+#define KILN_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KILN_ABI_VERSION 1
+
+/* The symbol every CPU code object exports; its value is a kiln_module. */
+#define KILN_MODULE_SYMBOL "kiln_module_v1"
+
+/* Element types, numbered as in manifest.json ("dtype" strings map 1:1). */
+typedef enum kiln_dtype {
+  KILN_F32 = 0,
+  KILN_F64 = 1,
+  KILN_F16 = 2,
+  KILN_BF16 = 3,
+  KILN_I32 = 4,
+  KILN_I64 = 5,
+  KILN_BOOL = 6 /* one byte per element, 0 or 1 */
+} kiln_dtype;
+
+/* A ranked tensor descriptor, laid out exactly as MLIR's memref descriptor:
+ *   void *allocated; void *aligned; int64_t offset;
+ *   int64_t sizes[rank]; int64_t strides[rank];
+ * `dims` holds sizes then strides; the rank is known from the signature.
+ * Strides and offset count elements, not bytes. */
+typedef struct kiln_memref {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t dims[];
+} kiln_memref;
+
+/* How compiled code passes a tensor of any rank to the runtime. */
+typedef struct kiln_unranked_memref {
+  int64_t rank;
+  kiln_memref *desc;
+} kiln_unranked_memref;
+
+/* The services the runtime provides to compiled code. Functions that take a
+ * tensor of any dtype take the kiln_dtype as their last argument. The runtime owns the
+ * table; a code object reads it through kiln_module.host. Every call happens
+ * on the thread that called the entry point. */
+typedef struct kiln_host_api {
+  uint32_t abi_version; /* KILN_ABI_VERSION of the runtime */
+  uint32_t size;        /* sizeof(kiln_host_api) of the runtime */
+
+  /* Memory for every buffer compiled code allocates. Buffers returned from
+   * an entry point become the caller's; the runtime frees the rest if the
+   * call fails part way. */
+  void *(*alloc)(uint64_t bytes);
+  void (*free)(void *ptr);
+
+  /* Reports a failed run-time check and never returns. `site` indexes the
+   * manifest's "sites" table, which holds the source location and a message
+   * template; a, b and c fill its {0}, {1} and {2}. */
+  void (*raise)(int64_t site, int64_t a, int64_t b, int64_t c);
+  /* In format strings and site messages "{{" and "}}" stand for literal
+   * braces. */
+
+  /* print(): begin a line with the manifest string `format`, whose "{}"
+   * placeholders are filled by the following print_* calls in order. */
+  void (*print_begin)(int64_t format);
+  void (*print_i64)(int64_t value);
+  void (*print_f64)(double value);
+  void (*print_bool)(int32_t value);
+  void (*print_tensor)(const kiln_unranked_memref *tensor, int32_t dtype);
+  void (*print_end)(void);
+
+  /* Python lists whose length is only known at run time. A list lives until
+   * the entry point returns. Elements are copied in; scalars are stored as
+   * rank-0 tensors. */
+  void *(*list_new)(void);
+  void *(*list_clone)(void *list);
+  void (*list_append)(void *list, const kiln_unranked_memref *element,
+                      int32_t dtype);
+  int64_t (*list_len)(void *list);
+  /* Size `dim` of the tensor that list_get (op 0), stack (op 1) or cat (op 2)
+   * would produce; `axis` is the element index for op 0 and the stack/cat
+   * dim otherwise. Raises `site` on an index out of range or on elements
+   * whose shapes do not fit together. With op 0 and dim -1 it only checks
+   * the index and returns 0 (for rank-0 elements). A negative element index
+   * counts from the end, as in Python. */
+  int64_t (*list_result_dim)(void *list, int32_t op, int64_t axis, int64_t dim,
+                             int64_t site);
+  /* Writes that result into `out`, a buffer of the size list_result_dim
+   * reported. */
+  void (*list_materialize)(void *list, int32_t op, int64_t axis,
+                           const kiln_unranked_memref *out, int64_t site,
+                           int32_t dtype);
+
+  /* Seed for the counter-based generator behind torch.rand/randn; each call
+   * returns a fresh stream id. */
+  uint64_t (*random_stream)(void);
+
+  /* Reserved for later ABI versions, so that adding them does not move the
+   * fields above: kernel-library calls (GEMM, convolution through oneDNN)
+   * and device kernel launches. NULL in ABI version 1. */
+  void *library_call;
+  void *launch_kernel;
+} kiln_host_api;
+
+/* One entry point. `args[i]` points to the descriptor of argument i (a
+ * Python scalar is a rank-0 tensor). `results` points to the descriptors of
+ * all results, one after another. Results never alias arguments, and their
+ * `allocated` pointers come from kiln_host_api.alloc. */
+typedef void (*kiln_entry_fn)(void **args, void *results);
+
+typedef struct kiln_entry {
+  const char *name;
+  kiln_entry_fn fn;
+  int32_t num_args;
+  int32_t num_results;
+} kiln_entry;
+
+typedef struct kiln_module {
+  uint32_t abi_version; /* KILN_ABI_VERSION the code was built against */
+  uint32_t size;        /* sizeof(kiln_module) */
+  uint32_t num_entries;
+  uint32_t num_weights;
+  const kiln_entry *entries;
+  /* The runtime stores its kiln_host_api here before the first call. */
+  const kiln_host_api **host;
+  /* The runtime stores the mapped address of weight i here (weights arrive
+   * with nn.Module support; num_weights is 0 until then). */
+  const void **weights;
+} kiln_module;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* KILN_ABI_H */

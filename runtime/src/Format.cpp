@@ -1,0 +1,400 @@
+//===- Format.cpp - Text for tensors and Python scalars, as PyTorch ------===//
+//
+// formatTensor is a transcription of torch/_tensor_str.py (PyTorch 1.13)
+// for dense CPU tensors with the default print options; the Python names
+// (_Formatter, _vector_str, _add_suffixes, ...) are noted where each piece
+// comes from, so the two can be compared side by side. Numbers go through
+// std::to_chars, which rounds exactly as Python's format() does and, unlike
+// printf, never depends on the process locale.
+//
+//===----------------------------------------------------------------------===//
+
+// Exported although the library builds with -fvisibility=hidden: see Npy.cpp.
+#pragma GCC visibility push(default)
+#include "kiln/Format.h"
+#pragma GCC visibility pop
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+using namespace kiln;
+
+namespace {
+
+// torch._tensor_str.PRINT_OPTS defaults.
+constexpr int kPrecision = 4;
+constexpr int64_t kThreshold = 1000;
+constexpr int64_t kEdgeItems = 3;
+constexpr int64_t kLineWidth = 80;
+
+float bitsToFloat(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+float halfToFloat(uint16_t half) {
+  uint32_t sign = static_cast<uint32_t>(half & 0x8000) << 16;
+  uint32_t exponent = (half >> 10) & 0x1f;
+  uint32_t mantissa = half & 0x3ff;
+  if (exponent == 0) {
+    // Zero or subnormal: mantissa * 2^-24, exact in f32.
+    float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
+    return sign ? -magnitude : magnitude;
+  }
+  if (exponent == 31)
+    return bitsToFloat(sign | 0x7f800000u | (mantissa << 13));
+  return bitsToFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
+}
+
+float bfloat16ToFloat(uint16_t value) {
+  return bitsToFloat(static_cast<uint32_t>(value) << 16);
+}
+
+bool isFloating(DType dtype) {
+  return dtype == DType::F32 || dtype == DType::F64 || dtype == DType::F16 ||
+         dtype == DType::BF16;
+}
+
+/// Element `index` (in row-major order) as the Python float that .tolist()
+/// would give; f16 and bf16 widen through f32 as `self.float()` does.
+double floatAt(const Tensor &tensor, int64_t index) {
+  switch (tensor.dtype()) {
+  case DType::F32:
+    return tensor.data<float>()[index];
+  case DType::F64:
+    return tensor.data<double>()[index];
+  case DType::F16:
+    return halfToFloat(tensor.data<uint16_t>()[index]);
+  case DType::BF16:
+    return bfloat16ToFloat(tensor.data<uint16_t>()[index]);
+  default:
+    return 0;
+  }
+}
+
+/// `"{}".format(x)` for an element of an integer or bool tensor.
+std::string integralAt(const Tensor &tensor, int64_t index) {
+  switch (tensor.dtype()) {
+  case DType::I32:
+    return std::to_string(tensor.data<int32_t>()[index]);
+  case DType::I64:
+    return std::to_string(tensor.data<int64_t>()[index]);
+  case DType::Bool:
+    return formatBool(tensor.data<uint8_t>()[index] != 0);
+  default:
+    return "";
+  }
+}
+
+/// Python's "{:.Nf}" (fixed) or "{:.Ne}" (scientific) for a float.
+std::string formatFixedOrSci(double value, int precision, bool scientific) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value < 0 ? "-inf" : "inf";
+  char buffer[400];
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, value,
+                              scientific ? std::chars_format::scientific
+                                         : std::chars_format::fixed,
+                              precision);
+  return std::string(buffer, result.ptr);
+}
+
+std::string padLeft(std::string text, size_t width) {
+  if (text.size() < width)
+    text.insert(0, width - text.size(), ' ');
+  return text;
+}
+
+/// Row-major element strides of `shape`.
+std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t k = shape.size(); k-- > 1;)
+    strides[k - 1] = strides[k] * shape[k];
+  return strides;
+}
+
+/// The indices along one dimension that are printed: all of them, or the
+/// first and last kEdgeItems when summarizing.
+std::vector<int64_t> shownIndices(int64_t size, bool summarize) {
+  std::vector<int64_t> indices;
+  if (summarize && size > 2 * kEdgeItems) {
+    for (int64_t i = 0; i < kEdgeItems; ++i)
+      indices.push_back(i);
+    for (int64_t i = size - kEdgeItems; i < size; ++i)
+      indices.push_back(i);
+  } else {
+    for (int64_t i = 0; i < size; ++i)
+      indices.push_back(i);
+  }
+  return indices;
+}
+
+class TensorPrinter {
+public:
+  explicit TensorPrinter(const Tensor &tensor)
+      : tensor(tensor), shape(tensor.shape()), strides(stridesOf(shape)),
+        summarize(tensor.numel() > kThreshold),
+        floating(isFloating(tensor.dtype())) {
+    std::vector<int64_t> visible;
+    collectVisible(0, 0, visible);
+    initFormatter(visible);
+  }
+
+  /// _tensor_str_with_formatter for the sub-tensor at `dim`, `offset`.
+  std::string str(size_t dim, int64_t offset, int64_t indent) const {
+    if (shape.empty())
+      return format(offset);
+    if (dim + 1 == shape.size())
+      return vectorStr(offset, indent);
+    std::vector<std::string> slices;
+    int64_t size = shape[dim];
+    for (int64_t i : shownIndices(size, summarize)) {
+      if (summarize && size > 2 * kEdgeItems && i == size - kEdgeItems)
+        slices.push_back("...");
+      slices.push_back(str(dim + 1, offset + i * strides[dim], indent + 1));
+    }
+    size_t subRank = shape.size() - dim;
+    std::string separator = "," + std::string(subRank - 1, '\n') +
+                            std::string(static_cast<size_t>(indent + 1), ' ');
+    return "[" + join(slices, separator) + "]";
+  }
+
+private:
+  /// The elements get_summarized_data keeps (all of them when not
+  /// summarizing); the formatter's widths and modes come from these only.
+  void collectVisible(size_t dim, int64_t offset,
+                      std::vector<int64_t> &out) const {
+    if (dim == shape.size()) {
+      out.push_back(offset);
+      return;
+    }
+    for (int64_t i : shownIndices(shape[dim], summarize))
+      collectVisible(dim + 1, offset + i * strides[dim], out);
+  }
+
+  /// _Formatter.__init__.
+  void initFormatter(const std::vector<int64_t> &visible) {
+    if (!floating) {
+      for (int64_t index : visible)
+        maxWidth = std::max(maxWidth, integralAt(tensor, index).size());
+      return;
+    }
+    std::vector<double> values;
+    for (int64_t index : visible) {
+      double value = floatAt(tensor, index);
+      if (std::isfinite(value) && value != 0)
+        values.push_back(value);
+    }
+    if (values.empty())
+      return;
+    double minAbs = std::fabs(values[0]), maxAbs = minAbs;
+    for (double value : values) {
+      minAbs = std::min(minAbs, std::fabs(value));
+      maxAbs = std::max(maxAbs, std::fabs(value));
+      if (value != std::ceil(value))
+        intMode = false;
+    }
+    bool wide = maxAbs / minAbs > 1000.0 || maxAbs > 1.0e8;
+    sciMode = intMode ? wide : wide || minAbs < 1.0e-4;
+    for (double value : values) {
+      size_t width;
+      if (sciMode)
+        width = formatFixedOrSci(value, kPrecision, true).size();
+      else if (intMode)
+        width = formatFixedOrSci(value, 0, false).size() + 1;
+      else
+        width = formatFixedOrSci(value, kPrecision, false).size();
+      maxWidth = std::max(maxWidth, width);
+    }
+  }
+
+  /// _Formatter.format.
+  std::string format(int64_t index) const {
+    if (!floating)
+      return padLeft(integralAt(tensor, index), maxWidth);
+    double value = floatAt(tensor, index);
+    std::string text;
+    if (sciMode) {
+      text = formatFixedOrSci(value, kPrecision, true);
+    } else if (intMode) {
+      text = formatFixedOrSci(value, 0, false);
+      if (std::isfinite(value))
+        text += ".";
+    } else {
+      text = formatFixedOrSci(value, kPrecision, false);
+    }
+    return padLeft(std::move(text), maxWidth);
+  }
+
+  /// _vector_str.
+  std::string vectorStr(int64_t offset, int64_t indent) const {
+    int64_t elementLength = static_cast<int64_t>(maxWidth) + 2;
+    // Python floors a true division, so a negative quotient rounds down.
+    int64_t perLine = static_cast<int64_t>(
+        std::floor(static_cast<double>(kLineWidth - indent) /
+                   static_cast<double>(elementLength)));
+    perLine = std::max<int64_t>(1, perLine);
+
+    int64_t size = shape.back();
+    int64_t stride = strides.back();
+    std::vector<std::string> data;
+    for (int64_t i : shownIndices(size, summarize)) {
+      if (summarize && size > 2 * kEdgeItems && i == size - kEdgeItems)
+        data.push_back(" ...");
+      data.push_back(format(offset + i * stride));
+    }
+    std::vector<std::string> lines;
+    for (size_t start = 0; start < data.size();
+         start += static_cast<size_t>(perLine)) {
+      size_t end = std::min(data.size(), start + static_cast<size_t>(perLine));
+      std::vector<std::string> line(data.begin() + start, data.begin() + end);
+      lines.push_back(join(line, ", "));
+    }
+    return "[" +
+           join(lines,
+                ",\n" + std::string(static_cast<size_t>(indent + 1), ' ')) +
+           "]";
+  }
+
+  static std::string join(const std::vector<std::string> &parts,
+                          const std::string &separator) {
+    std::string text;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (i)
+        text += separator;
+      text += parts[i];
+    }
+    return text;
+  }
+
+  const Tensor &tensor;
+  const std::vector<int64_t> &shape;
+  std::vector<int64_t> strides;
+  bool summarize;
+  bool floating;
+  bool intMode = true;
+  bool sciMode = false;
+  size_t maxWidth = 1;
+};
+
+std::string torchDTypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "torch.float32";
+  case DType::F64:
+    return "torch.float64";
+  case DType::F16:
+    return "torch.float16";
+  case DType::BF16:
+    return "torch.bfloat16";
+  case DType::I32:
+    return "torch.int32";
+  case DType::I64:
+    return "torch.int64";
+  case DType::Bool:
+    return "torch.bool";
+  }
+  return "";
+}
+
+/// str(tuple(shape)).
+std::string shapeTuple(const std::vector<int64_t> &shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      text += ", ";
+    text += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1)
+    text += ",";
+  return text + ")";
+}
+
+/// _add_suffixes, including its measure of the last line, which counts two
+/// more characters than the line has when the text has no newline.
+std::string addSuffixes(std::string text,
+                        const std::vector<std::string> &suffixes,
+                        size_t indent) {
+  size_t newline = text.rfind('\n');
+  int64_t lastLineLength =
+      static_cast<int64_t>(text.size()) -
+      (newline == std::string::npos ? -1 : static_cast<int64_t>(newline)) + 1;
+  for (const std::string &suffix : suffixes) {
+    int64_t suffixLength = static_cast<int64_t>(suffix.size());
+    if (lastLineLength + suffixLength + 2 > kLineWidth) {
+      text += ",\n" + std::string(indent, ' ') + suffix;
+      lastLineLength = static_cast<int64_t>(indent) + suffixLength;
+    } else {
+      text += ", " + suffix;
+      lastLineLength += suffixLength + 2;
+    }
+  }
+  return text + ")";
+}
+
+} // namespace
+
+std::string kiln::formatTensor(const Tensor &tensor) {
+  const std::string prefix = "tensor(";
+  std::vector<std::string> suffixes;
+  std::string body;
+  if (tensor.numel() == 0) {
+    // An empty tensor shows its shape unless it is (0,), and its dtype
+    // unless float32, since no element hints at it.
+    if (tensor.rank() != 1)
+      suffixes.push_back("size=" + shapeTuple(tensor.shape()));
+    if (tensor.dtype() != DType::F32)
+      suffixes.push_back("dtype=" + torchDTypeName(tensor.dtype()));
+    body = "[]";
+  } else {
+    DType dtype = tensor.dtype();
+    if (dtype != DType::F32 && dtype != DType::I64 && dtype != DType::Bool)
+      suffixes.push_back("dtype=" + torchDTypeName(dtype));
+    body = TensorPrinter(tensor).str(0, 0, static_cast<int64_t>(prefix.size()));
+  }
+  return addSuffixes(prefix + body, suffixes, prefix.size());
+}
+
+std::string kiln::formatFloat(double value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value < 0 ? "-inf" : "inf";
+  // Shortest round-trip digits, e.g. "-1.25e+02"; Python's repr keeps this
+  // form when the exponent is below -4 or at least 16.
+  char buffer[64];
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, value,
+                              std::chars_format::scientific);
+  std::string scientific(buffer, result.ptr);
+  size_t ePos = scientific.find('e');
+  int exponent = std::stoi(scientific.substr(ePos + 1));
+  if (exponent < -4 || exponent >= 16)
+    return scientific;
+
+  bool negative = scientific[0] == '-';
+  std::string digits;
+  for (size_t i = negative ? 1 : 0; i < ePos; ++i)
+    if (scientific[i] != '.')
+      digits += scientific[i];
+  std::string text = negative ? "-" : "";
+  if (exponent < 0) {
+    text +=
+        "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
+  } else {
+    size_t integerDigits = static_cast<size_t>(exponent) + 1;
+    if (digits.size() <= integerDigits)
+      text += digits + std::string(integerDigits - digits.size(), '0') + ".0";
+    else
+      text +=
+          digits.substr(0, integerDigits) + "." + digits.substr(integerDigits);
+  }
+  return text;
+}
+
+std::string kiln::formatInt(int64_t value) { return std::to_string(value); }
+
+std::string kiln::formatBool(bool value) { return value ? "True" : "False"; }

@@ -1,0 +1,121 @@
+//===- Tensor.cpp - Dense tensors and their element types -----------------===//
+
+// Exported although the library builds with -fvisibility=hidden: see Npy.cpp.
+#pragma GCC visibility push(default)
+#include "kiln/Tensor.h"
+#pragma GCC visibility pop
+
+#include <cassert>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+using namespace kiln;
+
+namespace {
+// A cache line; also the widest vector load compiled code may issue on an
+// owned buffer, so its storage is aligned and padded to it.
+constexpr size_t kStorageAlign = 64;
+} // namespace
+
+size_t kiln::dtypeSize(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::F64:
+  case DType::I64:
+    return 8;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::Bool:
+    return 1;
+  }
+  return 0;
+}
+
+std::string_view kiln::dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "f32";
+  case DType::F64:
+    return "f64";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::I32:
+    return "i32";
+  case DType::I64:
+    return "i64";
+  case DType::Bool:
+    return "bool";
+  }
+  return "?";
+}
+
+bool kiln::parseDType(std::string_view name, DType &dtype) {
+  static constexpr DType all[] = {DType::F32,  DType::F64, DType::F16,
+                                  DType::BF16, DType::I32, DType::I64,
+                                  DType::Bool};
+  for (DType candidate : all) {
+    if (dtypeName(candidate) == name) {
+      dtype = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+Tensor::Tensor() : dims{0} {}
+
+Tensor Tensor::zeros(DType dtype, std::vector<int64_t> shape) {
+  Tensor result;
+  result.type = dtype;
+  result.dims = std::move(shape);
+  size_t bytes = result.nbytes();
+  // aligned_alloc wants a multiple of the alignment, and a zero-element
+  // tensor still gets a real (unique, non-null) pointer so that ownsData()
+  // and data() behave the same for every owned tensor.
+  size_t rounded = (bytes + kStorageAlign - 1) / kStorageAlign * kStorageAlign;
+  if (rounded == 0)
+    rounded = kStorageAlign;
+  void *storage = std::aligned_alloc(kStorageAlign, rounded);
+  if (!storage)
+    throw std::bad_alloc();
+  std::memset(storage, 0, rounded);
+  result.ptr = storage;
+  result.owner = std::shared_ptr<void>(storage, std::free);
+  return result;
+}
+
+Tensor Tensor::borrow(DType dtype, std::vector<int64_t> shape, void *data) {
+  Tensor result;
+  result.type = dtype;
+  result.dims = std::move(shape);
+  result.ptr = data;
+  return result;
+}
+
+Tensor Tensor::adopt(DType dtype, std::vector<int64_t> shape, void *data,
+                     void (*release)(void *)) {
+  Tensor result;
+  result.type = dtype;
+  result.dims = std::move(shape);
+  result.ptr = data;
+  if (release)
+    result.owner = std::shared_ptr<void>(data, release);
+  else
+    result.owner = std::shared_ptr<void>(data, [](void *) {});
+  return result;
+}
+
+int64_t Tensor::numel() const {
+  int64_t count = 1;
+  for (int64_t dim : dims) {
+    assert(dim >= 0 && "negative dimension");
+    count *= dim;
+  }
+  return count;
+}
