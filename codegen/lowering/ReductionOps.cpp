@@ -158,8 +158,31 @@ Value insertUnitDims(OpBuilder &b, Location loc, Value value,
   if (!groups.empty())
     groups.back().append(pending.begin(), pending.end());
   auto resultType = RankedTensorType::get(shape, type.getElementType());
-  return b.create<tensor::ExpandShapeOp>(loc, resultType, value, groups,
-                                         sizes);
+  return b.create<tensor::ExpandShapeOp>(loc, resultType, value, groups, sizes);
+}
+
+/// `src` reshaped to `type` (dims `sizes`, index values), each result dim in
+/// one of `groups`: a tensor.expand_shape (a view) when no group has two `?`
+/// dims, else tensor.reshape, as MLIR 19's bufferization of expand_shape
+/// cannot infer such a group.
+Value expandTo(OpBuilder &b, Location loc, Value src, RankedTensorType type,
+               ArrayRef<ReassociationIndices> groups, ArrayRef<Value> sizes) {
+  bool viewable = llvm::all_of(groups, [&](const ReassociationIndices &g) {
+    return llvm::count_if(g, [&](int64_t i) { return type.isDynamicDim(i); }) <=
+           1;
+  });
+  SmallVector<OpFoldResult> mixed;
+  SmallVector<Value> dims;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    bool dynamic = type.isDynamicDim(i);
+    mixed.push_back(dynamic ? OpFoldResult(sizes[i])
+                            : b.getIndexAttr(type.getDimSize(i)));
+    dims.push_back(dynamic ? sizes[i] : indexValue(b, loc, type.getDimSize(i)));
+  }
+  if (viewable)
+    return b.create<tensor::ExpandShapeOp>(loc, type, src, groups, mixed);
+  Value shape = b.create<tensor::FromElementsOp>(loc, dims);
+  return b.create<tensor::ReshapeOp>(loc, type, src, shape);
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,8 +215,7 @@ using CombineFn =
 /// identity) over the `reduced` dims into tensors of `accTypes`, starting
 /// from `inits`. `combine` gets the input elements and then the
 /// accumulators, and yields the new accumulators.
-SmallVector<Value> buildReduction(OpBuilder &b, Location loc,
-                                  ValueRange inputs,
+SmallVector<Value> buildReduction(OpBuilder &b, Location loc, ValueRange inputs,
                                   ArrayRef<AffineMap> inputMaps,
                                   ArrayRef<bool> reduced, TypeRange accTypes,
                                   ValueRange inits, CombineFn combine) {
@@ -264,16 +286,15 @@ template <typename Op> struct ReduceLowering : KilnLowering<Op> {
     Value init;
     if constexpr (isExtremum) {
       // amax/amin of nothing has no value: PyTorch raises.
-      StringRef name = isMax ? "amax" : "amin";
+      std::string name = isMax ? "amax" : "amin";
       for (int64_t i = 0; i < type.getRank(); ++i) {
         if (!reduced[i] || type.getDimSize(i) > 0)
           continue;
         Value empty = rewriter.createOrFold<arith::CmpIOp>(
             loc, Pred::eq, sizes[i], indexValue(rewriter, loc, 0));
         check(rewriter, loc, this->state, empty,
-              (name + "(): expected reduction dim " + std::to_string(i) +
-               " to have non-zero size")
-                  .str());
+              name + "(): expected reduction dim " + std::to_string(i) +
+                  " to have non-zero size");
       }
       if (auto floatType = dyn_cast<FloatType>(element)) {
         init = rewriter.create<arith::ConstantOp>(
@@ -292,27 +313,28 @@ template <typename Op> struct ReduceLowering : KilnLowering<Op> {
       init = constantOf(rewriter, loc, acc, 0.0);
     }
 
+    auto combine = [&](OpBuilder &b, Location l, Value item, Value a) -> Value {
+      Value x = convertScalar(b, l, item, acc);
+      bool isFloat = isa<FloatType>(acc);
+      if constexpr (isExtremum) {
+        if (isFloat)
+          return isMax ? b.create<arith::MaximumFOp>(l, x, a).getResult()
+                       : b.create<arith::MinimumFOp>(l, x, a).getResult();
+        if (acc.isInteger(1))
+          return isMax ? b.create<arith::OrIOp>(l, x, a).getResult()
+                       : b.create<arith::AndIOp>(l, x, a).getResult();
+        return isMax ? b.create<arith::MaxSIOp>(l, x, a).getResult()
+                     : b.create<arith::MinSIOp>(l, x, a).getResult();
+      }
+      return isFloat ? b.create<arith::AddFOp>(l, x, a).getResult()
+                     : b.create<arith::AddIOp>(l, x, a).getResult();
+    };
     Value value =
-        buildReduction(
-            rewriter, loc, {input}, {}, reduced, {acc}, {init},
-            [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-              Value x = convertScalar(b, l, args[0], acc), a = args[1];
-              bool isFloat = isa<FloatType>(acc);
-              if constexpr (isExtremum) {
-                if (isFloat)
-                  return isMax ? b.create<arith::MaximumFOp>(l, x, a)
-                                     .getResult()
-                               : b.create<arith::MinimumFOp>(l, x, a)
-                                     .getResult();
-                if (acc.isInteger(1))
-                  return isMax ? b.create<arith::OrIOp>(l, x, a).getResult()
-                               : b.create<arith::AndIOp>(l, x, a).getResult();
-                return isMax ? b.create<arith::MaxSIOp>(l, x, a).getResult()
-                             : b.create<arith::MinSIOp>(l, x, a).getResult();
-              }
-              return isFloat ? b.create<arith::AddFOp>(l, x, a).getResult()
-                             : b.create<arith::AddIOp>(l, x, a).getResult();
-            })
+        buildReduction(rewriter, loc, {input}, {}, reduced, {acc}, {init},
+                       [&](OpBuilder &b, Location l, ValueRange args) {
+                         return SmallVector<Value>{
+                             combine(b, l, args[0], args[1])};
+                       })
             .front();
 
     if constexpr (std::is_same_v<Op, MeanOp>) {
@@ -355,22 +377,21 @@ struct VarLowering : KilnLowering<VarOp> {
     SmallVector<Value> sizes = tensorSizes(rewriter, loc, input);
     Value zero = constantOf(rewriter, loc, acc, 0.0);
 
-    Value count = toI64(rewriter, loc,
-                        reducedCount(rewriter, loc, sizes, reduced));
+    Value count =
+        toI64(rewriter, loc, reducedCount(rewriter, loc, sizes, reduced));
     Value countF = convertScalar(rewriter, loc, count, acc);
     Value sum =
         buildReduction(rewriter, loc, {input}, {}, reduced, {acc}, {zero},
                        [&](OpBuilder &b, Location l, ValueRange args) {
                          Value x = convertScalar(b, l, args[0], acc);
-                         return b.create<arith::AddFOp>(l, x, args[1])
-                             .getResult();
+                         return SmallVector<Value>{
+                             b.create<arith::AddFOp>(l, x, args[1])};
                        })
             .front();
-    Value mean = mapElements(rewriter, loc, sum, acc,
-                             [&](OpBuilder &b, Location l, Value s) {
-                               return b.create<arith::DivFOp>(l, s, countF)
-                                   .getResult();
-                             });
+    Value mean = mapElements(
+        rewriter, loc, sum, acc, [&](OpBuilder &b, Location l, Value s) {
+          return b.create<arith::DivFOp>(l, s, countF).getResult();
+        });
 
     SmallVector<AffineExpr> keptExprs;
     for (int64_t i = 0; i < rank; ++i)
@@ -379,16 +400,16 @@ struct VarLowering : KilnLowering<VarOp> {
     AffineMap meanMap =
         AffineMap::get(rank, 0, keptExprs, rewriter.getContext());
     Value squares =
-        buildReduction(
-            rewriter, loc, {input, mean},
-            {rewriter.getMultiDimIdentityMap(rank), meanMap}, reduced, {acc},
-            {zero},
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              Value x = convertScalar(b, l, args[0], acc);
-              Value d = b.create<arith::SubFOp>(l, x, args[1]);
-              Value d2 = b.create<arith::MulFOp>(l, d, d);
-              return b.create<arith::AddFOp>(l, d2, args[2]).getResult();
-            })
+        buildReduction(rewriter, loc, {input, mean},
+                       {rewriter.getMultiDimIdentityMap(rank), meanMap},
+                       reduced, {acc}, {zero},
+                       [&](OpBuilder &b, Location l, ValueRange args) {
+                         Value x = convertScalar(b, l, args[0], acc);
+                         Value d = b.create<arith::SubFOp>(l, x, args[1]);
+                         Value d2 = b.create<arith::MulFOp>(l, d, d);
+                         return SmallVector<Value>{
+                             b.create<arith::AddFOp>(l, d2, args[2])};
+                       })
             .front();
 
     Value dof = rewriter.create<arith::SubIOp>(
@@ -445,8 +466,8 @@ struct MaxDimLowering : KilnLowering<MaxDimOp> {
     else
       lowest = rewriter.create<arith::ConstantOp>(
           loc, rewriter.getIntegerAttr(
-                   element, APInt::getSignedMinValue(
-                                element.getIntOrFloatBitWidth())));
+                   element,
+                   APInt::getSignedMinValue(element.getIntOrFloatBitWidth())));
     Value zeroIndex =
         rewriter.create<arith::ConstantOp>(loc, rewriter.getI64IntegerAttr(0));
 
@@ -484,19 +505,18 @@ struct MaxDimLowering : KilnLowering<MaxDimOp> {
             take = b.create<arith::OrIOp>(
                 l, b.create<arith::CmpIOp>(l, Pred::sgt, x, best),
                 b.create<arith::AndIOp>(
-                    l, b.create<arith::CmpIOp>(l, Pred::eq, x, best),
-                    earlier));
+                    l, b.create<arith::CmpIOp>(l, Pred::eq, x, best), earlier));
           }
           return SmallVector<Value>{
               b.create<arith::SelectOp>(l, take, x, best),
               b.create<arith::SelectOp>(l, take, index, bestIndex)};
         });
     bool keepdim = op.getKeepdim();
-    rewriter.replaceOp(
-        op, {finishReduction(rewriter, loc, results[0], reduced, keepdim,
-                             op.getValues().getType()),
-             finishReduction(rewriter, loc, results[1], reduced, keepdim,
-                             op.getIndices().getType())});
+    rewriter.replaceOp(op,
+                       {finishReduction(rewriter, loc, results[0], reduced,
+                                        keepdim, op.getValues().getType()),
+                        finishReduction(rewriter, loc, results[1], reduced,
+                                        keepdim, op.getIndices().getType())});
     return success();
   }
 };
@@ -544,8 +564,7 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
         for (int64_t i = 1; i < lhsRank - 1; ++i)
           rows = rewriter.createOrFold<arith::MulIOp>(loc, rows, ls[i]);
         SmallVector<ReassociationIndices> groups{
-            llvm::to_vector(llvm::seq<int64_t>(0, lhsRank - 1)),
-            {lhsRank - 1}};
+            llvm::to_vector(llvm::seq<int64_t>(0, lhsRank - 1)), {lhsRank - 1}};
         int64_t folded = 1;
         for (int64_t i = 0; i < lhsRank - 1; ++i)
           folded = ShapedType::isDynamic(folded) || lhsType.isDynamicDim(i)
@@ -553,8 +572,7 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
                        : folded * lhsType.getDimSize(i);
         lhs = rewriter.create<tensor::CollapseShapeOp>(
             loc,
-            RankedTensorType::get({folded, lhsType.getShape().back()},
-                                  element),
+            RankedTensorType::get({folded, lhsType.getShape().back()}, element),
             lhs, groups);
       }
       checkContraction(rewriter, loc, lhsRank, rhsRank, rows, k1, k2, n, {});
@@ -571,14 +589,8 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
           sizes.push_back(n);
           groups.push_back({lhsRank - 1});
         }
-        auto type = RankedTensorType::get(shape, acc);
-        SmallVector<OpFoldResult> mixed;
-        for (auto [i, size] : llvm::enumerate(sizes))
-          mixed.push_back(type.isDynamicDim(i)
-                              ? OpFoldResult(size)
-                              : rewriter.getIndexAttr(type.getDimSize(i)));
-        result = rewriter.create<tensor::ExpandShapeOp>(loc, type, result,
-                                                        groups, mixed);
+        result = expandTo(rewriter, loc, result,
+                          RankedTensorType::get(shape, acc), groups, sizes);
       }
     } else {
       result = batchedMatmul(rewriter, loc, lhs, rhs, acc, ls, rs);
@@ -609,7 +621,8 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
     if (batch) {
       std::string s = args(batch);
       message = "expected size for first two dimensions of batch2 tensor to "
-                "be: [" + s + ", " + a + "] but got: [" + s + ", " + c + "]";
+                "be: [" +
+                s + ", " + a + "] but got: [" + s + ", " + c + "]";
     } else if (lhsRank == 1 && rhsRank == 1) {
       message = "inconsistent tensor size, expected tensor [" + a +
                 "] and src [" + c +
@@ -646,8 +659,7 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
       sizes.push_back(n);
     }
     Value zero = constantOf(b, loc, acc, 0.0);
-    Value init =
-        filled(b, loc, RankedTensorType::get(shape, acc), sizes, zero);
+    Value init = filled(b, loc, RankedTensorType::get(shape, acc), sizes, zero);
     ValueRange ins{lhs, rhs};
     if (lhsRank == 1 && rhsRank == 1)
       return b.create<linalg::DotOp>(loc, ins, init).getResult(0);
@@ -682,7 +694,7 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
       int64_t ld = li >= 0 ? lhsType.getDimSize(li) : 1;
       int64_t rd = ri >= 0 ? rhsType.getDimSize(ri) : 1;
       bool lhsIn = li >= 0 && ld != 1, rhsIn = ri >= 0 && rd != 1;
-      if (lhsIn != rhsIn && !(ld == 1 && rd == 1))
+      if (lhsIn != rhsIn)
         plainBatch = false;
       int64_t dim = ShapedType::kDynamic;
       Value size;
@@ -736,6 +748,15 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
       int64_t foldedBatch = ShapedType::isDynamic(lt.getDimSize(0))
                                 ? rt.getDimSize(0)
                                 : lt.getDimSize(0);
+      // Both operands say what either knows of the batch (checked above).
+      auto withBatch = [&](Value v, RankedTensorType t) {
+        return castTo(b, loc, v,
+                      RankedTensorType::get(
+                          {foldedBatch, t.getDimSize(1), t.getDimSize(2)},
+                          t.getElementType()));
+      };
+      l = withBatch(l, lt);
+      r = withBatch(r, rt);
       auto foldedType = RankedTensorType::get(
           {foldedBatch, lt.getDimSize(1), rt.getDimSize(2)}, acc);
       Value init =
@@ -746,13 +767,8 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
               .getResult(0);
       if (batchRank == 1)
         return product;
-      SmallVector<OpFoldResult> mixed;
-      for (auto [i, size] : llvm::enumerate(sizes))
-        mixed.push_back(resultType.isDynamicDim(i)
-                            ? OpFoldResult(size)
-                            : b.getIndexAttr(resultType.getDimSize(i)));
-      return b.create<tensor::ExpandShapeOp>(loc, resultType, product,
-                                             batchGroups(batchRank), mixed);
+      return expandTo(b, loc, product, resultType, batchGroups(batchRank),
+                      sizes);
     }
 
     // One generic over (batch..., [m], n, k).
@@ -862,7 +878,8 @@ Value uniform(OpBuilder &b, Location loc, Type type, Value hi, Value lo) {
   Type i64 = b.getI64Type();
   auto shiftRight = [&](Value v, int64_t bits) {
     return b.create<arith::ShRUIOp>(
-        loc, v, b.create<arith::ConstantOp>(loc, b.getIntegerAttr(v.getType(), bits)));
+        loc, v,
+        b.create<arith::ConstantOp>(loc, b.getIntegerAttr(v.getType(), bits)));
   };
   if (type.isF64()) {
     Value top = b.create<arith::ShLIOp>(
@@ -872,8 +889,9 @@ Value uniform(OpBuilder &b, Location loc, Type type, Value hi, Value lo) {
     Value bits = b.create<arith::OrIOp>(loc, top, bottom);
     Value value = b.create<arith::UIToFPOp>(loc, type, bits);
     return b.create<arith::MulFOp>(
-        loc, value, b.create<arith::ConstantOp>(
-                        loc, b.getFloatAttr(type, std::ldexp(1.0, -53))));
+        loc, value,
+        b.create<arith::ConstantOp>(
+            loc, b.getFloatAttr(type, std::ldexp(1.0, -53))));
   }
   int64_t precision = type.isF16() ? 11 : type.isBF16() ? 8 : 24;
   Type f32 = b.getF32Type();
@@ -900,18 +918,17 @@ template <typename Op> struct RandomLowering : KilnLowering<Op> {
     int64_t rank = type.getRank();
     ValueRange given = adaptor.getSizes();
 
-    // PyTorch's check and message.
-    MessageArgs shapeArgs;
-    std::string shape = "[";
-    for (auto [i, size] : llvm::enumerate(given))
-      shape += (i ? ", " : "") + shapeArgs(size);
-    shape += "]";
     Value zero64 =
         rewriter.create<arith::ConstantOp>(loc, rewriter.getI64IntegerAttr(0));
     SmallVector<Value> sizes;
     for (Value size : given) {
-      MessageArgs args = shapeArgs;
+      // PyTorch's check and message.
+      MessageArgs args;
       std::string first = args(size);
+      std::string shape = "[";
+      for (auto [i, s] : llvm::enumerate(given))
+        shape += (i ? ", " : "") + args(s);
+      shape += "]";
       Value negative =
           rewriter.createOrFold<arith::CmpIOp>(loc, Pred::slt, size, zero64);
       check(rewriter, loc, this->state, negative,
@@ -999,13 +1016,12 @@ template <typename Op> struct RandomLowering : KilnLowering<Op> {
           loc, one, uniform(b, loc, work, words[0], words[1]));
       Value u2 = uniform(b, loc, work, words[2], words[3]);
       Value radius = b.create<math::SqrtOp>(
-          loc, b.create<arith::MulFOp>(
-                   loc, b.create<math::LogOp>(loc, u1),
-                   b.create<arith::ConstantOp>(loc, b.getFloatAttr(work, -2.0))));
+          loc, b.create<arith::MulFOp>(loc, b.create<math::LogOp>(loc, u1),
+                                       b.create<arith::ConstantOp>(
+                                           loc, b.getFloatAttr(work, -2.0))));
       Value angle = b.create<arith::MulFOp>(
           loc, u2,
-          b.create<arith::ConstantOp>(
-              loc, b.getFloatAttr(work, 2.0 * M_PI)));
+          b.create<arith::ConstantOp>(loc, b.getFloatAttr(work, 2.0 * M_PI)));
       Value z = b.create<arith::MulFOp>(loc, radius,
                                         b.create<math::CosOp>(loc, angle));
       return convertScalar(b, loc, z, element);
@@ -1016,13 +1032,12 @@ template <typename Op> struct RandomLowering : KilnLowering<Op> {
 } // namespace
 
 void populateReductionPatterns(RewritePatternSet &patterns,
-                               TypeConverter &converter,
-                               LoweringState &state) {
+                               TypeConverter &converter, LoweringState &state) {
   MLIRContext *context = patterns.getContext();
   patterns.add<MatmulLowering, ReduceLowering<SumOp>, ReduceLowering<MeanOp>,
                ReduceLowering<AMaxOp>, ReduceLowering<AMinOp>, VarLowering,
-               MaxDimLowering, RandomLowering<RandOp>,
-               RandomLowering<RandnOp>>(converter, context, state);
+               MaxDimLowering, RandomLowering<RandOp>, RandomLowering<RandnOp>>(
+      converter, context, state);
 }
 
 } // namespace kiln::codegen

@@ -60,9 +60,15 @@ struct IntMath {
   Value boolean(bool v) {
     return b.create<arith::ConstantOp>(loc, b.getBoolAttr(v));
   }
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
-  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
-  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
+  Value add(Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  }
+  Value sub(Value x, Value y) {
+    return b.createOrFold<arith::SubIOp>(loc, x, y);
+  }
+  Value mul(Value x, Value y) {
+    return b.createOrFold<arith::MulIOp>(loc, x, y);
+  }
   Value div(Value x, Value y) {
     return b.createOrFold<arith::DivSIOp>(loc, x, y);
   }
@@ -75,7 +81,9 @@ struct IntMath {
   Value select(Value c, Value x, Value y) {
     return b.createOrFold<arith::SelectOp>(loc, c, x, y);
   }
-  Value both(Value x, Value y) { return b.createOrFold<arith::AndIOp>(loc, x, y); }
+  Value both(Value x, Value y) {
+    return b.createOrFold<arith::AndIOp>(loc, x, y);
+  }
   Value either(Value x, Value y) {
     return b.createOrFold<arith::OrIOp>(loc, x, y);
   }
@@ -171,6 +179,29 @@ Value flatten(OpBuilder &b, Location loc, Value value) {
                                            ArrayRef<ReassociationIndices>{all});
 }
 
+/// `src` reshaped to `type` (whose dims are `sizes`, index values) where
+/// each result dim belongs to one group of `groups`. A tensor.expand_shape
+/// (a view) when no group has two `?` dims; otherwise tensor.reshape, which
+/// MLIR 19's bufferization handles where expand_shape's does not (it copies
+/// a strided source).
+Value expandTo(OpBuilder &b, Location loc, Value src, RankedTensorType type,
+               ArrayRef<ReassociationIndices> groups, ArrayRef<Value> sizes) {
+  bool viewable = llvm::all_of(groups, [&](const ReassociationIndices &g) {
+    return llvm::count_if(g, [&](int64_t i) { return type.isDynamicDim(i); }) <=
+           1;
+  });
+  if (viewable)
+    return b.create<tensor::ExpandShapeOp>(loc, type, src, groups,
+                                           mixedSizes(b, type, sizes));
+  SmallVector<Value> dims;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    dims.push_back(type.isDynamicDim(i)
+                       ? sizes[i]
+                       : indexValue(b, loc, type.getDimSize(i)));
+  Value shape = b.create<tensor::FromElementsOp>(loc, dims);
+  return b.create<tensor::ReshapeOp>(loc, type, src, shape);
+}
+
 /// The inverse of flatten: `flat`, whose length is right, as `type` with
 /// dims `sizes` (index values).
 Value unflatten(OpBuilder &b, Location loc, Value flat, RankedTensorType type,
@@ -185,9 +216,7 @@ Value unflatten(OpBuilder &b, Location loc, Value flat, RankedTensorType type,
                                              ArrayRef<ReassociationIndices>{});
   ReassociationIndices all =
       llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-  return b.create<tensor::ExpandShapeOp>(loc, type, flat,
-                                         ArrayRef<ReassociationIndices>{all},
-                                         mixedSizes(b, type, sizes));
+  return expandTo(b, loc, flat, type, {all}, sizes);
 }
 
 /// Groups for reshaping between a shape and the same shape with size-1 dims
@@ -223,9 +252,8 @@ Value insertUnitDims(OpBuilder &b, Location loc, Value value,
     next += isUnit ? 0 : 1;
   }
   RankedTensorType result = withShape(type, shape);
-  return b.create<tensor::ExpandShapeOp>(loc, result, value,
-                                         unitDimGroups(unit),
-                                         mixedSizes(b, result, sizes));
+  return b.create<tensor::ExpandShapeOp>(
+      loc, result, value, unitDimGroups(unit), mixedSizes(b, result, sizes));
 }
 
 /// Drops the size-1 dims of `value` where `unit` is true; their type must
@@ -243,8 +271,8 @@ Value dropUnitDims(OpBuilder &b, Location loc, Value value,
 
 /// Python's index rule for x[i]: a negative index counts from the end, and
 /// anything outside [-size, size) raises. Returns the index as an index.
-Value normalizeIndex(IntMath &m, LoweringState &state, Value index,
-                     Value size, int64_t dim) {
+Value normalizeIndex(IntMath &m, LoweringState &state, Value index, Value size,
+                     int64_t dim) {
   Value zero = m.i64(0);
   Value wrapped =
       m.select(m.cmp(Pred::slt, index, zero), m.add(index, size), index);
@@ -258,9 +286,8 @@ Value normalizeIndex(IntMath &m, LoweringState &state, Value index,
 
 /// at::slice's clamping of x[start:end:step] along a dim of `size` (all
 /// i64). Returns the first index and the length, as index values.
-std::pair<Value, Value> clampSlice(IntMath &m, LoweringState &state,
-                                   Value size, Value start, Value end,
-                                   Value step) {
+std::pair<Value, Value> clampSlice(IntMath &m, LoweringState &state, Value size,
+                                   Value start, Value end, Value step) {
   Value zero = m.i64(0), one = m.i64(1);
   check(m.b, m.loc, state, m.cmp(Pred::sle, step, zero),
         "slice step must be positive");
@@ -387,8 +414,7 @@ struct ReshapeLowering : KilnLowering<ReshapeOp> {
                             m.cmp(Pred::eq, m.rem(numel, safeKnown), zero)));
     Value fits = m.either(m.cmp(Pred::eq, numel, known), divides);
     check(rewriter, loc, state, m.negate(fits),
-          "shape '" + shapeText + "' is invalid for input of size " +
-              numelText,
+          "shape '" + shapeText + "' is invalid for input of size " + numelText,
           args.values);
     check(rewriter, loc, state,
           m.both(hasInferred, m.cmp(Pred::eq, known, zero)),
@@ -401,9 +427,9 @@ struct ReshapeLowering : KilnLowering<ReshapeOp> {
     SmallVector<Value> sizes;
     for (auto [size, inferred] : llvm::zip(shape, isInferred))
       sizes.push_back(m.toIndex(m.select(inferred, inferredSize, size)));
-    rewriter.replaceOp(op, unflatten(rewriter, loc,
-                                     flatten(rewriter, loc, input),
-                                     op.getResult().getType(), sizes));
+    rewriter.replaceOp(op,
+                       unflatten(rewriter, loc, flatten(rewriter, loc, input),
+                                 op.getResult().getType(), sizes));
     return success();
   }
 };
@@ -428,10 +454,11 @@ struct ExpandLowering : KilnLowering<ExpandOp> {
     SmallVector<Value> inSizes = tensorSizes(rewriter, loc, input);
     Value zero = m.i64(0), one = m.i64(1), minusOne = m.i64(-1);
 
-    auto checkNegative = [&](Value size) {
+    // Sizes below `bound` are negative dims (-1 keeps an existing dim).
+    auto checkNegative = [&](Value size, Value bound) {
       MessageArgs args;
       std::string first = args(size);
-      check(rewriter, loc, state, m.cmp(Pred::slt, size, zero),
+      check(rewriter, loc, state, m.cmp(Pred::slt, size, bound),
             "trying to create tensor with negative dimension " + first + ": " +
                 args.list(targets),
             args.values);
@@ -450,21 +477,20 @@ struct ExpandLowering : KilnLowering<ExpandOp> {
               "the expanded size of the tensor ({0}) isn't allowed in a "
               "leading, non-existing dimension {1}",
               {target, dimValue});
-        checkNegative(target);
+        checkNegative(target, zero);
         sizes.push_back(m.toIndex(target));
         continue;
       }
       int64_t j = i - offset;
       Value size = m.toI64(inSizes[j]);
-      Value wanted =
-          m.select(m.cmp(Pred::eq, target, minusOne), size, target);
+      Value wanted = m.select(m.cmp(Pred::eq, target, minusOne), size, target);
       Value differs = m.cmp(Pred::ne, wanted, size);
       Value isOne = m.cmp(Pred::eq, size, one);
       check(rewriter, loc, state, m.both(differs, m.negate(isOne)),
             "the expanded size of the tensor ({0}) must match the existing "
             "size ({1}) at non-singleton dimension {2}",
-            {wanted, size, dimValue});
-      checkNegative(wanted);
+            {target, size, dimValue});
+      checkNegative(target, minusOne);
       sizes.push_back(m.toIndex(wanted));
       if (inType.isDynamicDim(j)) {
         Value stretch = m.both(differs, isOne);
@@ -575,14 +601,14 @@ struct SqueezeLowering : KilnLowering<SqueezeOp> {
             {m.i64(dim), size});
       SmallVector<int64_t> shape(type.getShape());
       shape[dim] = 1;
-      input = rewriter.create<tensor::CastOp>(loc, withShape(type, shape),
-                                              input);
+      input =
+          rewriter.create<tensor::CastOp>(loc, withShape(type, shape), input);
     }
     SmallVector<bool> unit(type.getRank(), false);
     unit[dim] = true;
     Value result = dropUnitDims(rewriter, loc, input, unit);
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, result, op.getResult().getType()));
+    rewriter.replaceOp(op,
+                       castTo(rewriter, loc, result, op.getResult().getType()));
     return success();
   }
 };
@@ -617,8 +643,8 @@ struct TransposeLowering : KilnLowering<TransposeOp> {
     std::swap(permutation[op.getDim0()], permutation[op.getDim1()]);
     Value result =
         permute(rewriter, op.getLoc(), adaptor.getInput(), permutation);
-    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), result,
-                                  op.getResult().getType()));
+    rewriter.replaceOp(
+        op, castTo(rewriter, op.getLoc(), result, op.getResult().getType()));
     return success();
   }
 };
@@ -630,8 +656,8 @@ struct PermuteLowering : KilnLowering<PermuteOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Value result =
         permute(rewriter, op.getLoc(), adaptor.getInput(), op.getDims());
-    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), result,
-                                  op.getResult().getType()));
+    rewriter.replaceOp(
+        op, castTo(rewriter, op.getLoc(), result, op.getResult().getType()));
     return success();
   }
 };
@@ -655,19 +681,17 @@ struct SelectLowering : KilnLowering<SelectOp> {
     Value index = normalizeIndex(m, state, adaptor.getIndex(),
                                  m.toI64(inSizes[dim]), dim);
 
-    SmallVector<OpFoldResult> offsets(type.getRank(),
-                                      rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = mixedSizes(rewriter, type, inSizes);
-    SmallVector<OpFoldResult> strides(type.getRank(),
-                                      rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
     offsets[dim] = getAsOpFoldResult(index);
     sizes[dim] = rewriter.getIndexAttr(1);
     SmallVector<int64_t> shape(type.getShape());
     shape.erase(shape.begin() + dim);
     Value result = rewriter.create<tensor::ExtractSliceOp>(
         loc, withShape(type, shape), input, offsets, sizes, strides);
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, result, op.getResult().getType()));
+    rewriter.replaceOp(op,
+                       castTo(rewriter, loc, result, op.getResult().getType()));
     return success();
   }
 };
@@ -688,18 +712,16 @@ struct SliceLowering : KilnLowering<SliceOp> {
         clampSlice(m, state, m.toI64(inSizes[dim]), adaptor.getStart(),
                    adaptor.getEnd(), adaptor.getStep());
 
-    SmallVector<OpFoldResult> offsets(type.getRank(),
-                                      rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = mixedSizes(rewriter, type, inSizes);
-    SmallVector<OpFoldResult> strides(type.getRank(),
-                                      rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
     offsets[dim] = getAsOpFoldResult(start);
     sizes[dim] = getAsOpFoldResult(length);
     strides[dim] = getAsOpFoldResult(m.toIndex(adaptor.getStep()));
     Value result = rewriter.create<tensor::ExtractSliceOp>(loc, input, offsets,
                                                            sizes, strides);
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, result, op.getResult().getType()));
+    rewriter.replaceOp(op,
+                       castTo(rewriter, loc, result, op.getResult().getType()));
     return success();
   }
 };
@@ -752,16 +774,16 @@ struct SliceScatterLowering : KilnLowering<SliceScatterOp> {
                    adaptor.getEnd(), adaptor.getStep());
     SmallVector<Value> expected;
     for (auto [i, size] : llvm::enumerate(inSizes))
-      expected.push_back(m.toI64(static_cast<int64_t>(i) == dim ? length
-                                                                 : size));
+      expected.push_back(
+          m.toI64(static_cast<int64_t>(i) == dim ? length : size));
     checkSourceShape(m, state, src, expected);
 
     // The slice's length along `dim` is the source's, which now matches.
     auto srcType = cast<RankedTensorType>(src.getType());
     OpFoldResult srcLength =
         srcType.isDynamicDim(dim)
-            ? OpFoldResult(rewriter.create<tensor::DimOp>(loc, src, dim)
-                               .getResult())
+            ? OpFoldResult(
+                  rewriter.create<tensor::DimOp>(loc, src, dim).getResult())
             : OpFoldResult(rewriter.getIndexAttr(srcType.getDimSize(dim)));
     SmallVector<OpFoldResult> offsets, sizes, strides;
     sliceOfSource(rewriter, loc, src, type.getRank(), dim, /*dropDim=*/false,
@@ -779,11 +801,11 @@ struct SliceScatterLowering : KilnLowering<SliceScatterOp> {
 void populateShapePatterns(RewritePatternSet &patterns,
                            TypeConverter &converter, LoweringState &state) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<DimLowering, ReshapeLowering, ExpandLowering,
-               UnsqueezeLowering, SqueezeLowering, TransposeLowering,
-               PermuteLowering, SelectLowering, SliceLowering,
-               SelectScatterLowering, SliceScatterLowering>(converter, context,
-                                                            state);
+  patterns
+      .add<DimLowering, ReshapeLowering, ExpandLowering, UnsqueezeLowering,
+           SqueezeLowering, TransposeLowering, PermuteLowering, SelectLowering,
+           SliceLowering, SelectScatterLowering, SliceScatterLowering>(
+          converter, context, state);
 }
 
 } // namespace kiln::codegen

@@ -9,10 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-// Exported although the library builds with -fvisibility=hidden: see Npy.cpp.
-#pragma GCC visibility push(default)
 #include "kiln/Format.h"
-#pragma GCC visibility pop
 
 #include <algorithm>
 #include <charconv>

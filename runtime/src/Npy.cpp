@@ -8,11 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-// The library is built with -fvisibility=hidden and the public headers carry
-// no export macro, so the API is exported by declaring it under this pragma.
-#pragma GCC visibility push(default)
 #include "kiln/Npy.h"
-#pragma GCC visibility pop
 
 #include <cctype>
 #include <cerrno>

@@ -1,9 +1,6 @@
 //===- Tensor.cpp - Dense tensors and their element types -----------------===//
 
-// Exported although the library builds with -fvisibility=hidden: see Npy.cpp.
-#pragma GCC visibility push(default)
 #include "kiln/Tensor.h"
-#pragma GCC visibility pop
 
 #include <cassert>
 #include <cstdlib>

@@ -26,6 +26,25 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &options);
 /// Runs `kiln compile`; returns the process exit code.
 int runCompile(const CompileOptions &options);
 
+struct RunOptions {
+  std::string archive;
+  std::string entry;
+  std::vector<std::string> inputs; // NAME=FILE.npy | NAME=random[:SEED]
+  std::vector<std::string> dims;   // SYMBOL=SIZE for random inputs
+  std::string outputDir;
+};
+
+CLI::App *addRunCommand(CLI::App &app, RunOptions &options);
+int runRun(const RunOptions &options);
+
+struct InspectOptions {
+  std::string archive;
+  bool ir = false;
+};
+
+CLI::App *addInspectCommand(CLI::App &app, InspectOptions &options);
+int runInspect(const InspectOptions &options);
+
 } // namespace kiln
 
 #endif // KILN_TOOLS_KILN_COMMANDS_H

@@ -1,6 +1,6 @@
 //===- kiln.cpp - The kiln command-line driver ----------------------------===//
 //
-// `kiln compile model.py --emit=ir` and friends. Each subcommand lives in its
+// `kiln compile model.py -o model.kiln`, `kiln inspect`, `kiln run`. Each subcommand lives in its
 // own file; this one only dispatches.
 //
 //===----------------------------------------------------------------------===//
@@ -14,8 +14,16 @@ int main(int argc, char **argv) {
   app.require_subcommand(1);
   kiln::CompileOptions compile;
   CLI::App *compileCmd = kiln::addCompileCommand(app, compile);
+  kiln::InspectOptions inspect;
+  CLI::App *inspectCmd = kiln::addInspectCommand(app, inspect);
+  kiln::RunOptions run;
+  CLI::App *runCmd = kiln::addRunCommand(app, run);
   CLI11_PARSE(app, argc, argv);
   if (compileCmd->parsed())
     return kiln::runCompile(compile);
+  if (inspectCmd->parsed())
+    return kiln::runInspect(inspect);
+  if (runCmd->parsed())
+    return kiln::runRun(run);
   return 2;
 }

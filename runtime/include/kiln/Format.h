@@ -13,6 +13,9 @@
 #include <cstdint>
 #include <string>
 
+// The runtime is built with hidden visibility; its API is what this exports.
+#pragma GCC visibility push(default)
+
 namespace kiln {
 
 /// `str(t)` for a torch.Tensor with t's dtype, shape and values, e.g.
@@ -25,5 +28,7 @@ std::string formatInt(int64_t value);
 std::string formatBool(bool value);
 
 } // namespace kiln
+
+#pragma GCC visibility pop
 
 #endif // KILN_FORMAT_H

@@ -19,6 +19,9 @@
 #include <string_view>
 #include <vector>
 
+// The runtime is built with hidden visibility; its API is what this exports.
+#pragma GCC visibility push(default)
+
 namespace kiln {
 
 /// One dim of a signature: a static size, or a symbol such as "N" that is
@@ -68,5 +71,7 @@ private:
 };
 
 } // namespace kiln
+
+#pragma GCC visibility pop
 
 #endif // KILN_MODEL_H

@@ -13,6 +13,9 @@
 
 #include <string>
 
+// The runtime is built with hidden visibility; its API is what this exports.
+#pragma GCC visibility push(default)
+
 namespace kiln {
 
 /// Every failure (I/O, malformed file, dtype kiln lacks) is an Error whose
@@ -24,5 +27,7 @@ Result<Tensor> readNpy(const std::string &path);
 Result<void> writeNpy(const std::string &path, const Tensor &tensor);
 
 } // namespace kiln
+
+#pragma GCC visibility pop
 
 #endif // KILN_NPY_H

@@ -15,6 +15,9 @@
 #include <string_view>
 #include <vector>
 
+// The runtime is built with hidden visibility; its API is what this exports.
+#pragma GCC visibility push(default)
+
 namespace kiln {
 
 /// Element types. The numbering matches kiln_dtype in kiln/abi.h.
@@ -68,5 +71,7 @@ private:
 };
 
 } // namespace kiln
+
+#pragma GCC visibility pop
 
 #endif // KILN_TENSOR_H

@@ -1,0 +1,371 @@
+//===- HostApi.cpp - The services compiled code calls (kiln/abi.h) --------===//
+//
+// Every call of an entry point gets a CallState, reachable from the host
+// functions through a thread-local pointer, so any number of threads can
+// run one Model at once. The state tracks every buffer the compiled code
+// allocates and every list it creates. A failed run-time check longjmps
+// back to invokeEntry, which then frees all of them: compiled code has no
+// destructors to skip, and the runtime's own frames between setjmp and
+// longjmp hold no objects that need destroying at that point.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelImpl.h"
+
+#include "kiln/Format.h"
+
+#include <atomic>
+#include <csetjmp>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <unordered_set>
+
+namespace kiln {
+namespace {
+
+/// A Python list that lives until the entry point returns.
+struct List {
+  std::vector<Tensor> items;
+};
+
+struct CallState {
+  const Model::Impl *model = nullptr;
+  std::jmp_buf jump;
+  std::unordered_set<void *> allocations;
+  std::vector<std::unique_ptr<List>> lists;
+  int64_t errorSite = -1;
+  std::string errorMessage;
+  // print(): the line being built and how much of the format is consumed.
+  std::string line;
+  std::string format;
+  size_t formatPos = 0;
+};
+
+thread_local CallState *current = nullptr;
+
+[[noreturn]] void fail(int64_t site, std::string message) {
+  current->errorSite = site;
+  current->errorMessage = std::move(message);
+  std::longjmp(current->jump, 1);
+}
+
+//===--------------------------------------------------------------------===//
+// Memory
+//===--------------------------------------------------------------------===//
+
+void *hostAlloc(uint64_t bytes) {
+  // 64-byte aligned, so MLIR's own alignment step is a no-op and a
+  // result's data starts at its allocation.
+  size_t size = (std::max<uint64_t>(bytes, 1) + 63) / 64 * 64;
+  void *ptr = std::aligned_alloc(64, size);
+  if (!ptr)
+    fail(-1, "out of memory allocating " + std::to_string(bytes) + " bytes");
+  current->allocations.insert(ptr);
+  return ptr;
+}
+
+void hostRelease(void *ptr) {
+  if (!ptr)
+    return;
+  current->allocations.erase(ptr);
+  std::free(ptr);
+}
+
+//===--------------------------------------------------------------------===//
+// Tensors described by memref descriptors
+//===--------------------------------------------------------------------===//
+
+/// A contiguous copy of a (possibly strided) tensor.
+Tensor copyIn(const kiln_unranked_memref *memref, int32_t dtype) {
+  auto type = static_cast<DType>(dtype);
+  const kiln_memref *desc = memref->desc;
+  int64_t rank = memref->rank;
+  std::vector<int64_t> shape(desc->dims, desc->dims + rank);
+  const int64_t *strides = desc->dims + rank;
+  Tensor out = Tensor::zeros(type, shape);
+  size_t element = dtypeSize(type);
+  auto *src = static_cast<const uint8_t *>(desc->aligned) +
+              desc->offset * static_cast<int64_t>(element);
+  auto *dst = static_cast<uint8_t *>(out.data());
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t n = 0; n < out.numel(); ++n) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      offset += index[d] * strides[d];
+    std::memcpy(dst + n * element, src + offset * element, element);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+/// The start of a dense, row-major output buffer.
+uint8_t *outputData(const kiln_unranked_memref *memref, size_t element) {
+  const kiln_memref *desc = memref->desc;
+  return static_cast<uint8_t *>(desc->aligned) +
+         desc->offset * static_cast<int64_t>(element);
+}
+
+//===--------------------------------------------------------------------===//
+// Errors and print
+//===--------------------------------------------------------------------===//
+
+/// Expands {0}, {1}, {2} and doubled braces in a site message.
+std::string expand(const std::string &text, const int64_t values[3]) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if ((c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {
+      out += c;
+      ++i;
+    } else if (c == '{' && i + 2 < text.size() && text[i + 2] == '}' &&
+               text[i + 1] >= '0' && text[i + 1] <= '2') {
+      out += std::to_string(values[text[i + 1] - '0']);
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void hostRaise(int64_t site, int64_t a, int64_t b, int64_t c) {
+  const int64_t values[3] = {a, b, c};
+  const auto &sites = current->model->sites;
+  std::string message =
+      site >= 0 && site < static_cast<int64_t>(sites.size())
+          ? expand(sites[site].message, values)
+          : "run-time check " + std::to_string(site) + " failed";
+  fail(site, std::move(message));
+}
+
+/// Appends format text up to the next "{}" (or the end), undoubling braces.
+void advanceFormat(CallState &state) {
+  const std::string &f = state.format;
+  while (state.formatPos < f.size()) {
+    char c = f[state.formatPos];
+    if (c == '{' && state.formatPos + 1 < f.size() &&
+        f[state.formatPos + 1] == '}') {
+      state.formatPos += 2;
+      return;
+    }
+    if ((c == '{' || c == '}') && state.formatPos + 1 < f.size() &&
+        f[state.formatPos + 1] == c)
+      ++state.formatPos;
+    state.line += c;
+    ++state.formatPos;
+  }
+}
+
+void printBegin(int64_t format) {
+  const auto &strings = current->model->strings;
+  current->format = format >= 0 && format < static_cast<int64_t>(strings.size())
+                        ? strings[format]
+                        : std::string();
+  current->formatPos = 0;
+  current->line.clear();
+  advanceFormat(*current);
+}
+
+void printValue(const std::string &text) {
+  current->line += text;
+  advanceFormat(*current);
+}
+
+void printI64(int64_t value) { printValue(formatInt(value)); }
+void printF64(double value) { printValue(formatFloat(value)); }
+void printBool(int32_t value) { printValue(formatBool(value != 0)); }
+void printTensor(const kiln_unranked_memref *tensor, int32_t dtype) {
+  printValue(formatTensor(copyIn(tensor, dtype)));
+}
+
+void printEnd() {
+  advanceFormat(*current);
+  current->line += '\n';
+  // One write per line, so lines from concurrent runs never interleave.
+  static std::mutex stdoutMutex;
+  std::lock_guard<std::mutex> lock(stdoutMutex);
+  std::fwrite(current->line.data(), 1, current->line.size(), stdout);
+  std::fflush(stdout);
+}
+
+//===--------------------------------------------------------------------===//
+// Lists
+//===--------------------------------------------------------------------===//
+
+enum ListOp : int32_t { GetElement = 0, Stack = 1, Cat = 2 };
+
+void *listNew() {
+  current->lists.push_back(std::make_unique<List>());
+  return current->lists.back().get();
+}
+
+void *listClone(void *list) {
+  current->lists.push_back(
+      std::make_unique<List>(*static_cast<List *>(list)));
+  return current->lists.back().get();
+}
+
+void listAppend(void *list, const kiln_unranked_memref *element,
+                int32_t dtype) {
+  static_cast<List *>(list)->items.push_back(copyIn(element, dtype));
+}
+
+int64_t listLen(void *list) {
+  return static_cast<int64_t>(static_cast<List *>(list)->items.size());
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+/// The shape of what `op` produces from `list`; raises `site` when the
+/// elements do not fit together, with PyTorch's wording.
+std::vector<int64_t> resultShape(const List &list, int32_t op, int64_t axis,
+                                 int64_t site) {
+  const auto &items = list.items;
+  int64_t count = static_cast<int64_t>(items.size());
+  if (op == GetElement) {
+    int64_t index = axis < 0 ? axis + count : axis;
+    if (index < 0 || index >= count)
+      fail(site, "IndexError: list index out of range (index " +
+                     std::to_string(axis) + ", length " +
+                     std::to_string(count) + ")");
+    return items[index].shape();
+  }
+  if (items.empty())
+    fail(site, op == Stack ? "stack expects a non-empty TensorList"
+                           : "torch.cat(): expected a non-empty list of "
+                             "Tensors");
+  const std::vector<int64_t> &first = items[0].shape();
+  std::vector<int64_t> shape = first;
+  for (int64_t i = 1; i < count; ++i) {
+    const std::vector<int64_t> &other = items[i].shape();
+    if (op == Stack) {
+      if (other != first)
+        fail(site, "stack expects each tensor to be equal size, but got " +
+                       shapeText(first) + " at entry 0 and " +
+                       shapeText(other) + " at entry " + std::to_string(i));
+      continue;
+    }
+    if (other.size() != first.size())
+      fail(site, "Tensors must have same number of dimensions: got " +
+                     std::to_string(first.size()) + " and " +
+                     std::to_string(other.size()));
+    for (size_t d = 0; d < first.size(); ++d) {
+      if (static_cast<int64_t>(d) == axis)
+        continue;
+      if (other[d] != first[d])
+        fail(site, "Sizes of tensors must match except in dimension " +
+                       std::to_string(axis) + ". Expected size " +
+                       std::to_string(first[d]) + " but got size " +
+                       std::to_string(other[d]) + " for tensor number " +
+                       std::to_string(i) + " in the list.");
+    }
+    shape[axis] += other[axis];
+  }
+  if (op == Stack)
+    shape.insert(shape.begin() + axis, count);
+  return shape;
+}
+
+int64_t listResultDim(void *list, int32_t op, int64_t axis, int64_t dim,
+                      int64_t site) {
+  std::vector<int64_t> shape =
+      resultShape(*static_cast<List *>(list), op, axis, site);
+  if (dim < 0 || dim >= static_cast<int64_t>(shape.size()))
+    return 0;
+  return shape[dim];
+}
+
+int64_t product(const std::vector<int64_t> &shape, size_t from, size_t to) {
+  int64_t n = 1;
+  for (size_t i = from; i < to && i < shape.size(); ++i)
+    n *= shape[i];
+  return n;
+}
+
+void listMaterialize(void *list, int32_t op, int64_t axis,
+                     const kiln_unranked_memref *out, int64_t site,
+                     int32_t dtype) {
+  const List &l = *static_cast<List *>(list);
+  resultShape(l, op, axis, site); // validates, as listResultDim did
+  size_t element = dtypeSize(static_cast<DType>(dtype));
+  uint8_t *dst = outputData(out, element);
+  if (op == GetElement) {
+    int64_t count = static_cast<int64_t>(l.items.size());
+    const Tensor &item = l.items[axis < 0 ? axis + count : axis];
+    std::memcpy(dst, item.data(), item.nbytes());
+    return;
+  }
+  // Stack and cat both interleave blocks: for each of the `outer` leading
+  // positions, each item contributes one contiguous block in turn.
+  const std::vector<int64_t> &first = l.items[0].shape();
+  size_t outer = static_cast<size_t>(product(first, 0, axis));
+  size_t offset = 0;
+  for (size_t o = 0; o < outer; ++o) {
+    for (const Tensor &item : l.items) {
+      size_t block = static_cast<size_t>(
+                         product(item.shape(), axis, item.shape().size())) *
+                     element;
+      std::memcpy(dst + offset,
+                  static_cast<const uint8_t *>(item.data()) + o * block,
+                  block);
+      offset += block;
+    }
+  }
+}
+
+uint64_t randomStream() {
+  static std::atomic<uint64_t> next{0x9e3779b97f4a7c15ull};
+  return next.fetch_add(0x9e3779b97f4a7c15ull);
+}
+
+const kiln_host_api table = {
+    KILN_ABI_VERSION, sizeof(kiln_host_api),
+    hostAlloc,        hostRelease,
+    hostRaise,        printBegin,
+    printI64,         printF64,
+    printBool,        printTensor,
+    printEnd,         listNew,
+    listClone,        listAppend,
+    listLen,          listResultDim,
+    listMaterialize,  randomStream,
+    nullptr,          nullptr};
+
+} // namespace
+
+const kiln_host_api *hostApi() { return &table; }
+
+void hostFree(void *ptr) { std::free(ptr); }
+
+bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
+                 void *results, std::vector<void *> &live,
+                 std::string &error) {
+  auto state = std::make_unique<CallState>();
+  state->model = &model;
+  CallState *outer = current;
+  current = state.get();
+  if (setjmp(state->jump) != 0) {
+    current = outer;
+    for (void *ptr : state->allocations)
+      std::free(ptr);
+    error = model.renderSiteError(state->errorSite, state->errorMessage);
+    return false;
+  }
+  fn(args, results);
+  current = outer;
+  live.assign(state->allocations.begin(), state->allocations.end());
+  return true;
+}
+
+} // namespace kiln

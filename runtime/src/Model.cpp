@@ -1,0 +1,365 @@
+//===- Model.cpp - Load a .kiln archive and run its entry points ----------===//
+//
+// Loading checks everything before any code runs: the zip structure, the
+// manifest, every entry's CRC-32, the CPU features, and the code object's
+// own ABI version and entry table. The code object is loaded from memory
+// (memfd + dlopen), so nothing is written to disk.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Model.h"
+
+#include "CpuFeatures.h"
+#include "ModelImpl.h"
+#include "ZipReader.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sstream>
+
+namespace kiln {
+
+Model::Impl::~Impl() {
+  if (library)
+    dlclose(library);
+  if (mapping)
+    munmap(const_cast<uint8_t *>(mapping), mappingSize);
+}
+
+std::string Model::Impl::renderSiteError(int64_t site,
+                                         const std::string &message) const {
+  if (site < 0 || site >= static_cast<int64_t>(sites.size()))
+    return "error: " + message;
+  const Site &s = sites[site];
+  std::ostringstream out;
+  out << s.file << ":" << s.line << ":" << s.col << ": error: " << message;
+  if (s.file == sourcePath && s.line > 0) {
+    std::istringstream lines(sourceText);
+    std::string line;
+    for (int64_t i = 0; i < s.line && std::getline(lines, line); ++i) {
+    }
+    out << "\n" << line << "\n" << std::string(std::max<int64_t>(s.col - 1, 0), ' ') << "^";
+  }
+  return out.str();
+}
+
+namespace {
+
+Error loadError(const std::string &path, const std::string &message) {
+  return Error{path + ": " + message};
+}
+
+/// Loads an ELF shared object from memory: an anonymous memfd holds it, so
+/// nothing touches the file system and nothing is left behind.
+void *loadSharedObject(const uint8_t *data, size_t size, std::string &error) {
+  int fd = memfd_create("kiln-code", MFD_CLOEXEC);
+  if (fd < 0) {
+    error = std::string("memfd_create failed: ") + std::strerror(errno);
+    return nullptr;
+  }
+  size_t written = 0;
+  while (written < size) {
+    ssize_t n = write(fd, data + written, size - written);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      error = std::string("cannot stage the code object: ") +
+              std::strerror(errno);
+      close(fd);
+      return nullptr;
+    }
+    written += static_cast<size_t>(n);
+  }
+  std::string path = "/proc/self/fd/" + std::to_string(fd);
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *message = dlerror();
+    error = std::string("cannot load the code object: ") +
+            (message ? message : "unknown dlopen error");
+  }
+  close(fd); // the loader keeps its own mapping
+  return handle;
+}
+
+std::string describeShape(const std::vector<int64_t> &shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+std::string describeDims(const std::vector<DimInfo> &dims) {
+  std::string out = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    out += (i ? ", " : "") +
+           (dims[i].symbol.empty() ? std::to_string(dims[i].size)
+                                   : dims[i].symbol);
+  return out + "]";
+}
+
+} // namespace
+
+Result<Model> Model::load(const std::string &path) {
+  auto impl = std::make_shared<Impl>();
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return loadError(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat info;
+  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    close(fd);
+    return loadError(path, "not a regular file");
+  }
+  if (info.st_size == 0) {
+    close(fd);
+    return loadError(path, "truncated or not a zip archive: the file is empty");
+  }
+  void *mapping = mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ,
+                       MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (mapping == MAP_FAILED)
+    return loadError(path, std::string("cannot map: ") + std::strerror(errno));
+  impl->mapping = static_cast<const uint8_t *>(mapping);
+  impl->mappingSize = static_cast<size_t>(info.st_size);
+
+  std::vector<ZipEntry> zipEntries;
+  std::string error;
+  if (!readZipDirectory(impl->mapping, impl->mappingSize, zipEntries, error))
+    return loadError(path, error);
+  auto find = [&](const std::string &name) -> const ZipEntry * {
+    for (const ZipEntry &entry : zipEntries)
+      if (entry.name == name)
+        return &entry;
+    return nullptr;
+  };
+  auto bytes = [&](const ZipEntry &entry) {
+    return std::string(reinterpret_cast<const char *>(impl->mapping) +
+                           entry.offset,
+                       entry.size);
+  };
+
+  const ZipEntry *manifestEntry = find("manifest.json");
+  if (!manifestEntry)
+    return loadError(path, "missing entry 'manifest.json'");
+  if (crc32Of(impl->mapping + manifestEntry->offset, manifestEntry->size) !=
+      manifestEntry->crc32)
+    return loadError(path, "checksum mismatch in entry 'manifest.json': the "
+                           "archive is corrupt");
+  std::vector<std::pair<std::string, uint32_t>> files;
+  std::vector<uint64_t> sizes;
+  error = parseManifest(bytes(*manifestEntry), *impl, files, sizes);
+  if (!error.empty())
+    return loadError(path, error);
+
+  // Every entry the manifest lists must be present and intact, whether or
+  // not this runtime will read it.
+  for (size_t i = 0; i < files.size(); ++i) {
+    const ZipEntry *entry = find(files[i].first);
+    if (!entry)
+      return loadError(path, "missing entry '" + files[i].first + "'");
+    if (entry->size != sizes[i] ||
+        crc32Of(impl->mapping + entry->offset, entry->size) !=
+            files[i].second)
+      return loadError(path, "checksum mismatch in entry '" + files[i].first +
+                                 "': the archive is corrupt");
+  }
+  if (const ZipEntry *source = find(impl->sourceEntry))
+    impl->sourceText = bytes(*source);
+
+  error = checkCpuFeatures(impl->cpuFeatures);
+  if (!error.empty())
+    return loadError(path, error);
+
+  const ZipEntry *object = find(impl->objectEntry);
+  if (!object)
+    return loadError(path, "missing entry '" + impl->objectEntry + "'");
+  impl->library = loadSharedObject(impl->mapping + object->offset,
+                                   object->size, error);
+  if (!impl->library)
+    return loadError(path, error);
+  auto *module = static_cast<const kiln_module *>(
+      dlsym(impl->library, KILN_MODULE_SYMBOL));
+  if (!module)
+    return loadError(path, "the code object has no " KILN_MODULE_SYMBOL
+                           " table");
+  if (module->abi_version != KILN_ABI_VERSION ||
+      module->size < sizeof(kiln_module))
+    return loadError(path, "the code object uses ABI version " +
+                               std::to_string(module->abi_version) +
+                               "; this runtime implements version " +
+                               std::to_string(KILN_ABI_VERSION));
+  *module->host = hostApi();
+  for (const EntryInfo &entry : impl->entries) {
+    kiln_entry_fn fn = nullptr;
+    for (uint32_t i = 0; i < module->num_entries; ++i) {
+      const kiln_entry &candidate = module->entries[i];
+      if (entry.name == candidate.name &&
+          candidate.num_args == static_cast<int32_t>(entry.args.size()) &&
+          candidate.num_results == static_cast<int32_t>(entry.results.size()))
+        fn = candidate.fn;
+    }
+    if (!fn)
+      return loadError(path, "the code object has no entry point '" +
+                                 entry.name + "' matching the manifest");
+    impl->entryFunctions.push_back(fn);
+  }
+  return Model(std::move(impl));
+}
+
+const std::vector<EntryInfo> &Model::entries() const { return impl->entries; }
+
+const EntryInfo *Model::entry(std::string_view name) const {
+  for (const EntryInfo &entry : impl->entries)
+    if (entry.name == name)
+      return &entry;
+  return nullptr;
+}
+
+namespace {
+
+/// Checks inputs against the signature: count, dtype, rank, static dims,
+/// and one size per dim symbol. Returns an error message or "".
+std::string checkInputs(const EntryInfo &entry,
+                        const std::vector<Tensor> &inputs) {
+  if (inputs.size() != entry.args.size()) {
+    std::string names;
+    for (const ValueInfo &arg : entry.args)
+      names += (names.empty() ? "" : ", ") + arg.name;
+    return "'" + entry.name + "' takes " + std::to_string(entry.args.size()) +
+           " input" + (entry.args.size() == 1 ? "" : "s") + " (" + names +
+           "), got " + std::to_string(inputs.size());
+  }
+  std::vector<std::pair<std::string, std::pair<int64_t, std::string>>> bound;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ValueInfo &arg = entry.args[i];
+    const Tensor &input = inputs[i];
+    std::string what = "input '" + arg.name + "' of '" + entry.name + "'";
+    if (input.dtype() != arg.dtype)
+      return what + " must be " + std::string(dtypeName(arg.dtype)) +
+             ", got " + std::string(dtypeName(input.dtype()));
+    if (input.rank() != static_cast<int64_t>(arg.dims.size()))
+      return what + " must have rank " + std::to_string(arg.dims.size()) +
+             " (shape " + describeDims(arg.dims) + "), got rank " +
+             std::to_string(input.rank()) + " (shape " +
+             describeShape(input.shape()) + ")";
+    for (size_t d = 0; d < arg.dims.size(); ++d) {
+      int64_t size = input.shape()[d];
+      const DimInfo &dim = arg.dims[d];
+      if (dim.symbol.empty()) {
+        if (size != dim.size)
+          return what + " must have shape " + describeDims(arg.dims) +
+                 ", got " + describeShape(input.shape()) + " (dim " +
+                 std::to_string(d) + " must be " + std::to_string(dim.size) +
+                 ")";
+        continue;
+      }
+      if (dim.symbol == "?")
+        continue;
+      auto it = std::find_if(bound.begin(), bound.end(), [&](const auto &b) {
+        return b.first == dim.symbol;
+      });
+      if (it == bound.end()) {
+        bound.push_back({dim.symbol, {size, arg.name}});
+      } else if (it->second.first != size) {
+        return what + " has " + dim.symbol + " = " + std::to_string(size) +
+               " in dim " + std::to_string(d) + ", but input '" +
+               it->second.second + "' has " + dim.symbol + " = " +
+               std::to_string(it->second.first);
+      }
+    }
+  }
+  return "";
+}
+
+/// A ranked memref descriptor: allocated, aligned, offset, sizes, strides.
+std::vector<int64_t> describeInput(const Tensor &tensor) {
+  std::vector<int64_t> desc;
+  auto pointer = reinterpret_cast<int64_t>(tensor.data());
+  desc.push_back(pointer);
+  desc.push_back(pointer);
+  desc.push_back(0);
+  for (int64_t size : tensor.shape())
+    desc.push_back(size);
+  int64_t stride = 1;
+  std::vector<int64_t> strides(tensor.shape().size());
+  for (size_t i = strides.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= tensor.shape()[i];
+  }
+  desc.insert(desc.end(), strides.begin(), strides.end());
+  return desc;
+}
+
+} // namespace
+
+Result<std::vector<Tensor>> Model::run(std::string_view name,
+                                       const std::vector<Tensor> &inputs) const {
+  size_t index = 0;
+  while (index < impl->entries.size() && impl->entries[index].name != name)
+    ++index;
+  if (index == impl->entries.size()) {
+    std::string names;
+    for (const EntryInfo &entry : impl->entries)
+      names += (names.empty() ? "" : ", ") + entry.name;
+    return Error{"no entry point '" + std::string(name) +
+                 "' in this archive (it has: " + names + ")"};
+  }
+  const EntryInfo &entry = impl->entries[index];
+  std::string error = checkInputs(entry, inputs);
+  if (!error.empty())
+    return Error{error};
+
+  std::vector<std::vector<int64_t>> descriptors;
+  std::vector<void *> args;
+  for (const Tensor &input : inputs)
+    descriptors.push_back(describeInput(input));
+  for (auto &desc : descriptors)
+    args.push_back(desc.data());
+  size_t resultWords = 0;
+  for (const ValueInfo &result : entry.results)
+    resultWords += 3 + 2 * result.dims.size();
+  std::vector<int64_t> results(resultWords + 1, 0);
+
+  std::vector<void *> live;
+  if (!invokeEntry(*impl, impl->entryFunctions[index], args.data(),
+                   results.data(), live, error))
+    return Error{error};
+
+  // Each output owns its buffer. A buffer that is returned twice, or whose
+  // data does not start at its allocation, is copied instead.
+  std::vector<Tensor> outputs;
+  std::vector<void *> owned;
+  size_t word = 0;
+  for (const ValueInfo &info : entry.results) {
+    size_t rank = info.dims.size();
+    void *allocated = reinterpret_cast<void *>(results[word]);
+    auto *aligned = reinterpret_cast<uint8_t *>(results[word + 1]);
+    int64_t offset = results[word + 2];
+    std::vector<int64_t> shape(results.begin() + word + 3,
+                               results.begin() + word + 3 + rank);
+    word += 3 + 2 * rank;
+    uint8_t *data =
+        aligned + offset * static_cast<int64_t>(dtypeSize(info.dtype));
+    bool taken = std::find(owned.begin(), owned.end(), allocated) != owned.end();
+    if (data == allocated && !taken) {
+      owned.push_back(allocated);
+      outputs.push_back(Tensor::adopt(info.dtype, shape, allocated, hostFree));
+      continue;
+    }
+    Tensor copy = Tensor::zeros(info.dtype, shape);
+    std::memcpy(copy.data(), data, copy.nbytes());
+    outputs.push_back(copy);
+  }
+  for (void *ptr : live)
+    if (std::find(owned.begin(), owned.end(), ptr) == owned.end())
+      hostFree(ptr);
+  return outputs;
+}
+
+} // namespace kiln

@@ -1,0 +1,68 @@
+//===- ModelImpl.h - What a loaded archive holds (private) ----------------===//
+#ifndef KILN_RUNTIME_MODELIMPL_H
+#define KILN_RUNTIME_MODELIMPL_H
+
+#include "kiln/Model.h"
+#include "kiln/abi.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+/// A run-time check in the compiled code: where it is in the script and
+/// what to say when it fails ({0}..{2} are filled at run time).
+struct Site {
+  std::string file;
+  int64_t line = 0;
+  int64_t col = 0;
+  std::string message;
+};
+
+struct Model::Impl {
+  const uint8_t *mapping = nullptr;
+  size_t mappingSize = 0;
+
+  std::vector<EntryInfo> entries;
+  std::vector<kiln_entry_fn> entryFunctions; // parallel to entries
+  std::vector<std::string> strings;
+  std::vector<Site> sites;
+  std::string sourcePath;  // as given to kiln compile
+  std::string sourceEntry; // the archive entry holding its text
+  std::string sourceText;
+  std::vector<std::string> cpuFeatures;
+  std::string objectEntry;
+
+  void *library = nullptr; // dlopen handle of the code object
+
+  Impl() = default;
+  Impl(const Impl &) = delete;
+  Impl &operator=(const Impl &) = delete;
+  ~Impl();
+
+  /// "file:line:col: error: message", then the source line and a caret, as
+  /// compile errors print.
+  std::string renderSiteError(int64_t site, const std::string &message) const;
+};
+
+/// Fills `impl` from manifest.json. Returns an error message or "".
+std::string parseManifest(const std::string &text, Model::Impl &impl,
+                          std::vector<std::pair<std::string, uint32_t>> &files,
+                          std::vector<uint64_t> &fileSizes);
+
+/// Runs an entry function with the host API bound to a fresh call state.
+/// On success `live` holds the allocations still alive (the results); on a
+/// raise every allocation is freed and `error` holds the rendered message.
+bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
+                 void *results, std::vector<void *> &live,
+                 std::string &error);
+
+/// The host API table installed in every code object.
+const kiln_host_api *hostApi();
+/// Releases memory obtained from hostApi()->alloc.
+void hostFree(void *ptr);
+
+} // namespace kiln
+
+#endif // KILN_RUNTIME_MODELIMPL_H

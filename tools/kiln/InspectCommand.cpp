@@ -1,0 +1,139 @@
+//===- InspectCommand.cpp - `kiln inspect` --------------------------------===//
+//
+// Shows what an archive holds without running it: the manifest's
+// signatures and target, every entry with its size, and whether the
+// runtime would accept it (the same checks Model::load makes).
+//
+//===----------------------------------------------------------------------===//
+#include "tools/kiln/Commands.h"
+
+#include "kiln/Model.h"
+#include "runtime/src/ZipReader.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace kiln {
+
+CLI::App *addInspectCommand(CLI::App &app, InspectOptions &o) {
+  CLI::App *cmd = app.add_subcommand(
+      "inspect", "Show the manifest, entry points and contents of a .kiln "
+                 "archive");
+  cmd->add_option("archive", o.archive, "The .kiln archive")->required();
+  cmd->add_flag("--ir", o.ir,
+                "Print the kiln IR stored in the archive (as lowered from the "
+                "source, then after optimization)");
+  return cmd;
+}
+
+namespace {
+
+std::string describeValue(const nlohmann::json &value) {
+  std::string text = value.value("name", "?") + ": ";
+  if (value.value("scalar", false))
+    return text + value.value("dtype", "?") + " (Python scalar)";
+  text += value.value("dtype", "?") + "[";
+  bool first = true;
+  for (const auto &dim : value.at("dims")) {
+    text += first ? "" : ", ";
+    text += dim.is_string() ? dim.get<std::string>() : dim.dump();
+    first = false;
+  }
+  return text + "]";
+}
+
+} // namespace
+
+int runInspect(const InspectOptions &o) {
+  std::ifstream in(o.archive, std::ios::binary);
+  if (!in) {
+    std::cerr << "kiln: error: cannot read '" << o.archive << "'\n";
+    return 1;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string bytes = buffer.str();
+  std::vector<ZipEntry> entries;
+  std::string error;
+  if (!readZipDirectory(reinterpret_cast<const uint8_t *>(bytes.data()),
+                        bytes.size(), entries, error)) {
+    std::cerr << "kiln: error: " << o.archive << ": " << error << "\n";
+    return 1;
+  }
+  auto contents = [&](const std::string &name) -> std::string {
+    for (const ZipEntry &entry : entries)
+      if (entry.name == name)
+        return bytes.substr(entry.offset, entry.size);
+    return "";
+  };
+
+  if (o.ir) {
+    std::cout << "// ir/input.mlir\n"
+              << contents("ir/input.mlir") << "\n// ir/optimized.mlir\n"
+              << contents("ir/optimized.mlir");
+    return 0;
+  }
+
+  nlohmann::json manifest =
+      nlohmann::json::parse(contents("manifest.json"), nullptr, false);
+  if (manifest.is_discarded() || !manifest.is_object()) {
+    std::cerr << "kiln: error: " << o.archive
+              << ": manifest.json is missing or not valid JSON\n";
+    return 1;
+  }
+  try {
+    const auto &version = manifest.at("format_version");
+    std::cout << o.archive << ": kiln archive, format " << version.at(0)
+              << "." << version.at(1) << ", made by "
+              << manifest.value("producer", "?") << "\n";
+    std::cout << "source: " << manifest.at("source").value("path", "?")
+              << "\n";
+    const auto &cpu = manifest.at("targets").at("cpu");
+    std::cout << "target: cpu " << cpu.value("triple", "?") << " (tuned for "
+              << cpu.value("cpu", "?") << ", -O" << cpu.value("opt_level", 0)
+              << "), features:";
+    for (const auto &feature : cpu.at("features"))
+      std::cout << " " << feature.get<std::string>();
+    std::cout << "\n\nentry points:\n";
+    for (const auto &entry : manifest.at("entries")) {
+      std::cout << "  " << entry.value("name", "?") << "(";
+      bool first = true;
+      for (const auto &arg : entry.at("args")) {
+        std::cout << (first ? "" : ", ") << describeValue(arg);
+        first = false;
+      }
+      std::cout << ") -> (";
+      first = true;
+      for (const auto &result : entry.at("results")) {
+        std::cout << (first ? "" : ", ") << describeValue(result);
+        first = false;
+      }
+      std::cout << ")\n";
+    }
+    std::cout << "\n" << manifest.at("sites").size()
+              << " run-time check sites, " << manifest.at("strings").size()
+              << " print formats\n";
+  } catch (const std::exception &e) {
+    std::cerr << "kiln: error: " << o.archive << ": corrupt manifest: "
+              << e.what() << "\n";
+    return 1;
+  }
+
+  std::cout << "\ncontents:\n";
+  for (const ZipEntry &entry : entries)
+    std::cout << "  " << std::setw(10) << entry.size << "  @" << std::setw(8)
+              << entry.offset << "  " << entry.name << "\n";
+  Result<Model> model = Model::load(o.archive);
+  std::cout << "\nruntime check: "
+            << (model ? std::string("ok, loads on this machine")
+                      : model.error().message)
+            << "\n";
+  return model ? 0 : 1;
+}
+
+} // namespace kiln
