@@ -23,6 +23,10 @@ std::unique_ptr<mlir::Pass> createLowerKilnToLinalgPass();
 /// ...) into polynomial approximations, so loops that use them vectorize.
 std::unique_ptr<mlir::Pass> createExpandMathPass();
 
+/// Rewrites memref.copy between non-dense buffers into linalg.copy, so that
+/// no copy needs MLIR's C runner library.
+std::unique_ptr<mlir::Pass> createStridedCopiesPass();
+
 /// Adds the CPU pipeline after kiln-level optimization: lowering to linalg,
 /// one-shot bufferization with buffer deallocation, and conversion to the
 /// LLVM dialect. `optLevel` is 0 to 3.

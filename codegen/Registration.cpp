@@ -56,6 +56,7 @@ void kiln::registerCodegenDialects(DialectRegistry &registry) {
 void kiln::registerCodegenPasses() {
   registerPass([] { return createLowerKilnToLinalgPass(); });
   registerPass([] { return createExpandMathPass(); });
+  registerPass([] { return createStridedCopiesPass(); });
   PassPipelineRegistration<>(
       "kiln-cpu-lowering",
       "Lower kiln IR to the LLVM dialect as `kiln compile -O2` does",

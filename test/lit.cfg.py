@@ -14,3 +14,5 @@ config.environment["PATH"] = os.pathsep.join(
     [config.kiln_tools_dir, "/usr/lib/llvm-19/bin", config.environment.get("PATH", "")])
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%examples", os.path.join(config.kiln_source_dir, "examples")))
+config.substitutions.append(("%kiln_bin", config.kiln_tools_dir))
+config.substitutions.append(("%inputs", os.path.join(config.kiln_test_src_dir, "Inputs")))

@@ -42,6 +42,9 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel) {
 
   bufferization::OneShotBufferizationOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
+  // A loop that yields a fresh tensor each iteration (x = x * x) yields a
+  // new buffer; ownership-based deallocation frees the previous one.
+  bufferize.allowReturnAllocsFromLoops = true;
   bufferize.setFunctionBoundaryTypeConversion(
       bufferization::LayoutMapOption::IdentityLayoutMap);
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
@@ -49,8 +52,9 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel) {
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
   pm.addPass(createCanonicalizerPass());
 
-  pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createBufferizationToMemRefPass());
+  pm.addPass(createStridedCopiesPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createExpandMathPass());
   pm.addPass(createConvertSCFToCFPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -660,7 +660,7 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
     }
     Value zero = constantOf(b, loc, acc, 0.0);
     Value init = filled(b, loc, RankedTensorType::get(shape, acc), sizes, zero);
-    ValueRange ins{lhs, rhs};
+    SmallVector<Value, 2> ins{lhs, rhs};
     if (lhsRank == 1 && rhsRank == 1)
       return b.create<linalg::DotOp>(loc, ins, init).getResult(0);
     if (rhsRank == 1)

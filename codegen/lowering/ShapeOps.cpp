@@ -596,9 +596,11 @@ struct SqueezeLowering : KilnLowering<SqueezeOp> {
     if (type.isDynamicDim(dim)) {
       Value size = m.toI64(rewriter.create<tensor::DimOp>(loc, input, dim));
       check(rewriter, loc, state, m.cmp(Pred::ne, size, m.i64(1)),
-            "squeeze: dimension {0} has size {1} at run time; PyTorch would "
-            "keep it, changing the rank, so kiln needs its shape spec to say 1",
-            {m.i64(dim), size});
+            "cannot squeeze dimension " + std::to_string(dim) +
+                " of size {0}: PyTorch would keep it, but the result's rank "
+                "was fixed at compile time; declare the dim 1 in the shape "
+                "spec",
+            {size});
       SmallVector<int64_t> shape(type.getShape());
       shape[dim] = 1;
       input =
