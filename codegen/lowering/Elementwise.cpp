@@ -29,8 +29,8 @@ static Type widenHalf(Type type) {
 }
 
 /// The result's size in every dim, with checks that dynamic operand dims
-/// agree with it. Operand k is "tensor a" for k == 0 and "tensor b"
-/// otherwise, as in PyTorch's message.
+/// agree with it. The message is PyTorch's, which calls the first operand
+/// "tensor a".
 static SmallVector<Value> broadcastSizes(OpBuilder &b, Location loc,
                                          LoweringState &state,
                                          RankedTensorType resultType,
@@ -59,11 +59,9 @@ static SmallVector<Value> broadcastSizes(OpBuilder &b, Location loc,
     for (auto [k, operandSize] : participants) {
       if (operandSize == size || matchPattern(operandSize, m_Constant()))
         continue;
-      StringRef self = k == 0 ? "a" : "b", other = k == 0 ? "b" : "a";
-      std::string mismatch = ("the size of tensor " + self + " ({0}) must " +
-                              "match the size of tensor " + other + " ({1})" +
-                              where)
-                                 .str();
+      std::string mismatch = "the size of tensor a ({0}) must match the "
+                             "size of tensor b ({1})" +
+                             where;
       int64_t plain = state.tables.addSite(loc, mismatch);
       int64_t dynamicOne = state.tables.addSite(
           loc, mismatch + "; kiln broadcasts a dynamic dim only where its "
@@ -81,7 +79,11 @@ static SmallVector<Value> broadcastSizes(OpBuilder &b, Location loc,
           loc, isOne,
           b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(dynamicOne)),
           b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(plain)));
-      emitCheck(b, loc, differs, site, {operandSize, size});
+      // PyTorch names the first operand "a": pass its size first.
+      if (k == 0)
+        emitCheck(b, loc, differs, site, {operandSize, size});
+      else
+        emitCheck(b, loc, differs, site, {size, operandSize});
     }
     sizes.push_back(size);
   }

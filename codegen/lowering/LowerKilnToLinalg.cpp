@@ -51,6 +51,7 @@ struct LowerKilnToLinalgPass
     MLIRContext *context = &getContext();
     rewriteEntryBoundaries(module);
     declareRuntimeFunctions(module);
+    markInPlaceAppends(module);
 
     TypeConverter converter;
     converter.addConversion([](Type type) { return type; });

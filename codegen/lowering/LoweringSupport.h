@@ -92,6 +92,11 @@ std::string elementSuffix(mlir::Type elementType);
 /// The kiln_dtype number (kiln/abi.h) of an element type.
 int32_t abiDType(mlir::Type elementType);
 
+/// Marks each kiln.list_append whose input list nobody else can see, so
+/// that its lowering appends in place instead of cloning. Runs before the
+/// conversion.
+void markInPlaceAppends(mlir::ModuleOp module);
+
 /// Pattern registration, one per op family.
 void populateElementwisePatterns(mlir::RewritePatternSet &patterns,
                                  mlir::TypeConverter &converter,

@@ -40,6 +40,8 @@ std::string escapeBraces(StringRef text) {
   return out;
 }
 
+constexpr llvm::StringLiteral inPlaceAttr = "kiln.append_in_place";
+
 /// True when `list` is seen by nothing but its one user, following loop
 /// arguments back to the values that initialize them.
 bool isUniquelyOwned(Value list) {
@@ -202,7 +204,7 @@ struct ListAppendLowering : KilnLowering<ListAppendOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value list = adaptor.getList();
-    if (!isUniquelyOwned(op.getList()))
+    if (!op->hasAttr(inPlaceAttr))
       list = callRuntime(rewriter, loc, "kiln_rt_list_clone", {list.getType()},
                          {list})[0];
     appendToList(rewriter, loc, list, adaptor.getValue());
@@ -254,6 +256,16 @@ struct JoinLowering : KilnLowering<Op> {
 };
 
 } // namespace
+
+void markInPlaceAppends(ModuleOp module) {
+  // Decided before the conversion starts: converting an scf.for moves its
+  // body, after which the original block arguments no longer lead back to
+  // the loop.
+  module.walk([](ListAppendOp op) {
+    if (isUniquelyOwned(op.getList()))
+      op->setAttr(inPlaceAttr, UnitAttr::get(op.getContext()));
+  });
+}
 
 void populateRuntimeCallPatterns(RewritePatternSet &patterns,
                                  TypeConverter &converter,

@@ -49,26 +49,32 @@ std::optional<int64_t> constantInt(Value value) {
   return std::nullopt;
 }
 
-/// Integer arithmetic that folds as it is built.
+/// Integer arithmetic that folds as it is built, with constants shared and
+/// put on the right of commutative ops, where folders look for them.
 struct IntMath {
   OpBuilder &b;
   Location loc;
+  llvm::SmallDenseMap<std::pair<int64_t, unsigned>, Value> constants = {};
 
-  Value i64(int64_t v) {
-    return b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(v));
+  Value constant(int64_t v, unsigned width) {
+    Value &c = constants[{v, width}];
+    if (!c)
+      c = b.create<arith::ConstantOp>(
+          loc, b.getIntegerAttr(b.getIntegerType(width), v));
+    return c;
   }
-  Value boolean(bool v) {
-    return b.create<arith::ConstantOp>(loc, b.getBoolAttr(v));
+  Value i64(int64_t v) { return constant(v, 64); }
+  Value boolean(bool v) { return constant(v ? 1 : 0, 1); }
+  template <typename Op> Value commutative(Value x, Value y) {
+    if (matchPattern(x, m_Constant()) && !matchPattern(y, m_Constant()))
+      std::swap(x, y);
+    return b.createOrFold<Op>(loc, x, y);
   }
-  Value add(Value x, Value y) {
-    return b.createOrFold<arith::AddIOp>(loc, x, y);
-  }
+  Value add(Value x, Value y) { return commutative<arith::AddIOp>(x, y); }
   Value sub(Value x, Value y) {
     return b.createOrFold<arith::SubIOp>(loc, x, y);
   }
-  Value mul(Value x, Value y) {
-    return b.createOrFold<arith::MulIOp>(loc, x, y);
-  }
+  Value mul(Value x, Value y) { return commutative<arith::MulIOp>(x, y); }
   Value div(Value x, Value y) {
     return b.createOrFold<arith::DivSIOp>(loc, x, y);
   }
@@ -81,12 +87,8 @@ struct IntMath {
   Value select(Value c, Value x, Value y) {
     return b.createOrFold<arith::SelectOp>(loc, c, x, y);
   }
-  Value both(Value x, Value y) {
-    return b.createOrFold<arith::AndIOp>(loc, x, y);
-  }
-  Value either(Value x, Value y) {
-    return b.createOrFold<arith::OrIOp>(loc, x, y);
-  }
+  Value both(Value x, Value y) { return commutative<arith::AndIOp>(x, y); }
+  Value either(Value x, Value y) { return commutative<arith::OrIOp>(x, y); }
   Value negate(Value x) {
     return b.createOrFold<arith::XOrIOp>(loc, x, boolean(true));
   }
@@ -285,7 +287,7 @@ Value normalizeIndex(IntMath &m, LoweringState &state, Value index, Value size,
 }
 
 /// at::slice's clamping of x[start:end:step] along a dim of `size` (all
-/// i64). Returns the first index and the length, as index values.
+/// i64). Returns the first index and the length (i64).
 std::pair<Value, Value> clampSlice(IntMath &m, LoweringState &state, Value size,
                                    Value start, Value end, Value step) {
   Value zero = m.i64(0), one = m.i64(1);
@@ -302,7 +304,7 @@ std::pair<Value, Value> clampSlice(IntMath &m, LoweringState &state, Value size,
   Value span = m.sub(end, start);
   Value length = m.select(m.cmp(Pred::eq, span, zero), zero,
                           m.add(m.div(m.sub(span, one), step), one));
-  return {m.toIndex(start), m.toIndex(length)};
+  return {start, length};
 }
 
 /// Checks that `src` has the shape `expected` (i64 sizes, one per src dim),
@@ -717,8 +719,8 @@ struct SliceLowering : KilnLowering<SliceOp> {
     SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = mixedSizes(rewriter, type, inSizes);
     SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
-    offsets[dim] = getAsOpFoldResult(start);
-    sizes[dim] = getAsOpFoldResult(length);
+    offsets[dim] = getAsOpFoldResult(m.toIndex(start));
+    sizes[dim] = getAsOpFoldResult(m.toIndex(length));
     strides[dim] = getAsOpFoldResult(m.toIndex(adaptor.getStep()));
     Value result = rewriter.create<tensor::ExtractSliceOp>(loc, input, offsets,
                                                            sizes, strides);
@@ -776,8 +778,8 @@ struct SliceScatterLowering : KilnLowering<SliceScatterOp> {
                    adaptor.getEnd(), adaptor.getStep());
     SmallVector<Value> expected;
     for (auto [i, size] : llvm::enumerate(inSizes))
-      expected.push_back(
-          m.toI64(static_cast<int64_t>(i) == dim ? length : size));
+      expected.push_back(static_cast<int64_t>(i) == dim ? length
+                                                        : m.toI64(size));
     checkSourceShape(m, state, src, expected);
 
     // The slice's length along `dim` is the source's, which now matches.
@@ -789,7 +791,7 @@ struct SliceScatterLowering : KilnLowering<SliceScatterOp> {
             : OpFoldResult(rewriter.getIndexAttr(srcType.getDimSize(dim)));
     SmallVector<OpFoldResult> offsets, sizes, strides;
     sliceOfSource(rewriter, loc, src, type.getRank(), dim, /*dropDim=*/false,
-                  getAsOpFoldResult(start), srcLength,
+                  getAsOpFoldResult(m.toIndex(start)), srcLength,
                   getAsOpFoldResult(m.toIndex(adaptor.getStep())), offsets,
                   sizes, strides);
     rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(op, src, input, offsets,

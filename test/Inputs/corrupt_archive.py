@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""Writes a damaged copy of a .kiln archive, for tests of the runtime's checks.
+
+Usage: corrupt_archive.py MODE IN OUT [ARGS...]
+
+  truncate IN OUT SIZE        the first SIZE bytes of IN
+  flip IN OUT ENTRY           IN with one byte of ENTRY's data inverted (the
+                              middle byte), so its CRC-32 no longer matches
+  version IN OUT MAJOR MINOR  the manifest's format_version set to
+                              [MAJOR, MINOR]
+  features IN OUT F1,F2,...   the manifest's targets.cpu.features replaced
+  delete IN OUT ENTRY         IN without ENTRY (the manifest still lists it)
+
+`version`, `features` and `delete` rebuild the zip with Python's zipfile
+(ZIP_STORED, no alignment padding) and recompute nothing but the zip's own
+CRCs: the manifest's `files` table is left as it was. `truncate` and `flip`
+edit the bytes in place, so everything else about the archive is unchanged.
+"""
+import json
+import sys
+import zipfile
+
+
+def entry_data_offset(data, name):
+    """Where ENTRY's data starts in the archive bytes."""
+    with zipfile.ZipFile(IN) as archive:
+        info = archive.getinfo(name)
+    local = info.header_offset
+    name_size = int.from_bytes(data[local + 26:local + 28], "little")
+    extra_size = int.from_bytes(data[local + 28:local + 30], "little")
+    return local + 30 + name_size + extra_size, info.file_size
+
+
+def rebuild(transform):
+    """Copies IN to OUT entry by entry; transform(name, bytes) returns the new
+    bytes, or None to leave the entry out."""
+    with zipfile.ZipFile(IN) as source, \
+            zipfile.ZipFile(OUT, "w", zipfile.ZIP_STORED) as target:
+        for info in source.infolist():
+            data = transform(info.filename, source.read(info))
+            if data is not None:
+                target.writestr(info.filename, data)
+
+
+def edit_manifest(edit):
+    def transform(name, data):
+        if name != "manifest.json":
+            return data
+        manifest = json.loads(data)
+        edit(manifest)
+        return json.dumps(manifest, indent=2).encode()
+    rebuild(transform)
+
+
+def main():
+    global IN, OUT
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    mode, IN, OUT, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    with open(IN, "rb") as f:
+        data = bytearray(f.read())
+
+    if mode == "truncate":
+        with open(OUT, "wb") as f:
+            f.write(data[:int(args[0])])
+    elif mode == "flip":
+        offset, size = entry_data_offset(data, args[0])
+        assert size > 0, "cannot flip a byte of an empty entry"
+        data[offset + size // 2] ^= 0xff
+        with open(OUT, "wb") as f:
+            f.write(data)
+    elif mode == "version":
+        edit_manifest(lambda m: m.__setitem__(
+            "format_version", [int(args[0]), int(args[1])]))
+    elif mode == "features":
+        edit_manifest(lambda m: m["targets"]["cpu"].__setitem__(
+            "features", args[0].split(",") if args[0] else []))
+    elif mode == "delete":
+        rebuild(lambda name, d: None if name == args[0] else d)
+    else:
+        sys.exit("unknown mode '%s'\n%s" % (mode, __doc__))
+
+
+if __name__ == "__main__":
+    main()
