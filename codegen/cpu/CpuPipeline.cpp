@@ -45,8 +45,20 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel) {
   // A loop that yields a fresh tensor each iteration (x = x * x) yields a
   // new buffer; ownership-based deallocation frees the previous one.
   bufferize.allowReturnAllocsFromLoops = true;
-  bufferize.setFunctionBoundaryTypeConversion(
-      bufferization::LayoutMapOption::IdentityLayoutMap);
+  // Entry points see the runtime's dense row-major buffers (identity
+  // layout); private helpers take any strided view, so a slice passed to a
+  // helper needs no copy. (Casting a strided view to an identity layout would
+  // silently drop its offset.)
+  bufferize.functionArgTypeConverterFn =
+      [](TensorType type, Attribute memorySpace, func::FuncOp fn,
+         const bufferization::BufferizationOptions &) -> BaseMemRefType {
+    if (fn.isPublic())
+      return bufferization::getMemRefTypeWithStaticIdentityLayout(type,
+                                                                  memorySpace);
+    return bufferization::getMemRefTypeWithFullyDynamicLayout(type,
+                                                              memorySpace);
+  };
+  bufferize.inferFunctionResultLayout = false;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferDeallocationPipelineOptions deallocation;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);

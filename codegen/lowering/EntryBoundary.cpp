@@ -9,7 +9,9 @@
 
 #include "codegen/lowering/EntryBoundary.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -44,6 +46,9 @@ void rewriteEntryBoundaries(ModuleOp module) {
     }
     OpBuilder b(fn.getBody());
     Block &entry = fn.getBody().front();
+    // Inputs are the caller's buffers: writes (x[i] = v) must go to a copy.
+    for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+      fn.setArgAttr(i, "bufferization.writable", b.getBoolAttr(false));
     for (BlockArgument arg : entry.getArguments()) {
       if (isa<RankedTensorType>(arg.getType()))
         continue;
@@ -71,6 +76,38 @@ void rewriteEntryBoundaries(ModuleOp module) {
                                  results));
     // AbiGlue calls the C-compatible wrapper _mlir_ciface_<name>.
     fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+  }
+}
+
+/// Ops whose tensor result bufferizes to a fresh, dense buffer.
+static bool producesDenseBuffer(Value value) {
+  Operation *op = value.getDefiningOp();
+  return op && isa<linalg::LinalgOp, tensor::EmptyOp, tensor::FromElementsOp,
+                   bufferization::ToTensorOp>(op);
+}
+
+void copyViewResults(ModuleOp module) {
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!isEntry(fn))
+      continue;
+    fn.walk([&](func::ReturnOp ret) {
+      OpBuilder b(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value value = operand.get();
+        auto type = dyn_cast<RankedTensorType>(value.getType());
+        if (!type || producesDenseBuffer(value))
+          continue;
+        Location loc = ret.getLoc();
+        SmallVector<Value> dynamic;
+        for (int64_t i = 0; i < type.getRank(); ++i)
+          if (type.isDynamicDim(i))
+            dynamic.push_back(b.create<tensor::DimOp>(loc, value, i));
+        Value init = b.create<tensor::EmptyOp>(loc, type.getShape(),
+                                               type.getElementType(), dynamic);
+        operand.set(
+            b.create<linalg::CopyOp>(loc, value, init).getResult(0));
+      }
+    });
   }
 }
 

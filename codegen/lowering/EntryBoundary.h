@@ -11,6 +11,12 @@ namespace kiln::codegen {
 /// function private.
 void rewriteEntryBoundaries(mlir::ModuleOp module);
 
+/// After lowering: an entry point's tensor result that may be a view (a
+/// slice, a reshape, an argument, a loop result) is copied into a fresh
+/// dense buffer, because the ABI hands results to the runtime as dense,
+/// separately owned buffers.
+void copyViewResults(mlir::ModuleOp module);
+
 } // namespace kiln::codegen
 
 #endif // KILN_CODEGEN_LOWERING_ENTRYBOUNDARY_H

@@ -89,6 +89,7 @@ struct LowerKilnToLinalgPass
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     eraseUnusedRuntimeFunctions(module);
+    copyViewResults(module);
     state.tables.store(module);
   }
 };

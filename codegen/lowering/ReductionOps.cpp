@@ -203,7 +203,7 @@ Value reducedCount(OpBuilder &b, Location loc, ArrayRef<Value> sizes,
   Value count = indexValue(b, loc, 1);
   for (auto [size, r] : llvm::zip(sizes, reduced))
     if (r)
-      count = b.createOrFold<arith::MulIOp>(loc, count, size);
+      count = b.createOrFold<arith::MulIOp>(loc, size, count);
   return count;
 }
 
@@ -713,7 +713,7 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
         checkBatchDim(b, loc, ls[li], rs[ri], i);
       shape.push_back(dim);
       sizes.push_back(size);
-      batch = b.createOrFold<arith::MulIOp>(loc, batch, size);
+      batch = b.createOrFold<arith::MulIOp>(loc, size, batch);
     }
     checkContraction(b, loc, lhsRank, rhsRank, Value(), ls.back(),
                      rs[rhsRank - 2], rs.back(), batch);
@@ -947,7 +947,7 @@ template <typename Op> struct RandomLowering : KilnLowering<Op> {
     Value stride = indexValue(rewriter, loc, 1);
     for (int64_t i = rank - 1; i >= 0; --i) {
       strides[i] = stride;
-      stride = rewriter.createOrFold<arith::MulIOp>(loc, stride, sizes[i]);
+      stride = rewriter.createOrFold<arith::MulIOp>(loc, sizes[i], stride);
     }
 
     // The key of each round: the stream, bumped by Weyl constants.
@@ -982,12 +982,15 @@ template <typename Op> struct RandomLowering : KilnLowering<Op> {
         loc, TypeRange{type}, ValueRange{}, ValueRange{init},
         ArrayRef<AffineMap>{identity}, parallel,
         [&](OpBuilder &b, Location l, ValueRange) {
-          Value linear = indexValue(b, l, 0);
-          for (int64_t i = 0; i < rank; ++i)
-            linear = b.create<arith::AddIOp>(
-                l, linear,
-                b.create<arith::MulIOp>(l, b.create<linalg::IndexOp>(l, i),
-                                        strides[i]));
+          Value linear;
+          for (int64_t i = 0; i < rank; ++i) {
+            Value term = b.create<linalg::IndexOp>(l, i);
+            if (i + 1 < rank)
+              term = b.create<arith::MulIOp>(l, term, strides[i]);
+            linear = linear ? b.create<arith::AddIOp>(l, linear, term) : term;
+          }
+          if (!linear)
+            linear = indexValue(b, l, 0);
           Value counter = b.create<arith::IndexCastOp>(l, i64, linear);
           Value lo = b.create<arith::TruncIOp>(l, i32, counter);
           Value hi = b.create<arith::TruncIOp>(

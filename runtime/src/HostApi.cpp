@@ -228,63 +228,91 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   return out + "]";
 }
 
-/// The shape of what `op` produces from `list`; raises `site` when the
-/// elements do not fit together, with PyTorch's wording.
-std::vector<int64_t> resultShape(const List &list, int32_t op, int64_t axis,
-                                 int64_t site) {
+/// Sets `shape` to the shape of what `op` produces from `list`, or returns
+/// false with PyTorch's message in `error` when the elements do not fit
+/// together.
+bool resultShape(const List &list, int32_t op, int64_t axis,
+                 std::vector<int64_t> &shape, std::string &error) {
   const auto &items = list.items;
   int64_t count = static_cast<int64_t>(items.size());
   if (op == GetElement) {
     int64_t index = axis < 0 ? axis + count : axis;
-    if (index < 0 || index >= count)
-      fail(site, "IndexError: list index out of range (index " +
-                     std::to_string(axis) + ", length " +
-                     std::to_string(count) + ")");
-    return items[index].shape();
+    if (index < 0 || index >= count) {
+      error = "IndexError: list index out of range (index " +
+              std::to_string(axis) + ", length " + std::to_string(count) + ")";
+      return false;
+    }
+    shape = items[index].shape();
+    return true;
   }
-  if (items.empty())
-    fail(site, op == Stack ? "stack expects a non-empty TensorList"
-                           : "torch.cat(): expected a non-empty list of "
-                             "Tensors");
+  if (items.empty()) {
+    error = op == Stack ? "stack expects a non-empty TensorList"
+                        : "torch.cat(): expected a non-empty list of Tensors";
+    return false;
+  }
   const std::vector<int64_t> &first = items[0].shape();
-  std::vector<int64_t> shape = first;
+  shape = first;
   for (int64_t i = 1; i < count; ++i) {
     const std::vector<int64_t> &other = items[i].shape();
     if (op == Stack) {
-      if (other != first)
-        fail(site, "stack expects each tensor to be equal size, but got " +
-                       shapeText(first) + " at entry 0 and " +
-                       shapeText(other) + " at entry " + std::to_string(i));
+      if (other != first) {
+        error = "stack expects each tensor to be equal size, but got " +
+                shapeText(first) + " at entry 0 and " + shapeText(other) +
+                " at entry " + std::to_string(i);
+        return false;
+      }
       continue;
     }
-    if (other.size() != first.size())
-      fail(site, "Tensors must have same number of dimensions: got " +
-                     std::to_string(first.size()) + " and " +
-                     std::to_string(other.size()));
+    if (other.size() != first.size()) {
+      error = "Tensors must have same number of dimensions: got " +
+              std::to_string(first.size()) + " and " +
+              std::to_string(other.size());
+      return false;
+    }
     for (size_t d = 0; d < first.size(); ++d) {
       if (static_cast<int64_t>(d) == axis)
         continue;
-      if (other[d] != first[d])
-        fail(site, "Sizes of tensors must match except in dimension " +
-                       std::to_string(axis) + ". Expected size " +
-                       std::to_string(first[d]) + " but got size " +
-                       std::to_string(other[d]) + " for tensor number " +
-                       std::to_string(i) + " in the list.");
+      if (other[d] != first[d]) {
+        error = "Sizes of tensors must match except in dimension " +
+                std::to_string(axis) + ". Expected size " +
+                std::to_string(first[d]) + " but got size " +
+                std::to_string(other[d]) + " for tensor number " +
+                std::to_string(i) + " in the list.";
+        return false;
+      }
     }
     shape[axis] += other[axis];
   }
   if (op == Stack)
     shape.insert(shape.begin() + axis, count);
-  return shape;
+  return true;
+}
+
+/// Size `dim` of what `op` produces from `list` (0 for a dim out of
+/// range); raises `site` when the elements do not fit together. The raise
+/// longjmps, which would skip destructors, so it happens only once this
+/// frame holds nothing that owns memory: the message is built straight
+/// into the call state.
+int64_t checkedResultDim(const List &list, int32_t op, int64_t axis,
+                         int64_t dim, int64_t site) {
+  int64_t size = 0;
+  bool fits;
+  {
+    std::vector<int64_t> shape;
+    fits = resultShape(list, op, axis, shape, current->errorMessage);
+    if (fits && dim >= 0 && dim < static_cast<int64_t>(shape.size()))
+      size = shape[dim];
+  }
+  if (!fits) {
+    current->errorSite = site;
+    std::longjmp(current->jump, 1);
+  }
+  return size;
 }
 
 int64_t listResultDim(void *list, int32_t op, int64_t axis, int64_t dim,
                       int64_t site) {
-  std::vector<int64_t> shape =
-      resultShape(*static_cast<List *>(list), op, axis, site);
-  if (dim < 0 || dim >= static_cast<int64_t>(shape.size()))
-    return 0;
-  return shape[dim];
+  return checkedResultDim(*static_cast<List *>(list), op, axis, dim, site);
 }
 
 int64_t product(const std::vector<int64_t> &shape, size_t from, size_t to) {
@@ -298,7 +326,7 @@ void listMaterialize(void *list, int32_t op, int64_t axis,
                      const kiln_unranked_memref *out, int64_t site,
                      int32_t dtype) {
   const List &l = *static_cast<List *>(list);
-  resultShape(l, op, axis, site); // validates, as listResultDim did
+  checkedResultDim(l, op, axis, -1, site); // validates, as listResultDim did
   size_t element = dtypeSize(static_cast<DType>(dtype));
   uint8_t *dst = outputData(out, element);
   if (op == GetElement) {

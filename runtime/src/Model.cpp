@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <sstream>
@@ -29,6 +30,8 @@ namespace kiln {
 Model::Impl::~Impl() {
   if (library)
     dlclose(library);
+  if (codeFd >= 0)
+    close(codeFd);
   if (mapping)
     munmap(const_cast<uint8_t *>(mapping), mappingSize);
 }
@@ -56,12 +59,24 @@ Error loadError(const std::string &path, const std::string &message) {
   return Error{path + ": " + message};
 }
 
+/// strerror's text, lower-cased as runtime messages are.
+std::string systemError(int error) {
+  std::string text = std::strerror(error);
+  if (!text.empty())
+    text[0] =
+        static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
 /// Loads an ELF shared object from memory: an anonymous memfd holds it, so
-/// nothing touches the file system and nothing is left behind.
-void *loadSharedObject(const uint8_t *data, size_t size, std::string &error) {
-  int fd = memfd_create("kiln-code", MFD_CLOEXEC);
+/// nothing touches the file system and nothing is left behind. On success
+/// `fd` is the memfd, which the caller must keep open until dlclose (see
+/// Model::Impl::codeFd).
+void *loadSharedObject(const uint8_t *data, size_t size, int &fd,
+                       std::string &error) {
+  fd = memfd_create("kiln-code", MFD_CLOEXEC);
   if (fd < 0) {
-    error = std::string("memfd_create failed: ") + std::strerror(errno);
+    error = "memfd_create failed: " + systemError(errno);
     return nullptr;
   }
   size_t written = 0;
@@ -70,9 +85,9 @@ void *loadSharedObject(const uint8_t *data, size_t size, std::string &error) {
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0) {
-      error = std::string("cannot stage the code object: ") +
-              std::strerror(errno);
+      error = "cannot stage the code object: " + systemError(errno);
       close(fd);
+      fd = -1;
       return nullptr;
     }
     written += static_cast<size_t>(n);
@@ -83,8 +98,9 @@ void *loadSharedObject(const uint8_t *data, size_t size, std::string &error) {
     const char *message = dlerror();
     error = std::string("cannot load the code object: ") +
             (message ? message : "unknown dlopen error");
+    close(fd);
+    fd = -1;
   }
-  close(fd); // the loader keeps its own mapping
   return handle;
 }
 
@@ -110,7 +126,7 @@ Result<Model> Model::load(const std::string &path) {
   auto impl = std::make_shared<Impl>();
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return loadError(path, std::string("cannot open: ") + std::strerror(errno));
+    return loadError(path, "cannot open: " + systemError(errno));
   struct stat info;
   if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
     close(fd);
@@ -124,7 +140,7 @@ Result<Model> Model::load(const std::string &path) {
                        MAP_PRIVATE, fd, 0);
   close(fd);
   if (mapping == MAP_FAILED)
-    return loadError(path, std::string("cannot map: ") + std::strerror(errno));
+    return loadError(path, "cannot map: " + systemError(errno));
   impl->mapping = static_cast<const uint8_t *>(mapping);
   impl->mappingSize = static_cast<size_t>(info.st_size);
 
@@ -180,7 +196,7 @@ Result<Model> Model::load(const std::string &path) {
   if (!object)
     return loadError(path, "missing entry '" + impl->objectEntry + "'");
   impl->library = loadSharedObject(impl->mapping + object->offset,
-                                   object->size, error);
+                                   object->size, impl->codeFd, error);
   if (!impl->library)
     return loadError(path, error);
   auto *module = static_cast<const kiln_module *>(

@@ -35,6 +35,11 @@ struct Model::Impl {
   std::string objectEntry;
 
   void *library = nullptr; // dlopen handle of the code object
+  /// The memfd the code object was loaded from. It stays open as long as
+  /// the library is loaded: the loader knows the library by the name
+  /// "/proc/self/fd/N", and would hand a later load that reused N this
+  /// library instead of loading the new one.
+  int codeFd = -1;
 
   Impl() = default;
   Impl(const Impl &) = delete;

@@ -99,16 +99,29 @@ func.func @cast_and_item(%a: tensor<?xf32>) -> (tensor<?xi64>, f64) attributes {
 
 // Entry points take and return only tensors (kiln/abi.h): a Python scalar
 // parameter arrives as a rank-0 tensor and a scalar result leaves as one.
-// Helpers become private.
-// CHECK-LABEL: func.func @scalar_boundary(%arg0: tensor<i64>) -> tensor<i64> attributes {kiln.entry, llvm.emit_c_interface}
+// Inputs are the caller's buffers, so they are not writable. Helpers
+// become private.
+// CHECK-LABEL: func.func @scalar_boundary(%arg0: tensor<i64> {bufferization.writable = false}) -> tensor<i64> attributes {kiln.entry, llvm.emit_c_interface}
 // CHECK: %[[X:.*]] = tensor.extract %arg0[] : tensor<i64>
 // CHECK: %[[R:.*]] = call @helper(%[[X]])
 // CHECK: tensor.from_elements %[[R]] : tensor<i64>
 // CHECK: func.func private @helper(%arg0: i64) -> i64
+// CHECK-LABEL: func.func @view_result
+// CHECK: %[[S:.*]] = tensor.extract_slice
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[C:.*]] = linalg.copy ins(%[[S]] : tensor<4xf32>) outs(%[[E]] : tensor<4xf32>)
+// CHECK: return %[[C]]
 func.func @scalar_boundary(%n: i64) -> i64 attributes {kiln.entry} {
   %0 = func.call @helper(%n) : (i64) -> i64
   return %0 : i64
 }
 func.func @helper(%n: i64) -> i64 {
   return %n : i64
+}
+
+// A result that is a view of an input is copied into a fresh dense buffer:
+// the ABI hands results over as separately owned, dense buffers.
+func.func @view_result(%x: tensor<3x4xf32>, %i: i64) -> tensor<4xf32> attributes {kiln.entry} {
+  %0 = kiln.select %x[%i] {dim = 0 : i64} : tensor<3x4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -1,0 +1,731 @@
+//===- ModelTest.cpp - kiln::Model on archives from the real compiler -----===//
+//
+// Every archive here comes from running KILN_TEST_KILN on a small script
+// written to a scratch directory, so these tests exercise the runtime on
+// what the compiler really produces: loading and the manifest's
+// signatures, running with borrowed inputs, input checks, run-time errors
+// raised inside compiled code, concurrent runs, and every way loading must
+// refuse a damaged archive. Damaged copies are made by
+// test/Inputs/corrupt_archive.py, the helper the lit tests use too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Model.h"
+#include "PythonTestUtil.h"
+
+#include <catch2/catch.hpp>
+
+#include <malloc.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifndef KILN_TEST_KILN
+#error "KILN_TEST_KILN must name the kiln compiler binary (see test/CMakeLists.txt)"
+#endif
+#ifndef KILN_TEST_EXAMPLES
+#error "KILN_TEST_EXAMPLES must name the source tree's examples/ directory (see test/CMakeLists.txt)"
+#endif
+
+using namespace kiln;
+using namespace kiln::test;
+using Catch::Matchers::EndsWith;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The scripts, and archives compiled from them once per test run
+//===----------------------------------------------------------------------===//
+
+const char *const Header = "import torch\n"
+                           "from torch import Tensor\n"
+                           "from typing import List, Tuple\n"
+                           "\n\n";
+
+/// Signatures with symbols, static dims, several dtypes and Python scalars.
+const char *const SigScript = R"(# kiln: x=f32[N], y=f32[N]
+@torch.jit.script
+def f(x: Tensor, y: Tensor) -> Tensor:
+    return x * y + 1.0
+
+
+# kiln: m=f32[B, 3], v=f64[4]
+@torch.jit.script
+def g(m: Tensor, v: Tensor, s: float, k: int, flag: bool) -> Tuple[Tensor, Tensor, int]:
+    return m * s, v + 1.0, k + 1
+)";
+
+/// Run-time checks that fail: a broadcast of two unrelated dynamic dims, an
+/// index out of range, and the host list functions' shape checks.
+const char *const FailScript = R"(# kiln: x=f32[N], y=f32[M]
+@torch.jit.script
+def add(x: Tensor, y: Tensor) -> Tensor:
+    return x + y
+
+
+# kiln: x=f32[N]
+@torch.jit.script
+def pick(x: Tensor, i: int) -> Tensor:
+    return x[i]
+
+
+# kiln: x=f32[N], y=f32[M]
+@torch.jit.script
+def stk(x: Tensor, y: Tensor) -> Tensor:
+    return torch.stack([x, y])
+
+
+# kiln: x=f32[N, K], y=f32[M, L]
+@torch.jit.script
+def cat(x: Tensor, y: Tensor) -> Tensor:
+    return torch.cat([x, y])
+)";
+
+/// A loop whose trip count is an input, so that a call takes a while; and
+/// an entry that fails on demand, to interleave errors with good runs.
+const char *const LoopScript = R"(# kiln: x=f32[N]
+@torch.jit.script
+def work(x: Tensor, n: int) -> Tensor:
+    y = x
+    for i in range(n):
+        y = torch.tanh(y * 1.5 + float(i) * 0.001)
+    return y
+
+
+# kiln: x=f32[N], y=f32[M]
+@torch.jit.script
+def add(x: Tensor, y: Tensor) -> Tensor:
+    return x + y
+)";
+
+/// Results that could alias an input, or each other.
+const char *const AliasScript = R"(# kiln: x=f32[N]
+@torch.jit.script
+def ident(x: Tensor) -> Tensor:
+    return x
+
+
+# kiln: x=f32[N]
+@torch.jit.script
+def both(x: Tensor) -> Tuple[Tensor, Tensor]:
+    y = x + 1.0
+    return y, y
+)";
+
+struct Command {
+  int status = -1;
+  std::string output;
+};
+
+Command runCommand(const std::string &command) {
+  Command result;
+  std::FILE *pipe = popen((command + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  size_t got;
+  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    result.output.append(buffer, got);
+  result.status = pclose(pipe);
+  return result;
+}
+
+/// The scratch directory every archive of this test run lives in.
+const TempDir &scratch() {
+  static TempDir dir;
+  return dir;
+}
+
+/// Compiles `script` (after the common imports) as NAME.py into NAME.kiln,
+/// once per test run, and returns the archive's path.
+const std::string &archive(const std::string &name, const char *script) {
+  static std::map<std::string, std::string> compiled;
+  auto it = compiled.find(name);
+  if (it != compiled.end())
+    return it->second;
+  std::string source = scratch() / (name + ".py");
+  std::string out = scratch() / (name + ".kiln");
+  writeFile(source, std::string(Header) + script);
+  Command compile = runCommand(std::string(KILN_TEST_KILN) + " compile " +
+                               source + " -o " + out);
+  INFO(compile.output);
+  REQUIRE(compile.status == 0);
+  return compiled[name] = out;
+}
+
+/// Writes a damaged copy of `in` with test/Inputs/corrupt_archive.py.
+std::string corrupt(const std::string &mode, const std::string &in,
+                    const std::string &out, const std::string &args) {
+  Command command = runCommand(
+      std::string(KILN_TEST_PYTHON) + " " + KILN_TEST_EXAMPLES +
+      "/../test/Inputs/corrupt_archive.py " + mode + " " + in + " " + out +
+      " " + args);
+  INFO(command.output);
+  REQUIRE(command.status == 0);
+  return out;
+}
+
+Model loadOk(const std::string &path) {
+  Result<Model> model = Model::load(path);
+  INFO(path << ": " << (model ? "" : model.error().message));
+  REQUIRE(model.ok());
+  return std::move(model).value();
+}
+
+std::string loadError(const std::string &path) {
+  Result<Model> model = Model::load(path);
+  REQUIRE_FALSE(model.ok());
+  return model.error().message;
+}
+
+std::vector<Tensor> runOk(const Model &model, std::string_view entry,
+                          const std::vector<Tensor> &inputs) {
+  Result<std::vector<Tensor>> outputs = model.run(entry, inputs);
+  INFO(entry << ": " << (outputs ? "" : outputs.error().message));
+  REQUIRE(outputs.ok());
+  return std::move(outputs).value();
+}
+
+std::string runError(const Model &model, std::string_view entry,
+                     const std::vector<Tensor> &inputs) {
+  Result<std::vector<Tensor>> outputs = model.run(entry, inputs);
+  REQUIRE_FALSE(outputs.ok());
+  return outputs.error().message;
+}
+
+template <typename T>
+Tensor filled(DType dtype, std::vector<int64_t> shape, std::vector<T> values) {
+  Tensor tensor = Tensor::zeros(dtype, std::move(shape));
+  REQUIRE(tensor.nbytes() == values.size() * sizeof(T));
+  if (!values.empty())
+    std::memcpy(tensor.data(), values.data(), tensor.nbytes());
+  return tensor;
+}
+
+template <typename T> Tensor scalar(DType dtype, T value) {
+  return filled<T>(dtype, {}, {value});
+}
+
+template <typename T> std::vector<T> valuesOf(const Tensor &tensor) {
+  REQUIRE(tensor.nbytes() == static_cast<size_t>(tensor.numel()) * sizeof(T));
+  const T *data = tensor.data<T>();
+  return std::vector<T>(data, data + tensor.numel());
+}
+
+/// Dyadic values with few significant bits: their products and sums are
+/// exact in f32, so the expected results do not depend on FMA contraction.
+std::vector<float> ramp(int64_t n, float start, float step) {
+  std::vector<float> out(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    out[static_cast<size_t>(i)] = start + step * static_cast<float>(i % 64);
+  return out;
+}
+
+/// Where archive(NAME, ...) wrote NAME.py; run-time errors start with it.
+std::string scriptPath(const std::string &name) {
+  return scratch() / (name + ".py");
+}
+
+/// Bytes malloc has handed out and not yet taken back.
+size_t heapInUse() { return mallinfo2().uordblks; }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Loading and signatures
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("entries() mirror the manifest's signatures", "[model]") {
+  Model model = loadOk(archive("sig", SigScript));
+  const std::vector<EntryInfo> &entries = model.entries();
+  REQUIRE(entries.size() == 2);
+
+  const EntryInfo &f = entries[0];
+  CHECK(f.name == "f");
+  REQUIRE(f.args.size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    CHECK(f.args[i].name == (i == 0 ? "x" : "y"));
+    CHECK(f.args[i].dtype == DType::F32);
+    CHECK_FALSE(f.args[i].scalar);
+    REQUIRE(f.args[i].dims.size() == 1);
+    CHECK(f.args[i].dims[0].symbol == "N");
+    CHECK(f.args[i].dims[0].size == -1);
+  }
+  REQUIRE(f.results.size() == 1);
+  CHECK(f.results[0].name == "result0");
+  CHECK(f.results[0].dtype == DType::F32);
+  REQUIRE(f.results[0].dims.size() == 1);
+  CHECK(f.results[0].dims[0].symbol == "?");
+
+  const EntryInfo &g = entries[1];
+  CHECK(g.name == "g");
+  REQUIRE(g.args.size() == 5);
+  CHECK(g.args[0].name == "m");
+  CHECK(g.args[0].dtype == DType::F32);
+  REQUIRE(g.args[0].dims.size() == 2);
+  CHECK(g.args[0].dims[0].symbol == "B");
+  CHECK(g.args[0].dims[0].size == -1);
+  CHECK(g.args[0].dims[1].symbol.empty());
+  CHECK(g.args[0].dims[1].size == 3);
+  CHECK(g.args[1].name == "v");
+  CHECK(g.args[1].dtype == DType::F64);
+  REQUIRE(g.args[1].dims.size() == 1);
+  CHECK(g.args[1].dims[0].symbol.empty());
+  CHECK(g.args[1].dims[0].size == 4);
+  const std::pair<const char *, DType> scalars[] = {
+      {"s", DType::F64}, {"k", DType::I64}, {"flag", DType::Bool}};
+  for (size_t i = 0; i < 3; ++i) {
+    const ValueInfo &arg = g.args[2 + i];
+    CHECK(arg.name == scalars[i].first);
+    CHECK(arg.dtype == scalars[i].second);
+    CHECK(arg.scalar);
+    CHECK(arg.dims.empty());
+  }
+  REQUIRE(g.results.size() == 3);
+  CHECK(g.results[0].name == "result0");
+  REQUIRE(g.results[0].dims.size() == 2);
+  CHECK(g.results[0].dims[0].symbol == "?");
+  CHECK(g.results[0].dims[1].size == 3);
+  CHECK(g.results[1].dtype == DType::F64);
+  CHECK(g.results[2].name == "result2");
+  CHECK(g.results[2].dtype == DType::I64);
+  CHECK(g.results[2].scalar);
+
+  CHECK(model.entry("g") == &entries[1]);
+  CHECK(model.entry("h") == nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("run reads borrowed inputs in place and computes exact values",
+          "[model]") {
+  Model model = loadOk(archive("sig", SigScript));
+  std::vector<float> x = ramp(7, -3.0f, 0.5f), y = ramp(7, 1.0f, 0.25f);
+  const std::vector<float> xBefore = x, yBefore = y;
+  Tensor xt = Tensor::borrow(DType::F32, {7}, x.data());
+  Tensor yt = Tensor::borrow(DType::F32, {7}, y.data());
+  CHECK_FALSE(xt.ownsData());
+  CHECK(xt.data() == x.data());
+
+  std::vector<Tensor> out = runOk(model, "f", {xt, yt});
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].dtype() == DType::F32);
+  CHECK(out[0].shape() == std::vector<int64_t>{7});
+  CHECK(out[0].ownsData());
+  std::vector<float> expected(7);
+  for (size_t i = 0; i < 7; ++i)
+    expected[i] = x[i] * y[i] + 1.0f;
+  CHECK(valuesOf<float>(out[0]) == expected);
+  // The inputs are read, never written.
+  CHECK(x == xBefore);
+  CHECK(y == yBefore);
+}
+
+TEST_CASE("run passes static dims and Python scalars", "[model]") {
+  Model model = loadOk(archive("sig", SigScript));
+  Tensor m = filled<float>(DType::F32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  Tensor v = filled<double>(DType::F64, {4}, {0.5, 1.5, -2, 8});
+  std::vector<Tensor> out =
+      runOk(model, "g",
+            {m, v, scalar<double>(DType::F64, 2.5),
+             scalar<int64_t>(DType::I64, 41), scalar<uint8_t>(DType::Bool, 1)});
+  REQUIRE(out.size() == 3);
+  CHECK(out[0].shape() == std::vector<int64_t>{2, 3});
+  CHECK(valuesOf<float>(out[0]) ==
+        std::vector<float>{2.5f, 5, 7.5f, 10, 12.5f, 15});
+  CHECK(out[1].shape() == std::vector<int64_t>{4});
+  CHECK(valuesOf<double>(out[1]) == std::vector<double>{1.5, 2.5, -1, 9});
+  CHECK(out[2].rank() == 0);
+  CHECK(valuesOf<int64_t>(out[2]) == std::vector<int64_t>{42});
+}
+
+TEST_CASE("one archive runs with several sizes of a dim symbol", "[model]") {
+  Model model = loadOk(archive("sig", SigScript));
+  for (int64_t n : {1, 5, 1000, 3, 0}) {
+    INFO("N = " << n);
+    std::vector<float> x = ramp(n, 2.0f, -0.125f), y = ramp(n, -1.0f, 0.5f);
+    std::vector<Tensor> out =
+        runOk(model, "f",
+              {Tensor::borrow(DType::F32, {n}, x.data()),
+               Tensor::borrow(DType::F32, {n}, y.data())});
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].shape() == std::vector<int64_t>{n});
+    std::vector<float> expected(static_cast<size_t>(n));
+    for (size_t i = 0; i < expected.size(); ++i)
+      expected[i] = x[i] * y[i] + 1.0f;
+    CHECK(valuesOf<float>(out[0]) == expected);
+  }
+}
+
+TEST_CASE("results own their memory and outlive the Model", "[model]") {
+  std::vector<Tensor> out;
+  std::vector<float> x = {1, 2, 3}, y = {4, 5, 6};
+  {
+    Model model = loadOk(archive("sig", SigScript));
+    {
+      // A copy shares the loaded archive; the original can go first.
+      Model copy = model;
+      out = runOk(copy, "f",
+                  {Tensor::borrow(DType::F32, {3}, x.data()),
+                   Tensor::borrow(DType::F32, {3}, y.data())});
+    }
+    Model other = loadOk(archive("sig", SigScript));
+    model = other; // drops the first load
+  }
+  // The Models and their code are gone; the results are not.
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].ownsData());
+  CHECK(valuesOf<float>(out[0]) == std::vector<float>{5, 11, 19});
+  Tensor copy = out[0];
+  out.clear();
+  CHECK(valuesOf<float>(copy) == std::vector<float>{5, 11, 19});
+}
+
+TEST_CASE("results never alias the inputs or each other", "[model]") {
+  Model model = loadOk(archive("alias", AliasScript));
+  std::vector<float> x = {1, 2, 3, 4};
+  std::vector<Tensor> out =
+      runOk(model, "ident", {Tensor::borrow(DType::F32, {4}, x.data())});
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].ownsData());
+  CHECK(out[0].data() != static_cast<void *>(x.data()));
+  x[0] = 100; // the caller's buffer is its own again
+  CHECK(valuesOf<float>(out[0]) == std::vector<float>{1, 2, 3, 4});
+
+  out = runOk(model, "both", {Tensor::borrow(DType::F32, {4}, x.data())});
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].ownsData());
+  CHECK(out[1].ownsData());
+  CHECK(out[0].data() != out[1].data());
+  CHECK(valuesOf<float>(out[0]) == std::vector<float>{101, 3, 4, 5});
+  CHECK(valuesOf<float>(out[1]) == std::vector<float>{101, 3, 4, 5});
+}
+
+TEST_CASE("two archives are loaded at once", "[model]") {
+  // Both code objects come from memfds; each Model must run its own code.
+  Model sig = loadOk(archive("sig", SigScript));
+  Model alias = loadOk(archive("alias", AliasScript));
+  Model sig2 = loadOk(archive("sig", SigScript));
+  std::vector<float> x = {1, 2}, y = {3, 4};
+  Tensor xt = Tensor::borrow(DType::F32, {2}, x.data());
+  Tensor yt = Tensor::borrow(DType::F32, {2}, y.data());
+  CHECK(valuesOf<float>(runOk(sig, "f", {xt, yt})[0]) ==
+        std::vector<float>{4, 9});
+  CHECK(valuesOf<float>(runOk(alias, "ident", {xt})[0]) ==
+        std::vector<float>{1, 2});
+  CHECK(valuesOf<float>(runOk(sig2, "f", {yt, yt})[0]) ==
+        std::vector<float>{10, 17});
+}
+
+//===----------------------------------------------------------------------===//
+// Input checks, before any code runs
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("run checks inputs against the signature", "[model]") {
+  Model model = loadOk(archive("sig", SigScript));
+  Tensor x3 = Tensor::zeros(DType::F32, {3});
+  Tensor x4 = Tensor::zeros(DType::F32, {4});
+
+  SECTION("count") {
+    CHECK(runError(model, "f", {x3}) == "'f' takes 2 inputs (x, y), got 1");
+    CHECK(runError(model, "f", {x3, x3, x3}) ==
+          "'f' takes 2 inputs (x, y), got 3");
+    CHECK(runError(model, "g", {}) ==
+          "'g' takes 5 inputs (m, v, s, k, flag), got 0");
+  }
+  SECTION("dtype") {
+    CHECK(runError(model, "f", {x3, Tensor::zeros(DType::I64, {3})}) ==
+          "input 'y' of 'f' must be f32, got i64");
+    CHECK(runError(model, "f", {Tensor::zeros(DType::F64, {3}), x3}) ==
+          "input 'x' of 'f' must be f32, got f64");
+  }
+  SECTION("rank") {
+    CHECK(runError(model, "f", {Tensor::zeros(DType::F32, {2, 3}), x3}) ==
+          "input 'x' of 'f' must have rank 1 (shape [N]), got rank 2 "
+          "(shape [2, 3])");
+    CHECK(runError(model, "f", {x3, Tensor::zeros(DType::F32, {})}) ==
+          "input 'y' of 'f' must have rank 1 (shape [N]), got rank 0 "
+          "(shape [])");
+  }
+  SECTION("static dim") {
+    Tensor v = Tensor::zeros(DType::F64, {4});
+    Tensor s = Tensor::zeros(DType::F64, {});
+    Tensor k = Tensor::zeros(DType::I64, {});
+    Tensor flag = Tensor::zeros(DType::Bool, {});
+    CHECK(runError(model, "g",
+                   {Tensor::zeros(DType::F32, {2, 4}), v, s, k, flag}) ==
+          "input 'm' of 'g' must have shape [B, 3], got [2, 4] (dim 1 must "
+          "be 3)");
+    CHECK(runError(model, "g",
+                   {Tensor::zeros(DType::F32, {2, 3}),
+                    Tensor::zeros(DType::F64, {5}), s, k, flag}) ==
+          "input 'v' of 'g' must have shape [4], got [5] (dim 0 must be 4)");
+    // A Python scalar is a rank-0 tensor, not a one-element vector.
+    CHECK(runError(model, "g",
+                   {Tensor::zeros(DType::F32, {2, 3}), v,
+                    Tensor::zeros(DType::F64, {1}), k, flag}) ==
+          "input 's' of 'g' must have rank 0 (shape []), got rank 1 "
+          "(shape [1])");
+  }
+  SECTION("one size per dim symbol") {
+    CHECK(runError(model, "f", {x3, x4}) ==
+          "input 'y' of 'f' has N = 4 in dim 0, but input 'x' has N = 3");
+  }
+  SECTION("unknown entry point") {
+    CHECK(runError(model, "h", {x3, x3}) ==
+          "no entry point 'h' in this archive (it has: f, g)");
+  }
+  // A refused call changes nothing.
+  CHECK(valuesOf<float>(runOk(model, "f", {x3, x3})[0]) ==
+        std::vector<float>{1, 1, 1});
+}
+
+//===----------------------------------------------------------------------===//
+// Errors raised inside compiled code
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("a failed run-time check returns the located error", "[model]") {
+  Model model = loadOk(archive("fail", FailScript));
+  std::string path = scriptPath("fail");
+  Tensor x3 = Tensor::zeros(DType::F32, {3});
+  Tensor x4 = Tensor::zeros(DType::F32, {4});
+
+  CHECK(runError(model, "add", {x3, x4}) ==
+        path + ":9:14: error: the size of tensor a (3) must match the size "
+               "of tensor b (4) at non-singleton dimension 0\n"
+               "    return x + y\n"
+               "             ^");
+  CHECK(runError(model, "pick", {x3, scalar<int64_t>(DType::I64, 3)}) ==
+        path + ":15:14: error: index 3 is out of bounds for dimension 0 with "
+               "size 3\n"
+               "    return x[i]\n"
+               "             ^");
+  CHECK(runError(model, "stk", {x3, x4}) ==
+        path + ":21:12: error: stack expects each tensor to be equal size, "
+               "but got [3] at entry 0 and [4] at entry 1\n"
+               "    return torch.stack([x, y])\n"
+               "           ^");
+  CHECK(runError(model, "cat",
+                 {Tensor::zeros(DType::F32, {3, 2}),
+                  Tensor::zeros(DType::F32, {4, 3})}) ==
+        path + ":27:12: error: Sizes of tensors must match except in "
+               "dimension 0. Expected size 2 but got size 3 for tensor "
+               "number 1 in the list.\n"
+               "    return torch.cat([x, y])\n"
+               "           ^");
+
+  // The Model is as good as before.
+  std::vector<float> a = {1, 2, 3}, b = {10, 20, 30};
+  CHECK(valuesOf<float>(runOk(model, "add",
+                              {Tensor::borrow(DType::F32, {3}, a.data()),
+                               Tensor::borrow(DType::F32, {3}, b.data())})[0]) ==
+        std::vector<float>{11, 22, 33});
+  CHECK(valuesOf<float>(
+            runOk(model, "pick",
+                  {Tensor::borrow(DType::F32, {3}, a.data()),
+                   scalar<int64_t>(DType::I64, -1)})[0]) ==
+        std::vector<float>{3});
+}
+
+TEST_CASE("a failed run-time check leaks nothing", "[model]") {
+  Model model = loadOk(archive("fail", FailScript));
+  Tensor x3 = Tensor::zeros(DType::F32, {3, 2});
+  Tensor x4 = Tensor::zeros(DType::F32, {4, 3});
+  Tensor v3 = Tensor::zeros(DType::F32, {3});
+  Tensor v4 = Tensor::zeros(DType::F32, {4});
+  struct Case {
+    const char *entry;
+    std::vector<Tensor> inputs;
+  } cases[] = {
+      {"add", {v3, v4}},
+      {"pick", {v3, scalar<int64_t>(DType::I64, 7)}},
+      {"stk", {v3, v4}},
+      {"cat", {x3, x4}},
+  };
+  for (const Case &c : cases) {
+    INFO(c.entry);
+    // Warm up, so that one-time allocations are not counted.
+    for (int i = 0; i < 5; ++i)
+      (void)model.run(c.entry, c.inputs);
+    size_t before = heapInUse();
+    int succeeded = 0;
+    for (int i = 0; i < 1000; ++i)
+      succeeded += model.run(c.entry, c.inputs).ok();
+    size_t after = heapInUse();
+    CHECK(succeeded == 0);
+    // A leak of even one small buffer per call would be 16000+ bytes.
+    CHECK(after <= before + 4096);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Threads
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("threads run one Model concurrently", "[model]") {
+  Model model = loadOk(archive("loop", LoopScript));
+  constexpr int Threads = 8, Iterations = 40;
+  constexpr int64_t Trips = 20000;
+  // Each thread has its own input (and size), and its reference result from
+  // a single-threaded run; a second entry fails on every other iteration,
+  // so error state is exercised concurrently too.
+  std::vector<std::vector<float>> inputs(Threads);
+  std::vector<std::vector<float>> reference(Threads);
+  for (int t = 0; t < Threads; ++t) {
+    int64_t n = 16 + 7 * t;
+    inputs[t] = ramp(n, -0.5f + 0.0625f * t, 0.015625f);
+    reference[t] = valuesOf<float>(
+        runOk(model, "work",
+              {Tensor::borrow(DType::F32, {n}, inputs[t].data()),
+               scalar<int64_t>(DType::I64, Trips)})[0]);
+  }
+  Tensor a = Tensor::zeros(DType::F32, {2});
+  Tensor b = Tensor::zeros(DType::F32, {5});
+  const std::string expectedError =
+      scriptPath("loop") +
+      ":18:14: error: the size of tensor a (2) must match the size of tensor "
+      "b (5) at non-singleton dimension 0\n"
+      "    return x + y\n"
+      "             ^";
+
+  std::vector<int> mismatches(Threads, 0), failures(Threads, 0),
+      wrongErrors(Threads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < Threads; ++t) {
+    threads.emplace_back([&, t] {
+      int64_t n = static_cast<int64_t>(inputs[t].size());
+      Tensor x = Tensor::borrow(DType::F32, {n}, inputs[t].data());
+      Tensor trips = scalar<int64_t>(DType::I64, Trips);
+      for (int i = 0; i < Iterations; ++i) {
+        Result<std::vector<Tensor>> out = model.run("work", {x, trips});
+        if (!out || out->size() != 1)
+          ++failures[t];
+        else if (valuesOf<float>((*out)[0]) != reference[t])
+          ++mismatches[t];
+        if (i % 2 == 0) {
+          Result<std::vector<Tensor>> bad = model.run("add", {a, b});
+          if (bad.ok() || bad.error().message != expectedError)
+            ++wrongErrors[t];
+        }
+      }
+    });
+  }
+  for (std::thread &thread : threads)
+    thread.join();
+  for (int t = 0; t < Threads; ++t) {
+    INFO("thread " << t);
+    CHECK(failures[t] == 0);
+    CHECK(mismatches[t] == 0);
+    CHECK(wrongErrors[t] == 0);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Archives the runtime must refuse
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("load refuses what is not an archive", "[model]") {
+  TempDir dir;
+  std::string missing = dir / "missing.kiln";
+  CHECK(loadError(missing) ==
+        missing + ": cannot open: no such file or directory");
+  CHECK(loadError(dir.path()) == dir.path() + ": not a regular file");
+  std::string empty = dir / "empty.kiln";
+  writeFile(empty, "");
+  CHECK(loadError(empty) ==
+        empty + ": truncated or not a zip archive: the file is empty");
+  std::string text = dir / "text.kiln";
+  writeFile(text, "def f(x):\n    return x\n");
+  CHECK(loadError(text) == text + ": truncated or not a zip archive: no "
+                                  "end-of-central-directory record");
+}
+
+TEST_CASE("load refuses a truncated archive", "[model]") {
+  TempDir dir;
+  const std::string &good = archive("sig", SigScript);
+  std::string bytes = readFile(good);
+  REQUIRE(bytes.size() > 1000);
+  std::vector<size_t> sizes;
+  for (size_t i = 0; i < 10; ++i)
+    sizes.push_back(bytes.size() * i / 10);
+  sizes.push_back(bytes.size() - 1);
+  for (size_t size : sizes) {
+    INFO("truncated to " << size << " of " << bytes.size() << " bytes");
+    std::string path = dir / ("cut" + std::to_string(size) + ".kiln");
+    writeFile(path, bytes.substr(0, size));
+    CHECK(loadError(path) ==
+          path + (size == 0 ? ": truncated or not a zip archive: the file is "
+                              "empty"
+                            : ": truncated or not a zip archive: no "
+                              "end-of-central-directory record"));
+  }
+}
+
+TEST_CASE("load refuses a corrupt or incompatible archive", "[model]") {
+  TempDir dir;
+  const std::string &good = archive("sig", SigScript);
+
+  SECTION("a flipped byte in the code object") {
+    std::string path =
+        corrupt("flip", good, dir / "flip.kiln", "cpu/code.so");
+    CHECK(loadError(path) == path + ": checksum mismatch in entry "
+                                    "'cpu/code.so': the archive is corrupt");
+  }
+  SECTION("a flipped byte in the manifest") {
+    std::string path =
+        corrupt("flip", good, dir / "flip.kiln", "manifest.json");
+    CHECK(loadError(path) == path + ": checksum mismatch in entry "
+                                    "'manifest.json': the archive is corrupt");
+  }
+  SECTION("an unknown major format version") {
+    std::string path = corrupt("version", good, dir / "v2.kiln", "2 0");
+    std::string message = loadError(path);
+    CHECK_THAT(message,
+               StartsWith(path + ": archive format version 2.0 is not "
+                                 "supported: this runtime (kiln "));
+    CHECK_THAT(message, EndsWith(") reads format version 1.x"));
+  }
+  SECTION("a newer minor format version loads") {
+    // Minor versions only add fields. The rebuilt zip is not 64-byte
+    // aligned either, which only weights need.
+    std::string path = corrupt("version", good, dir / "v1.kiln", "1 7");
+    Model model = loadOk(path);
+    Tensor x = filled<float>(DType::F32, {2}, {2, 3});
+    CHECK(valuesOf<float>(runOk(model, "f", {x, x})[0]) ==
+          std::vector<float>{5, 10});
+  }
+  SECTION("a missing entry") {
+    for (const char *entry :
+         {"ir/optimized.mlir", "cpu/code.so", "manifest.json"}) {
+      INFO(entry);
+      std::string path = corrupt("delete", good, dir / "deleted.kiln", entry);
+      CHECK(loadError(path) ==
+            path + ": missing entry '" + std::string(entry) + "'");
+    }
+  }
+  SECTION("an unknown CPU feature") {
+    std::string path =
+        corrupt("features", good, dir / "feature.kiln", "sse3,avx9000");
+    CHECK(loadError(path) ==
+          path + ": the archive's code needs CPU features this runtime "
+                 "cannot check (avx9000); use a newer kiln runtime");
+  }
+  SECTION("a CPU that lacks a feature") {
+    std::string path =
+        corrupt("features", good, dir / "feature.kiln", "sse3,avx2");
+    setenv("KILN_CPU_DISABLE", "fma,avx2", 1);
+    std::string message = loadError(path);
+    unsetenv("KILN_CPU_DISABLE");
+    CHECK(message == path + ": this CPU lacks avx2, which the archive's code "
+                            "was compiled for; compile the model on (or for) "
+                            "this machine");
+  }
+}
