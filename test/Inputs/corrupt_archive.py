@@ -3,7 +3,8 @@
 
 Usage: corrupt_archive.py MODE IN OUT [ARGS...]
 
-  truncate IN OUT SIZE        the first SIZE bytes of IN
+  truncate IN OUT SIZE        the first SIZE bytes of IN (a negative SIZE
+                              counts from the end: -1 drops the last byte)
   flip IN OUT ENTRY           IN with one byte of ENTRY's data inverted (the
                               middle byte), so its CRC-32 no longer matches
   version IN OUT MAJOR MINOR  the manifest's format_version set to
@@ -61,8 +62,11 @@ def main():
         data = bytearray(f.read())
 
     if mode == "truncate":
+        size = int(args[0])
+        assert -len(data) <= size < len(data), \
+            "SIZE %d does not truncate a file of %d bytes" % (size, len(data))
         with open(OUT, "wb") as f:
-            f.write(data[:int(args[0])])
+            f.write(data[:size])
     elif mode == "flip":
         offset, size = entry_data_offset(data, args[0])
         assert size > 0, "cannot flip a byte of an empty entry"
