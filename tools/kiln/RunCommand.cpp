@@ -109,6 +109,8 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 
 /// The first few values, flattened, as PyTorch would print them.
 std::string firstValues(const Tensor &t) {
+  if (t.rank() == 0)
+    return formatTensor(t);
   int64_t n = std::min<int64_t>(t.numel(), 8);
   Tensor head = Tensor::zeros(t.dtype(), {n});
   std::memcpy(head.data(), t.data(), static_cast<size_t>(n) * dtypeSize(t.dtype()));
