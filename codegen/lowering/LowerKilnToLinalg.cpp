@@ -84,6 +84,8 @@ struct LowerKilnToLinalgPass
     populateElementwisePatterns(patterns, converter, state);
     populateShapePatterns(patterns, converter, state);
     populateReductionPatterns(patterns, converter, state);
+    populateMatmulPatterns(patterns, converter, state);
+    populateRandomPatterns(patterns, converter, state);
     populateRuntimeCallPatterns(patterns, converter, state);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

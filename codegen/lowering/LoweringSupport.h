@@ -107,6 +107,12 @@ void populateShapePatterns(mlir::RewritePatternSet &patterns,
 void populateReductionPatterns(mlir::RewritePatternSet &patterns,
                                mlir::TypeConverter &converter,
                                LoweringState &state);
+void populateMatmulPatterns(mlir::RewritePatternSet &patterns,
+                            mlir::TypeConverter &converter,
+                            LoweringState &state);
+void populateRandomPatterns(mlir::RewritePatternSet &patterns,
+                            mlir::TypeConverter &converter,
+                            LoweringState &state);
 void populateRuntimeCallPatterns(mlir::RewritePatternSet &patterns,
                                  mlir::TypeConverter &converter,
                                  LoweringState &state);

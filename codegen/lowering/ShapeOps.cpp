@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "codegen/lowering/LoweringSupport.h"
+#include "codegen/lowering/CheckSupport.h"
 
 #include "ir/KilnDialect.h"
 
@@ -41,13 +41,6 @@ using Pred = arith::CmpIPredicate;
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-std::optional<int64_t> constantInt(Value value) {
-  APInt bits;
-  if (matchPattern(value, m_ConstantInt(&bits)))
-    return bits.getSExtValue();
-  return std::nullopt;
-}
 
 /// Integer arithmetic that folds as it is built, with constants shared and
 /// put on the right of commutative ops, where folders look for them.
@@ -104,49 +97,6 @@ struct IntMath {
   }
 };
 
-/// The run-time operands of a check's message. A size known at compile time
-/// is written into the text; the first three others become {0}, {1} and
-/// {2}, the integers raise() reports, and any more print as "?".
-struct MessageArgs {
-  SmallVector<Value, 3> values;
-
-  std::string operator()(Value value) {
-    if (std::optional<int64_t> c = constantInt(value))
-      return std::to_string(*c);
-    for (auto [i, v] : llvm::enumerate(values))
-      if (v == value)
-        return "{" + std::to_string(i) + "}";
-    if (values.size() == 3)
-      return "?";
-    values.push_back(value);
-    return "{" + std::to_string(values.size() - 1) + "}";
-  }
-  /// "[a, b, c]", as PyTorch prints a shape.
-  std::string list(ValueRange sizes) {
-    std::string text = "[";
-    for (auto [i, size] : llvm::enumerate(sizes))
-      text += (i ? ", " : "") + (*this)(size);
-    return text + "]";
-  }
-};
-
-/// Emits `if (failed) raise(...)` unless `failed` folded to false; the site
-/// is numbered only for a check that is emitted.
-void check(OpBuilder &b, Location loc, LoweringState &state, Value failed,
-           const std::string &message, ValueRange operands = {}) {
-  if (std::optional<int64_t> c = constantInt(failed); c && *c == 0)
-    return;
-  emitCheck(b, loc, failed, state.tables.addSite(loc, message), operands);
-}
-
-/// `value` as `type`, which differs at most in which dims are static (an
-/// op's result type may know more than the lowering works out).
-Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
-  if (value.getType() == type)
-    return value;
-  return b.create<tensor::CastOp>(loc, type, value);
-}
-
 /// Index sizes as OpFoldResults that agree with `type`: attributes for its
 /// static dims, the values for its dynamic ones.
 SmallVector<OpFoldResult> mixedSizes(OpBuilder &b, RankedTensorType type,
@@ -181,11 +131,11 @@ Value flatten(OpBuilder &b, Location loc, Value value) {
                                            ArrayRef<ReassociationIndices>{all});
 }
 
-/// `src` reshaped to `type` (whose dims are `sizes`, index values) where
-/// each result dim belongs to one group of `groups`. A tensor.expand_shape
-/// (a view) when no group has two `?` dims; otherwise tensor.reshape, which
-/// MLIR 19's bufferization handles where expand_shape's does not (it copies
-/// a strided source).
+/// `src` reshaped to `type` (dims `sizes`, index values), each result dim in
+/// one of `groups`: a tensor.expand_shape (a view) when no group has two `?`
+/// dims, else tensor.reshape, because MLIR 19's one-shot bufferization
+/// crashes on such an expand_shape; tensor.reshape becomes memref.reshape
+/// (after a copy if the source is strided).
 Value expandTo(OpBuilder &b, Location loc, Value src, RankedTensorType type,
                ArrayRef<ReassociationIndices> groups, ArrayRef<Value> sizes) {
   bool viewable = llvm::all_of(groups, [&](const ReassociationIndices &g) {

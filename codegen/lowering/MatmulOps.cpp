@@ -1,0 +1,359 @@
+//===- MatmulOps.cpp - torch.matmul as linalg contractions ------------------===//
+//
+// See ReductionOps.cpp for how PyTorch's accumulation rules are followed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/ReductionSupport.h"
+
+#include "ir/KilnDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+#include <optional>
+
+using namespace mlir;
+
+namespace kiln::codegen {
+namespace {
+
+using Pred = arith::CmpIPredicate;
+using FPred = arith::CmpFPredicate;
+
+//===----------------------------------------------------------------------===//
+// matmul
+//===----------------------------------------------------------------------===//
+
+/// The body of every contraction: acc + a * b, computed in acc's type.
+Value multiplyAdd(OpBuilder &b, Location loc, ValueRange args) {
+  Type acc = args[2].getType();
+  Value x = convertScalar(b, loc, args[0], acc);
+  Value y = convertScalar(b, loc, args[1], acc);
+  if (isa<FloatType>(acc))
+    return b.create<arith::AddFOp>(loc, args[2],
+                                   b.create<arith::MulFOp>(loc, x, y));
+  return b.create<arith::AddIOp>(loc, args[2],
+                                 b.create<arith::MulIOp>(loc, x, y));
+}
+
+struct MatmulLowering : KilnLowering<MatmulOp> {
+  using KilnLowering::KilnLowering;
+
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    int64_t lhsRank = lhsType.getRank(), rhsRank = rhsType.getRank();
+    Type element = lhsType.getElementType();
+    Type acc = accumulatorType(element);
+    SmallVector<Value> ls = tensorSizes(rewriter, loc, lhs);
+    SmallVector<Value> rs = tensorSizes(rewriter, loc, rhs);
+    Value k1 = ls.back();
+    Value k2 = rhsRank == 1 ? rs[0] : rs[rhsRank - 2];
+    Value n = rhsRank == 1 ? Value() : rs.back();
+
+    Value result;
+    if (rhsRank <= 2) {
+      // A lhs with batch dims folds them into its rows, as PyTorch does.
+      Value rows = lhsRank == 1 ? indexValue(rewriter, loc, 1) : ls[0];
+      if (lhsRank > 2) {
+        for (int64_t i = 1; i < lhsRank - 1; ++i)
+          rows = rewriter.createOrFold<arith::MulIOp>(loc, rows, ls[i]);
+        SmallVector<ReassociationIndices> groups{
+            llvm::to_vector(llvm::seq<int64_t>(0, lhsRank - 1)), {lhsRank - 1}};
+        int64_t folded = 1;
+        for (int64_t i = 0; i < lhsRank - 1; ++i)
+          folded = ShapedType::isDynamic(folded) || lhsType.isDynamicDim(i)
+                       ? ShapedType::kDynamic
+                       : folded * lhsType.getDimSize(i);
+        lhs = rewriter.create<tensor::CollapseShapeOp>(
+            loc,
+            RankedTensorType::get({folded, lhsType.getShape().back()}, element),
+            lhs, groups);
+      }
+      checkContraction(rewriter, loc, lhsRank, rhsRank, rows, k1, k2, n, {});
+      result = smallMatmul(rewriter, loc, lhs, rhs, acc, rows, n);
+      if (lhsRank > 2) {
+        // Unfold the rows.
+        SmallVector<int64_t> shape(lhsType.getShape().drop_back());
+        SmallVector<Value> sizes(ArrayRef<Value>(ls).drop_back());
+        ReassociationIndices rowGroup =
+            llvm::to_vector(llvm::seq<int64_t>(0, lhsRank - 1));
+        SmallVector<ReassociationIndices> groups{rowGroup};
+        if (rhsRank == 2) {
+          shape.push_back(rhsType.getShape().back());
+          sizes.push_back(n);
+          groups.push_back({lhsRank - 1});
+        }
+        result = expandTo(rewriter, loc, result,
+                          RankedTensorType::get(shape, acc), groups, sizes);
+      }
+    } else {
+      result = batchedMatmul(rewriter, loc, lhs, rhs, acc, ls, rs);
+    }
+
+    if (acc != element)
+      result = mapElements(rewriter, loc, result, element,
+                           [&](OpBuilder &b, Location l, Value x) {
+                             return convertScalar(b, l, x, element);
+                           });
+    rewriter.replaceOp(op,
+                       castTo(rewriter, loc, result, op.getResult().getType()));
+    return success();
+  }
+
+  /// Raises PyTorch's message when the contracted sizes differ. `rows` is
+  /// the lhs's (folded) rows, `n` the rhs's columns (null for a vector),
+  /// `batch` the batch size (null without batch dims).
+  void checkContraction(OpBuilder &b, Location loc, int64_t lhsRank,
+                        int64_t rhsRank, Value rows, Value k1, Value k2,
+                        Value n, Value batch) const {
+    if (constantInt(k1) && constantInt(k2))
+      return; // equal: the verifier saw both
+    Value differs = b.create<arith::CmpIOp>(loc, Pred::ne, k1, k2);
+    MessageArgs args;
+    std::string a = args(k1), c = args(k2);
+    std::string message;
+    if (batch) {
+      std::string s = args(batch);
+      message = "expected size for first two dimensions of batch2 tensor to "
+                "be: [" +
+                s + ", " + a + "] but got: [" + s + ", " + c + "]";
+    } else if (lhsRank == 1 && rhsRank == 1) {
+      message = "inconsistent tensor size, expected tensor [" + a +
+                "] and src [" + c +
+                "] to have the same number of elements, but got " + a +
+                " and " + c + " elements respectively";
+    } else if (rhsRank == 1) {
+      std::string r = args(rows);
+      message = "size mismatch, got input (" + r + "), mat (" + r + "x" + a +
+                "), vec (" + c + ")";
+    } else {
+      std::string r = args(rows), m = args(n);
+      message = "mat1 and mat2 shapes cannot be multiplied (" + r + "x" + a +
+                " and " + c + "x" + m + ")";
+    }
+    check(b, loc, state, differs, message, args.values);
+  }
+
+  /// 1-D and 2-D operands: dot, matvec, vecmat or matmul into a zeroed
+  /// accumulator.
+  static Value smallMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                           Type acc, Value rows, Value n) {
+    int64_t lhsRank = cast<RankedTensorType>(lhs.getType()).getRank();
+    int64_t rhsRank = cast<RankedTensorType>(rhs.getType()).getRank();
+    auto lhsShape = cast<RankedTensorType>(lhs.getType()).getShape();
+    auto rhsShape = cast<RankedTensorType>(rhs.getType()).getShape();
+    SmallVector<int64_t> shape;
+    SmallVector<Value> sizes;
+    if (lhsRank == 2) {
+      shape.push_back(lhsShape[0]);
+      sizes.push_back(rows);
+    }
+    if (rhsRank == 2) {
+      shape.push_back(rhsShape[1]);
+      sizes.push_back(n);
+    }
+    Value zero = constantOf(b, loc, acc, 0.0);
+    Value init = filled(b, loc, RankedTensorType::get(shape, acc), sizes, zero);
+    SmallVector<Value, 2> ins{lhs, rhs};
+    if (lhsRank == 1 && rhsRank == 1)
+      return b.create<linalg::DotOp>(loc, ins, init).getResult(0);
+    if (rhsRank == 1)
+      return b.create<linalg::MatvecOp>(loc, ins, init).getResult(0);
+    if (lhsRank == 1)
+      return b.create<linalg::VecmatOp>(loc, ins, init).getResult(0);
+    return b.create<linalg::MatmulOp>(loc, ins, init).getResult(0);
+  }
+
+  /// A rhs with batch dims. Equal batch dims fold into one for
+  /// linalg.batch_matmul; otherwise (a lhs without batch dims, or batch dims
+  /// that broadcast) one linalg.generic contraction reads a size-1 dim at
+  /// index 0. A `?` batch dim is assumed not to broadcast, as in
+  /// elementwise ops, and is checked.
+  Value batchedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                      Type acc, ArrayRef<Value> ls, ArrayRef<Value> rs) const {
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    int64_t lhsRank = lhsType.getRank(), rhsRank = rhsType.getRank();
+    int64_t lhsBatch = std::max<int64_t>(lhsRank - 2, 0);
+    int64_t rhsBatch = rhsRank - 2;
+    int64_t batchRank = std::max(lhsBatch, rhsBatch);
+
+    // The broadcast batch shape, with checks where `?` dims must agree.
+    SmallVector<int64_t> shape;
+    SmallVector<Value> sizes;
+    bool plainBatch = lhsBatch == rhsBatch;
+    Value batch = indexValue(b, loc, 1);
+    for (int64_t i = 0; i < batchRank; ++i) {
+      int64_t li = i - (batchRank - lhsBatch), ri = i - (batchRank - rhsBatch);
+      int64_t ld = li >= 0 ? lhsType.getDimSize(li) : 1;
+      int64_t rd = ri >= 0 ? rhsType.getDimSize(ri) : 1;
+      bool lhsIn = li >= 0 && ld != 1, rhsIn = ri >= 0 && rd != 1;
+      if (lhsIn != rhsIn)
+        plainBatch = false;
+      int64_t dim = ShapedType::kDynamic;
+      Value size;
+      if (!lhsIn && !rhsIn) {
+        dim = 1;
+        size = indexValue(b, loc, 1);
+      } else if (lhsIn && (!rhsIn || !ShapedType::isDynamic(ld))) {
+        dim = ld;
+        size = ls[li];
+      } else {
+        dim = rd;
+        size = rs[ri];
+      }
+      if (lhsIn && rhsIn &&
+          (ShapedType::isDynamic(ld) || ShapedType::isDynamic(rd)))
+        checkBatchDim(b, loc, ls[li], rs[ri], i);
+      shape.push_back(dim);
+      sizes.push_back(size);
+      batch = b.createOrFold<arith::MulIOp>(loc, size, batch);
+    }
+    checkContraction(b, loc, lhsRank, rhsRank, Value(), ls.back(),
+                     rs[rhsRank - 2], rs.back(), batch);
+    if (lhsRank >= 2) {
+      shape.push_back(lhsType.getDimSize(lhsRank - 2));
+      sizes.push_back(ls[lhsRank - 2]);
+    }
+    shape.push_back(rhsType.getShape().back());
+    sizes.push_back(rs.back());
+    auto resultType = RankedTensorType::get(shape, acc);
+    Value zero = constantOf(b, loc, acc, 0.0);
+
+    if (plainBatch && lhsRank >= 3) {
+      // Fold the batch dims into one and use batch_matmul.
+      auto fold = [&](Value v, RankedTensorType t) -> Value {
+        if (batchRank == 1)
+          return v;
+        int64_t folded = 1;
+        for (int64_t i = 0; i < batchRank; ++i)
+          folded = ShapedType::isDynamic(folded) || t.isDynamicDim(i)
+                       ? ShapedType::kDynamic
+                       : folded * t.getDimSize(i);
+        auto type = RankedTensorType::get(
+            {folded, t.getDimSize(batchRank), t.getDimSize(batchRank + 1)},
+            t.getElementType());
+        return b.create<tensor::CollapseShapeOp>(loc, type, v,
+                                                 batchGroups(batchRank));
+      };
+      Value l = fold(lhs, lhsType), r = fold(rhs, rhsType);
+      auto lt = cast<RankedTensorType>(l.getType());
+      auto rt = cast<RankedTensorType>(r.getType());
+      int64_t foldedBatch = ShapedType::isDynamic(lt.getDimSize(0))
+                                ? rt.getDimSize(0)
+                                : lt.getDimSize(0);
+      // Both operands say what either knows of the batch (checked above).
+      auto withBatch = [&](Value v, RankedTensorType t) {
+        return castTo(b, loc, v,
+                      RankedTensorType::get(
+                          {foldedBatch, t.getDimSize(1), t.getDimSize(2)},
+                          t.getElementType()));
+      };
+      l = withBatch(l, lt);
+      r = withBatch(r, rt);
+      auto foldedType = RankedTensorType::get(
+          {foldedBatch, lt.getDimSize(1), rt.getDimSize(2)}, acc);
+      Value init =
+          filled(b, loc, foldedType,
+                 {batch, sizes[batchRank], sizes[batchRank + 1]}, zero);
+      Value product =
+          b.create<linalg::BatchMatmulOp>(loc, ValueRange{l, r}, init)
+              .getResult(0);
+      if (batchRank == 1)
+        return product;
+      return expandTo(b, loc, product, resultType, batchGroups(batchRank),
+                      sizes);
+    }
+
+    // One generic over (batch..., [m], n, k).
+    bool hasM = lhsRank >= 2;
+    int64_t mDim = batchRank, nDim = batchRank + (hasM ? 1 : 0);
+    int64_t kDim = nDim + 1, loops = kDim + 1;
+    auto batchExprs = [&](RankedTensorType t, int64_t count) {
+      SmallVector<AffineExpr> exprs;
+      for (int64_t j = 0; j < count; ++j) {
+        int64_t i = j + batchRank - count;
+        exprs.push_back(t.getDimSize(j) == 1 && shape[i] != 1
+                            ? b.getAffineConstantExpr(0)
+                            : b.getAffineDimExpr(i));
+      }
+      return exprs;
+    };
+    SmallVector<AffineExpr> lhsExprs = batchExprs(lhsType, lhsBatch);
+    if (hasM)
+      lhsExprs.push_back(b.getAffineDimExpr(mDim));
+    lhsExprs.push_back(b.getAffineDimExpr(kDim));
+    SmallVector<AffineExpr> rhsExprs = batchExprs(rhsType, rhsBatch);
+    rhsExprs.push_back(b.getAffineDimExpr(kDim));
+    rhsExprs.push_back(b.getAffineDimExpr(nDim));
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t i = 0; i < kDim; ++i)
+      outExprs.push_back(b.getAffineDimExpr(i));
+    MLIRContext *context = b.getContext();
+    SmallVector<AffineMap> maps{AffineMap::get(loops, 0, lhsExprs, context),
+                                AffineMap::get(loops, 0, rhsExprs, context),
+                                AffineMap::get(loops, 0, outExprs, context)};
+    SmallVector<utils::IteratorType> iterators(loops,
+                                               utils::IteratorType::parallel);
+    iterators.back() = utils::IteratorType::reduction;
+    Value init = filled(b, loc, resultType, sizes, zero);
+    return b
+        .create<linalg::GenericOp>(
+            loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init},
+            maps, iterators,
+            [](OpBuilder &nb, Location nl, ValueRange args) {
+              nb.create<linalg::YieldOp>(nl, multiplyAdd(nb, nl, args));
+            })
+        .getResult(0);
+  }
+
+  /// [[0 .. batchRank-1], [batchRank], [batchRank + 1]].
+  static SmallVector<ReassociationIndices> batchGroups(int64_t batchRank) {
+    return {llvm::to_vector(llvm::seq<int64_t>(0, batchRank)),
+            {batchRank},
+            {batchRank + 1}};
+  }
+
+  /// Batch dims of matmul broadcast as elementwise operands do; a `?` dim
+  /// is assumed not to stretch, and saying so helps when it is 1.
+  void checkBatchDim(OpBuilder &b, Location loc, Value lhsSize, Value rhsSize,
+                     int64_t dim) const {
+    std::string mismatch =
+        "the size of tensor a ({0}) must match the size of tensor b ({1}) at "
+        "non-singleton dimension " +
+        std::to_string(dim);
+    int64_t plain = state.tables.addSite(loc, mismatch);
+    int64_t dynamicOne = state.tables.addSite(
+        loc, mismatch + "; kiln broadcasts a dynamic dim only where its "
+                        "shape spec declares it 1");
+    Value one = indexValue(b, loc, 1);
+    Value isOne = b.create<arith::OrIOp>(
+        loc, b.create<arith::CmpIOp>(loc, Pred::eq, lhsSize, one),
+        b.create<arith::CmpIOp>(loc, Pred::eq, rhsSize, one));
+    Value site = b.create<arith::SelectOp>(
+        loc, isOne,
+        b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(dynamicOne)),
+        b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(plain)));
+    Value differs = b.create<arith::CmpIOp>(loc, Pred::ne, lhsSize, rhsSize);
+    emitCheck(b, loc, differs, site, {lhsSize, rhsSize});
+  }
+};
+
+} // namespace
+
+void populateMatmulPatterns(RewritePatternSet &patterns, TypeConverter &converter,
+                            LoweringState &state) {
+  patterns.add<MatmulLowering>(converter, patterns.getContext(), state);
+}
+
+} // namespace kiln::codegen
