@@ -10,6 +10,7 @@
 #include "codegen/ArchiveWriter.h"
 
 #include "codegen/archive/ZipWriter.h"
+#include "codegen/lowering/LoweringSupport.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -23,29 +24,15 @@ using json = nlohmann::ordered_json;
 
 namespace kiln {
 
-static std::string dtypeName(Type type) {
-  if (type.isF32())
-    return "f32";
-  if (type.isF64())
-    return "f64";
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isInteger(32))
-    return "i32";
-  if (type.isInteger(64))
-    return "i64";
-  return "bool";
-}
-
 /// One argument or result: {"name", "dtype", "scalar", "dims"}.
 static json describeValue(const std::string &name, Type type,
                           ArrayAttr dimNames) {
   json value;
   value["name"] = name;
   auto tensor = dyn_cast<RankedTensorType>(type);
-  value["dtype"] = dtypeName(tensor ? tensor.getElementType() : type);
+  // The manifest spells dtypes as the runtime functions' suffixes do.
+  value["dtype"] =
+      codegen::elementSuffix(tensor ? tensor.getElementType() : type);
   value["scalar"] = !tensor;
   json dims = json::array();
   if (tensor) {

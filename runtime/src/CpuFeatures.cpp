@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
+#include <vector>
 
 namespace kiln {
 namespace {
@@ -36,18 +37,20 @@ uint64_t xcr0() {
 
 bool bit(unsigned value, int index) { return (value >> index) & 1u; }
 
-/// Returns 1 if present, 0 if absent, -1 if the name is unknown.
-int hasFeature(const std::string &name) {
+struct Check {
+  const char *name;
+  bool present;
+};
+
+/// What this CPU and OS support, read once per load.
+std::vector<Check> readFeatures() {
   Registers l1 = cpuid(1, 0), l7 = cpuid(7, 0), l71 = cpuid(7, 1),
             ext = cpuid(0x80000001u, 0);
   bool osxsave = bit(l1.ecx, 27);
   uint64_t xcr = osxsave ? xcr0() : 0;
   bool avxState = (xcr & 0x6) == 0x6;
   bool avx512State = avxState && (xcr & 0xe0) == 0xe0;
-  struct Check {
-    const char *name;
-    bool present;
-  } checks[] = {
+  return {
       {"sse3", bit(l1.ecx, 0)},
       {"ssse3", bit(l1.ecx, 9)},
       {"sse4.1", bit(l1.ecx, 19)},
@@ -69,6 +72,10 @@ int hasFeature(const std::string &name) {
       {"avx512vnni", bit(l7.ecx, 11) && avx512State},
       {"avx512bf16", bit(l71.eax, 5) && avx512State},
   };
+}
+
+/// Returns 1 if present, 0 if absent, -1 if the name is unknown.
+int hasFeature(const std::vector<Check> &checks, const std::string &name) {
   for (const Check &check : checks)
     if (name == check.name)
       return check.present ? 1 : 0;
@@ -90,9 +97,10 @@ bool disabledByEnvironment(const std::string &name) {
 } // namespace
 
 std::string checkCpuFeatures(const std::vector<std::string> &required) {
+  std::vector<Check> checks = readFeatures();
   std::string missing, unknown;
   for (const std::string &feature : required) {
-    int present = hasFeature(feature);
+    int present = hasFeature(checks, feature);
     if (present < 0)
       unknown += (unknown.empty() ? "" : ", ") + feature;
     else if (present == 0 || disabledByEnvironment(feature))

@@ -221,13 +221,6 @@ int64_t listLen(void *list) {
   return static_cast<int64_t>(static_cast<List *>(list)->items.size());
 }
 
-std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string out = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
-}
-
 /// Sets `shape` to the shape of what `op` produces from `list`, or returns
 /// false with PyTorch's message in `error` when the elements do not fit
 /// together.

@@ -27,6 +27,13 @@
 
 namespace kiln {
 
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
 Model::Impl::~Impl() {
   if (library)
     dlclose(library);
@@ -102,13 +109,6 @@ void *loadSharedObject(const uint8_t *data, size_t size, int &fd,
     fd = -1;
   }
   return handle;
-}
-
-std::string describeShape(const std::vector<int64_t> &shape) {
-  std::string out = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
 }
 
 std::string describeDims(const std::vector<DimInfo> &dims) {
@@ -263,14 +263,14 @@ std::string checkInputs(const EntryInfo &entry,
       return what + " must have rank " + std::to_string(arg.dims.size()) +
              " (shape " + describeDims(arg.dims) + "), got rank " +
              std::to_string(input.rank()) + " (shape " +
-             describeShape(input.shape()) + ")";
+             shapeText(input.shape()) + ")";
     for (size_t d = 0; d < arg.dims.size(); ++d) {
       int64_t size = input.shape()[d];
       const DimInfo &dim = arg.dims[d];
       if (dim.symbol.empty()) {
         if (size != dim.size)
           return what + " must have shape " + describeDims(arg.dims) +
-                 ", got " + describeShape(input.shape()) + " (dim " +
+                 ", got " + shapeText(input.shape()) + " (dim " +
                  std::to_string(d) + " must be " + std::to_string(dim.size) +
                  ")";
         continue;

@@ -63,6 +63,9 @@ bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
                  void *results, std::vector<void *> &live,
                  std::string &error);
 
+/// "[2, 3]", as PyTorch's messages print a shape.
+std::string shapeText(const std::vector<int64_t> &shape);
+
 /// The host API table installed in every code object.
 const kiln_host_api *hostApi();
 /// Releases memory obtained from hostApi()->alloc.
