@@ -54,6 +54,7 @@ class Kiln_BinaryOp<string mnemonic, string kind, string what>
     $lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
   let extraClassDefinition = [{
     ::mlir::LogicalResult $cppClass::verify() {
       return verifyElementwiseOp(getOperation(), ::kiln::ElementwiseKind::}]
@@ -96,6 +97,7 @@ def Kiln_CmpOp : Kiln_Op<"cmp", [Pure]> {
     $predicate `,` $lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -110,6 +112,7 @@ class Kiln_UnaryOp<string mnemonic, string domain, string what>
   let results = (outs Kiln_TensorOrScalar:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
   let extraClassDefinition = [{
     ::mlir::LogicalResult $cppClass::verify() {
       return verifyUnaryOp(getOperation(), ::kiln::UnaryDomain::}]
@@ -147,6 +150,7 @@ def Kiln_CastOp : Kiln_Op<"cast", [Pure]> {
   let results = (outs Kiln_TensorOrScalar:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Kiln_FromScalarOp : Kiln_Op<"from_scalar", [Pure]> {
@@ -155,6 +159,7 @@ def Kiln_FromScalarOp : Kiln_Op<"from_scalar", [Pure]> {
   let results = (outs Kiln_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Kiln_ItemOp : Kiln_Op<"item", [Pure]> {
@@ -262,6 +267,7 @@ def Kiln_ReshapeOp : Kiln_Op<"reshape", [Pure]> {
     $input `[` $shape `]` attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Kiln_ExpandOp : Kiln_Op<"expand", [Pure]> {
@@ -272,6 +278,7 @@ def Kiln_ExpandOp : Kiln_Op<"expand", [Pure]> {
     $input `[` $sizes `]` attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 class Kiln_ShapeOp<string mnemonic, string what, dag attrs>
@@ -281,6 +288,7 @@ class Kiln_ShapeOp<string mnemonic, string what, dag attrs>
   let results = (outs Kiln_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Kiln_UnsqueezeOp : Kiln_ShapeOp<"unsqueeze", "insert a size-1 dim",
@@ -353,6 +361,7 @@ def Kiln_FullOp : Kiln_Op<"full", [Pure]> {
     $value `,` `[` $sizes `]` attr-dict `:` type($value) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 class Kiln_RandomOp<string mnemonic, string what>
@@ -452,5 +461,7 @@ def Kiln_AssertOp : Kiln_Op<"assert",
   let arguments = (ins I1:$condition, StrAttr:$message);
   let assemblyFormat = "$condition `,` $message attr-dict";
 }
+
+include "ir/KilnFusionOps.td"
 
 #endif // KILN_OPS_TD

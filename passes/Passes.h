@@ -1,0 +1,48 @@
+//===- Passes.h - kiln's optimization passes and pipelines ------*- C++ -*-===//
+//
+// One factory per pass; each pass lives in the file named after it and is
+// tested by test/passes/<name>.mlir. The -O pipelines are in Pipeline.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PASSES_PASSES_H
+#define KILN_PASSES_PASSES_H
+
+#include <memory>
+
+namespace mlir {
+class OpPassManager;
+class Pass;
+} // namespace mlir
+
+namespace kiln {
+
+/// Loop unrolling's knobs; the defaults are TorchScript's.
+struct LoopUnrollOptions {
+  unsigned unrollFactor = 8;
+  unsigned unrollMaxBody = 32;
+};
+
+std::unique_ptr<mlir::Pass> createConstantFoldPass();
+std::unique_ptr<mlir::Pass> createLoopUnrollPass();
+std::unique_ptr<mlir::Pass> createLoopUnrollPass(const LoopUnrollOptions &);
+std::unique_ptr<mlir::Pass> createShapeRefinementPass();
+std::unique_ptr<mlir::Pass> createFusionPass();
+
+struct PipelineOptions {
+  unsigned optLevel = 2; // 0 to 3
+  LoopUnrollOptions unroll;
+};
+
+/// Adds the kiln-level optimization pipeline for `options.optLevel`.
+void buildOptimizationPipeline(mlir::OpPassManager &pm,
+                               const PipelineOptions &options);
+
+/// Makes kiln's passes, the MLIR passes its pipelines use and the
+/// `kiln-O1`..`kiln-O3` pipelines available by name, for `--passes=` and
+/// kiln-opt.
+void registerKilnPasses();
+
+} // namespace kiln
+
+#endif // KILN_PASSES_PASSES_H

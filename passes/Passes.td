@@ -1,0 +1,66 @@
+//===- Passes.td - kiln's optimization passes ---------------*- tablegen -*-===//
+//
+// Only kiln's own passes are declared here; CSE, the inliner, symbol DCE
+// and dead-value removal are MLIR's, used as they are.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PASSES_TD
+#define KILN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConstantFold : Pass<"kiln-constant-fold"> {
+  let summary = "Fold constants and float-safe identities of kiln ops";
+  let description = [{
+    Runs kiln's op folders and rewrite patterns, together with the
+    canonicalization patterns of scf and arith, to a fixed point. An `if`
+    whose condition is constant and a loop that runs zero times disappear.
+  }];
+  let constructor = "kiln::createConstantFoldPass()";
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def LoopUnroll : Pass<"kiln-loop-unroll"> {
+  let summary = "Unroll scf.for loops with TorchScript's policy";
+  let description = [{
+    A loop whose body has at most `unroll-max-body` ops is unrolled fully
+    when its trip count is a constant of at most 64, and otherwise by
+    `unroll-factor`, with a remainder loop for the iterations left over.
+    Larger bodies are left alone.
+  }];
+  let constructor = "kiln::createLoopUnrollPass()";
+  let options = [
+    Option<"unrollFactor", "unroll-factor", "unsigned", /*default=*/"8",
+           "Copies of the body per iteration of a partly unrolled loop">,
+    Option<"unrollMaxBody", "unroll-max-body", "unsigned", /*default=*/"32",
+           "Largest body (in ops, nested ones included) that is unrolled">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def ShapeRefinement : Pass<"kiln-shape-refinement"> {
+  let summary = "Replace ? dims by numbers wherever they are known";
+  let description = [{
+    Recomputes the result type of every kiln op from its operands, and of
+    every loop-carried value from the values that reach it, keeping the more
+    static of the old and new types. Values whose users need the old type
+    (a function's return, say) get a tensor.cast back to it.
+  }];
+  let constructor = "kiln::createShapeRefinementPass()";
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def Fusion : Pass<"kiln-fusion"> {
+  let summary = "Group elementwise chains into kiln.fusion_group";
+  let description = [{
+    Gathers connected elementwise ops (with broadcasts and scalar operands),
+    and a reduction that consumes only such ops, into one
+    `kiln.fusion_group` each. Groups never cross a side effect or a region
+    boundary; a value that is also used outside its group becomes a result
+    of the group.
+  }];
+  let constructor = "kiln::createFusionPass()";
+}
+
+#endif // KILN_PASSES_TD
