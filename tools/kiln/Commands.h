@@ -19,6 +19,14 @@ struct CompileOptions {
   bool locations = false;
   std::string output;     // -o: the .kiln archive to write
   unsigned optLevel = 2;  // -O0 .. -O3
+  // Watching and steering the kiln-level pass pipeline.
+  std::string passes; // --passes: replaces the -O pipeline
+  bool printIRAfterAll = false;
+  std::vector<std::string> printIRBefore; // pass names
+  std::vector<std::string> printIRAfter;
+  bool passTiming = false;
+  unsigned unrollFactor = 8;
+  unsigned unrollMaxBody = 32;
 };
 
 /// Registers `kiln compile` on `app`; the options are filled when parsed.

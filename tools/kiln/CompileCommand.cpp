@@ -15,12 +15,15 @@
 #include "frontend/AstPrinter.h"
 #include "frontend/Lowering.h"
 #include "frontend/Parser.h"
+#include "ir/DotGraph.h"
+#include "passes/Passes.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -41,9 +44,10 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
   cmd->add_option("--emit", o.emit,
                   "What to print: ast (the syntax tree), ir (kiln IR as "
                   "lowered from the source), opt (kiln IR after the -O "
-                  "pipeline), llvm (optimized LLVM IR) or asm (x86-64 "
-                  "assembly); default: ir, or nothing with -o")
-      ->check(CLI::IsMember({"ast", "ir", "opt", "llvm", "asm"}));
+                  "pipeline), dot (that IR as a Graphviz graph), llvm "
+                  "(optimized LLVM IR) or asm (x86-64 assembly); default: "
+                  "ir, or nothing with -o")
+      ->check(CLI::IsMember({"ast", "ir", "opt", "dot", "llvm", "asm"}));
   cmd->add_option("-o", o.output, "Write the compiled .kiln archive here")
       ->type_name("OUT.kiln");
   cmd->add_option("-O", o.optLevel,
@@ -60,8 +64,89 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
                   "@torch.jit.script function")
       ->type_name("NAME");
   cmd->add_flag("--locations", o.locations,
-                "Print source locations (file:line:col) on every op");
+                "Print source locations (file:line:col) on every op, in "
+                "--emit output and in IR dumps");
+  cmd->add_option("--passes", o.passes,
+                  "Run this pass pipeline instead of the -O one, e.g. "
+                  "'kiln-loop-unroll{unroll-factor=4},cse,kiln-fusion'")
+      ->type_name("PIPELINE");
+  cmd->add_flag("--print-ir-after-all", o.printIRAfterAll,
+                "Print the IR after every kiln-level pass, on stderr");
+  cmd->add_option("--print-ir-before", o.printIRBefore,
+                  "Print the IR before each run of this pass (repeatable)")
+      ->type_name("PASS");
+  cmd->add_option("--print-ir-after", o.printIRAfter,
+                  "Print the IR after each run of this pass (repeatable)")
+      ->type_name("PASS");
+  cmd->add_flag("--pass-timing", o.passTiming,
+                "Print the time each kiln-level pass took, on stderr");
+  cmd->add_option("--unroll-factor", o.unrollFactor,
+                  "Copies of a loop body per iteration when a loop is "
+                  "unrolled partly; default 8")
+      ->check(CLI::Range(1, 1024))
+      ->type_name("N");
+  cmd->add_option("--unroll-max-body", o.unrollMaxBody,
+                  "Largest loop body, in ops, that is unrolled; default 32")
+      ->type_name("N");
   return cmd;
+}
+
+/// Is `name` a pass that `--print-ir-before/after` can name?
+static bool isKnownPass(llvm::StringRef name) {
+  return mlir::PassInfo::lookup(name) != nullptr;
+}
+
+/// The kiln-level pipeline: `--passes` or the -O level's, with the
+/// requested IR dumps and timing. The verifier runs after every pass.
+static bool buildPassManager(const CompileOptions &o,
+                             const mlir::OpPrintingFlags &flags,
+                             mlir::PassManager &pm, std::string &error) {
+  registerKilnPasses();
+  pm.enableVerifier(true);
+  if (!o.passes.empty()) {
+    std::string message;
+    llvm::raw_string_ostream stream(message);
+    if (mlir::failed(mlir::parsePassPipeline(o.passes, pm, stream))) {
+      error = "--passes: " + llvm::StringRef(message).trim().str();
+      return false;
+    }
+  } else {
+    PipelineOptions options;
+    options.optLevel = o.optLevel;
+    options.unroll.unrollFactor = o.unrollFactor;
+    options.unroll.unrollMaxBody = o.unrollMaxBody;
+    buildOptimizationPipeline(pm, options);
+  }
+  for (const auto *names : {&o.printIRBefore, &o.printIRAfter})
+    for (const std::string &name : *names)
+      if (!isKnownPass(name)) {
+        error = "unknown pass '" + name +
+                "' (kiln's: kiln-constant-fold, kiln-loop-unroll, "
+                "kiln-shape-refinement, kiln-fusion; MLIR's: inline, "
+                "symbol-dce, cse, canonicalize, remove-dead-values)";
+        return false;
+      }
+  auto matches = [](const std::vector<std::string> &names) {
+    return [&names](mlir::Pass *pass, mlir::Operation *) {
+      return llvm::is_contained(names, pass->getArgument());
+    };
+  };
+  bool all = o.printIRAfterAll;
+  if (all || !o.printIRBefore.empty() || !o.printIRAfter.empty()) {
+    // Threads would interleave the dumps of nested pass managers.
+    pm.getContext()->disableMultithreading();
+    auto after = matches(o.printIRAfter);
+    pm.enableIRPrinting(
+        matches(o.printIRBefore),
+        [all, after](mlir::Pass *pass, mlir::Operation *op) {
+          return all || after(pass, op);
+        },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+        /*printAfterOnlyOnFailure=*/false, llvm::errs(), flags);
+  }
+  if (o.passTiming)
+    pm.enableTiming();
+  return true;
 }
 
 int runCompile(const CompileOptions &o) {
@@ -125,20 +210,20 @@ int runCompile(const CompileOptions &o) {
       return 0;
   }
 
-  // kiln-level optimization with MLIR's own passes; issue 4's pipeline
-  // (folding, unrolling, fusion) slots in here.
-  if (o.optLevel > 0) {
-    mlir::PassManager pm(&context);
-    pm.addPass(mlir::createInlinerPass());
-    pm.addPass(mlir::createCanonicalizerPass());
-    pm.addPass(mlir::createCSEPass());
-    pm.addPass(mlir::createSymbolDCEPass());
-    if (mlir::failed(pm.run(*ir)))
-      return 1;
+  mlir::PassManager pm(&context);
+  std::string error;
+  if (!buildPassManager(o, flags, pm, error)) {
+    std::cerr << "kiln: error: " << error << "\n";
+    return 2;
   }
+  if (mlir::failed(pm.run(*ir)))
+    return 1;
   std::string optimizedIR = print(*ir);
-  if (o.emit == "opt") {
-    llvm::outs() << optimizedIR;
+  if (o.emit == "opt" || o.emit == "dot") {
+    if (o.emit == "opt")
+      llvm::outs() << optimizedIR;
+    else
+      printDotGraph(*ir, llvm::outs());
     if (o.output.empty())
       return 0;
   }
@@ -149,7 +234,6 @@ int runCompile(const CompileOptions &o) {
   request.assembly = o.emit == "asm";
   request.sharedObject = !o.output.empty();
   CpuArtifacts cpu;
-  std::string error;
   if (!compileForCpu(*lowered, o.optLevel, request, cpu, error)) {
     std::cerr << "kiln: error: " << error << "\n";
     return 1;
