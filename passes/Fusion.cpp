@@ -1,6 +1,28 @@
-//===- Fusion.cpp - STUB: being written ----------------------------------===//
+//===- Fusion.cpp - group elementwise chains into kiln.fusion_group -------===//
 //
-// Tested by test/passes/fusion.mlir.
+// Why: every elementwise op lowers to its own loop nest, which writes its
+// whole result to memory for the next op to read back. TorchScript's fuser
+// fixes this at run time with prim::FusionGroup; kiln does it ahead of time.
+// A group marks ops that codegen compiles into one loop nest, so values
+// inside a group live in registers only.
+//
+// How, per block:
+// 1. Split the block into segments at every op that has side effects or
+//    regions (print, assert, rand, calls, loops, ifs) and at the terminator.
+//    Groups stay inside a segment, so fusion never moves work across a side
+//    effect or into or out of control flow.
+// 2. Visit the ops of a segment in order. An elementwise op joins the groups
+//    of the fusible ops that produce its operands, merging them, as long as
+//    the merged set stays convex: no path may leave the set and come back
+//    (a group is computed at one point, so such a path would be a cycle).
+//    Otherwise it starts a group of its own.
+// 3. A reduction (sum, mean, amax, amin) may end a group when every value
+//    of the group is used only inside it: the reduction then consumes the
+//    chain inside one loop nest. Nothing joins a group after its reduction.
+// 4. Each group of two or more ops becomes a kiln.fusion_group whose inputs
+//    are the values it reads from outside and whose results are the values
+//    used outside it. The segment is then sorted topologically, which is
+//    safe because it holds no side effects.
 //
 //===----------------------------------------------------------------------===//
 
@@ -8,9 +30,14 @@
 
 #include "ir/KilnDialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_FUSION
@@ -21,10 +48,247 @@ using namespace mlir;
 using namespace kiln;
 
 namespace {
-struct FusionPass : public kiln::impl::FusionBase<FusionPass> {
-  using FusionBase::FusionBase;
-  void runOnOperation() override {}
+
+/// Ops whose result element depends only on the operand elements at the
+/// same (broadcast) position: each lowers to one all-parallel loop nest.
+bool isElementwise(Operation *op) {
+  if (op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
+    return false;
+  return isa<AddOp, SubOp, MulOp, DivOp, FloorDivOp, RemOp, PowOp, MaximumOp,
+             MinimumOp, BitAndOp, BitOrOp, BitXorOp, CmpOp, NegOp, AbsOp,
+             ExpOp, LogOp, TanhOp, SigmoidOp, ReluOp, SqrtOp, RsqrtOp, SinOp,
+             CosOp, FloorOp, CeilOp, NotOp, CastOp>(op);
+}
+
+/// Reductions that are one pass over their input. var needs two passes
+/// (the mean first), max_dim two results; neither ends a group.
+bool isFusibleReduction(Operation *op) {
+  return isa<SumOp, MeanOp, AMaxOp, AMinOp>(op);
+}
+
+/// Ops that end a segment: fusion may reorder pure ops within a segment but
+/// never moves anything across these.
+bool isSegmentBoundary(Operation *op) {
+  // A group formed earlier is pure straight-line code like its members.
+  if (isa<FusionGroupOp>(op))
+    return false;
+  return op->hasTrait<OpTrait::IsTerminator>() || op->getNumRegions() != 0 ||
+         !isMemoryEffectFree(op);
+}
+
+/// The grouping of one block's ops.
+class BlockFusion {
+public:
+  explicit BlockFusion(Block &block) : block(block) {}
+
+  void run() {
+    unsigned segment = 0;
+    for (Operation &op : block) {
+      segmentOf[&op] = segment;
+      if (isSegmentBoundary(&op)) {
+        ++segment;
+        continue;
+      }
+      if (isElementwise(&op))
+        addElementwise(&op);
+      else if (isFusibleReduction(&op))
+        addReduction(&op);
+    }
+    materialize();
+  }
+
+private:
+  /// The fusible op in this block and segment that produces `v`, if any.
+  Operation *fusibleProducer(Value v, Operation *user) {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != &block || !isCandidate(def) ||
+        segmentOf[def] != segmentOf[user])
+      return nullptr;
+    return def;
+  }
+
+  /// Was `op` seen as fusible (it is in a group, maybe of its own)?
+  bool isCandidate(Operation *op) {
+    return groups.findValue(op) != groups.end();
+  }
+
+  /// The members of the group `op` belongs to.
+  SmallVector<Operation *> membersOf(Operation *op) {
+    auto leader = groups.findValue(groups.getLeaderValue(op));
+    return SmallVector<Operation *>(groups.member_begin(leader),
+                                    groups.member_end());
+  }
+
+  /// Does `op` depend, through ops outside `set`, on a member of `set`?
+  /// Only ops of the same segment can: earlier ones come before every
+  /// member.
+  bool dependsOn(Operation *op, const llvm::SmallPtrSetImpl<Operation *> &set,
+                 llvm::SmallPtrSetImpl<Operation *> &visited) {
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != &block ||
+          segmentOf[def] != segmentOf[op] || !visited.insert(def).second)
+        continue;
+      if (set.contains(def) || dependsOn(def, set, visited))
+        return true;
+    }
+    return false;
+  }
+
+  /// A set is convex when no operand of a member comes from outside the set
+  /// through a path that starts inside it.
+  bool isConvex(const llvm::SmallPtrSetImpl<Operation *> &set) {
+    llvm::SmallPtrSet<Operation *, 16> visited;
+    for (Operation *member : set)
+      for (Value operand : member->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || set.contains(def) || def->getBlock() != &block)
+          continue;
+        if (dependsOn(def, set, visited))
+          return false;
+      }
+    return true;
+  }
+
+  void addElementwise(Operation *op) {
+    groups.insert(op);
+    llvm::SmallPtrSet<Operation *, 16> set = {op};
+    for (Value operand : op->getOperands()) {
+      Operation *producer = fusibleProducer(operand, op);
+      if (!producer || closed.contains(groups.getLeaderValue(producer)) ||
+          set.contains(producer))
+        continue;
+      llvm::SmallPtrSet<Operation *, 16> merged = set;
+      for (Operation *member : membersOf(producer))
+        merged.insert(member);
+      if (!isConvex(merged))
+        continue;
+      set = std::move(merged);
+      groups.unionSets(op, producer);
+    }
+  }
+
+  void addReduction(Operation *op) {
+    groups.insert(op);
+    Operation *producer = fusibleProducer(op->getOperand(0), op);
+    if (!producer || closed.contains(groups.getLeaderValue(producer)))
+      return;
+    // Every value of the group must stay inside it: otherwise the chain is
+    // written to memory anyway, and a loop nest that both reduces and
+    // writes a full-size result gains nothing.
+    SmallVector<Operation *> members = membersOf(producer);
+    llvm::SmallPtrSet<Operation *, 16> set(members.begin(), members.end());
+    set.insert(op);
+    for (Operation *member : members)
+      for (Operation *user : member->getUsers())
+        if (!set.contains(user))
+          return;
+    groups.unionSets(op, producer);
+    closed.insert(groups.getLeaderValue(op));
+  }
+
+  /// Replaces each group of two or more ops by one kiln.fusion_group.
+  void materialize() {
+    // Groups in the order of their first member, for deterministic output.
+    llvm::MapVector<Operation *, SmallVector<Operation *>> byLeader;
+    for (Operation &op : block)
+      if (isCandidate(&op))
+        byLeader[groups.getLeaderValue(&op)].push_back(&op);
+
+    llvm::SetVector<Operation *> boundaries;
+    for (auto &[leader, members] : byLeader) {
+      if (members.size() < 2)
+        continue;
+      boundaries.insert(segmentEnd(members.back()));
+      createGroup(members);
+    }
+    for (Operation *end : boundaries) {
+      Block::iterator begin = block.begin();
+      for (Operation *prev = end->getPrevNode(); prev;
+           prev = prev->getPrevNode())
+        if (isSegmentBoundary(prev)) {
+          begin = std::next(prev->getIterator());
+          break;
+        }
+      bool sorted = sortTopologically(&block, {begin, end->getIterator()});
+      assert(sorted && "fusion groups must be convex");
+      (void)sorted;
+    }
+  }
+
+  /// The boundary op that ends the segment holding `op`.
+  Operation *segmentEnd(Operation *op) {
+    while (!isSegmentBoundary(op))
+      op = op->getNextNode();
+    return op;
+  }
+
+  void createGroup(ArrayRef<Operation *> members) {
+    llvm::SmallPtrSet<Operation *, 16> set(members.begin(), members.end());
+    llvm::SetVector<Value> inputs;
+    SmallVector<Value> outputs;
+    for (Operation *member : members) {
+      for (Value operand : member->getOperands())
+        if (!set.contains(operand.getDefiningOp()))
+          inputs.insert(operand);
+      for (Value result : member->getResults())
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              return !set.contains(user);
+            }))
+          outputs.push_back(result);
+    }
+
+    // The group goes where its segment ends; the topological sort moves it
+    // (and its users) to a valid place.
+    Operation *last = members.back();
+    OpBuilder builder(segmentEnd(last));
+    SmallVector<Location> locations;
+    for (Operation *member : members)
+      locations.push_back(member->getLoc());
+    Location loc = builder.getFusedLoc(locations);
+    SmallVector<Type> resultTypes;
+    for (Value output : outputs)
+      resultTypes.push_back(output.getType());
+    auto group = builder.create<FusionGroupOp>(loc, resultTypes,
+                                               inputs.getArrayRef());
+    Block *body = builder.createBlock(&group.getBody());
+    IRMapping mapping;
+    for (Value input : inputs)
+      mapping.map(input, body->addArgument(input.getType(), input.getLoc()));
+    for (Operation *member : members)
+      builder.clone(*member, mapping);
+    SmallVector<Value> yielded;
+    for (Value output : outputs)
+      yielded.push_back(mapping.lookup(output));
+    builder.create<YieldOp>(loc, yielded);
+
+    for (auto [output, result] : llvm::zip(outputs, group.getResults()))
+      output.replaceUsesWithIf(result, [&](OpOperand &use) {
+        return !set.contains(use.getOwner());
+      });
+    for (Operation *member : llvm::reverse(members))
+      member->erase();
+  }
+
+  Block &block;
+  llvm::DenseMap<Operation *, unsigned> segmentOf;
+  llvm::EquivalenceClasses<Operation *> groups;
+  llvm::SmallPtrSet<Operation *, 8> closed; // leaders of groups with a sink
 };
+
+struct FusionPass : public kiln::impl::FusionBase<FusionPass> {
+  void runOnOperation() override {
+    SmallVector<Block *> blocks;
+    getOperation()->walk([&](Block *block) {
+      if (!isa<FusionGroupOp>(block->getParentOp()))
+        blocks.push_back(block);
+    });
+    for (Block *block : blocks)
+      BlockFusion(*block).run();
+  }
+};
+
 } // namespace
 
 std::unique_ptr<Pass> kiln::createFusionPass() {

@@ -21,6 +21,16 @@ def ConstantFold : Pass<"kiln-constant-fold"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def DeadLoopValues : Pass<"kiln-dead-loop-values"> {
+  let summary = "Remove loop-carried values that nothing reads";
+  let description = [{
+    A value carried around an scf.for loop whose final value is unused and
+    which feeds nothing but its own next iteration is dropped, together with
+    the pure ops that computed it. Side effects are never removed.
+  }];
+  let constructor = "kiln::createDeadLoopValuesPass()";
+}
+
 def LoopUnroll : Pass<"kiln-loop-unroll"> {
   let summary = "Unroll scf.for loops with TorchScript's policy";
   let description = [{

@@ -32,8 +32,9 @@ static void buildO1(OpPassManager &pm) {
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createConstantFoldPass());
   pm.addPass(createCSEPass());
-  // Drops pure ops without users and loop-carried values nothing reads.
-  pm.addPass(createRemoveDeadValuesPass());
+  // Pure ops without users went with the folding; loop-carried values that
+  // nothing reads need their own pass.
+  pm.addPass(createDeadLoopValuesPass());
 }
 
 /// -O2: unrolling, static shapes and fusion on top of -O1.
@@ -75,7 +76,6 @@ void registerKilnPasses() {
   registerCSEPass();
   registerInlinerPass();
   registerSymbolDCEPass();
-  registerRemoveDeadValuesPass();
   registerSCCPPass();
   registerLoopInvariantCodeMotionPass();
   for (unsigned level = 1; level <= 3; ++level)

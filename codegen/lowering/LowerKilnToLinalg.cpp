@@ -61,6 +61,8 @@ struct LowerKilnToLinalgPass
 
     ConversionTarget target(*context);
     target.addIllegalDialect<KilnDialect>();
+    // Groups stay until their lowered bodies are fused.
+    target.addLegalOp<FusionGroupOp, YieldOp>();
     target.addLegalDialect<arith::ArithDialect,
                            bufferization::BufferizationDialect,
                            linalg::LinalgDialect, LLVM::LLVMDialect,
@@ -90,6 +92,7 @@ struct LowerKilnToLinalgPass
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    fuseAndInlineGroups(module);
     eraseUnusedRuntimeFunctions(module);
     copyViewResults(module);
     state.tables.store(module);

@@ -97,6 +97,12 @@ int32_t abiDType(mlir::Type elementType);
 /// conversion.
 void markInPlaceAppends(mlir::ModuleOp module);
 
+/// Runs after the conversion, which lowers the ops inside each
+/// kiln.fusion_group but keeps the group: fuses the group's linalg ops into
+/// one loop nest with MLIR's elementwise fusion, then replaces the group by
+/// its body.
+void fuseAndInlineGroups(mlir::ModuleOp module);
+
 /// Pattern registration, one per op family.
 void populateElementwisePatterns(mlir::RewritePatternSet &patterns,
                                  mlir::TypeConverter &converter,

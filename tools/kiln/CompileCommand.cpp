@@ -25,6 +25,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -91,11 +92,6 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
   return cmd;
 }
 
-/// Is `name` a pass that `--print-ir-before/after` can name?
-static bool isKnownPass(llvm::StringRef name) {
-  return mlir::PassInfo::lookup(name) != nullptr;
-}
-
 /// The kiln-level pipeline: `--passes` or the -O level's, with the
 /// requested IR dumps and timing. The verifier runs after every pass.
 static bool buildPassManager(const CompileOptions &o,
@@ -117,13 +113,17 @@ static bool buildPassManager(const CompileOptions &o,
     options.unroll.unrollMaxBody = o.unrollMaxBody;
     buildOptimizationPipeline(pm, options);
   }
+  // A name that matches no pass of this pipeline would print nothing,
+  // which looks like a pass that changed nothing; say so instead.
+  std::vector<std::string> inPipeline;
+  for (mlir::Pass &pass : pm.getPasses())
+    inPipeline.push_back(pass.getArgument().str());
   for (const auto *names : {&o.printIRBefore, &o.printIRAfter})
     for (const std::string &name : *names)
-      if (!isKnownPass(name)) {
-        error = "unknown pass '" + name +
-                "' (kiln's: kiln-constant-fold, kiln-loop-unroll, "
-                "kiln-shape-refinement, kiln-fusion; MLIR's: inline, "
-                "symbol-dce, cse, canonicalize, remove-dead-values)";
+      if (!llvm::is_contained(inPipeline, name)) {
+        error = "no pass named '" + name + "' runs in this pipeline; it runs: " +
+                (inPipeline.empty() ? std::string("nothing (-O0)")
+                                    : llvm::join(inPipeline, ", "));
         return false;
       }
   auto matches = [](const std::vector<std::string> &names) {

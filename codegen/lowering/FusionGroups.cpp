@@ -1,0 +1,76 @@
+//===- FusionGroups.cpp - one loop nest per kiln.fusion_group -------------===//
+//
+// The kiln fusion pass decides what fuses; MLIR's linalg elementwise fusion
+// does the loop-level work. By the time this runs, the conversion has
+// lowered each group's ops to linalg.generic ops inside the group, so the
+// group is the fusion's scope: ops in different groups, or outside any, are
+// never merged, exactly as the kiln IR shows.
+//
+// Fusing a producer that feeds two operands of one consumer (x * x) would
+// copy the producer's computation once per operand; ten squarings would
+// become 1023 multiplies. Linalg's canonicalization merges duplicate inputs,
+// so fusion waits until it has.
+//
+// The broadcast checks between the ops read the sizes of intermediate
+// results, which would keep them alive; those sizes are resolved to the
+// sizes they were computed from, and checks that compare a size with
+// itself fold away.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/LoweringSupport.h"
+
+#include "ir/KilnDialect.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace kiln::codegen {
+
+/// Does `operand`'s value reach its consumer through another operand with
+/// the same indexing map too?
+static bool hasDuplicateInput(OpOperand *operand) {
+  auto consumer = cast<linalg::GenericOp>(operand->getOwner());
+  AffineMap map = consumer.getMatchingIndexingMap(operand);
+  for (OpOperand *other : consumer.getDpsInputOperands())
+    if (other != operand && other->get() == operand->get() &&
+        consumer.getMatchingIndexingMap(other) == map)
+      return true;
+  return false;
+}
+
+void fuseAndInlineGroups(ModuleOp module) {
+  MLIRContext *context = module.getContext();
+  RewritePatternSet patterns(context);
+  linalg::populateElementwiseOpsFusionPatterns(
+      patterns, [](OpOperand *operand) { return !hasDuplicateInput(operand); });
+  linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  tensor::DimOp::getCanonicalizationPatterns(patterns, context);
+  scf::IfOp::getCanonicalizationPatterns(patterns, context);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+
+  SmallVector<FusionGroupOp> groups;
+  module.walk([&](FusionGroupOp group) { groups.push_back(group); });
+  IRRewriter rewriter(context);
+  for (FusionGroupOp group : groups) {
+    // Fusion is a cost decision the kiln pass already made; the greedy
+    // driver only has to reach the fixed point.
+    (void)applyPatternsAndFoldGreedily(group.getBody(), frozen);
+    Block &body = group.getBody().front();
+    Operation *yield = body.getTerminator();
+    SmallVector<Value> results(yield->getOperands());
+    rewriter.inlineBlockBefore(&body, group, group.getInputs());
+    rewriter.eraseOp(yield);
+    rewriter.replaceOp(group, results);
+  }
+}
+
+} // namespace kiln::codegen
