@@ -87,18 +87,19 @@ static std::optional<int64_t> getConstantTripCount(scf::ForOp forOp) {
                            getBoundFoldResult(forOp.getStep()));
 }
 
-/// Replaces bounds that are casts of constants by index constants, because
-/// MLIR's unroller and promoteIfSingleIteration recognize only the latter.
+/// Replaces bounds that are casts of constants by constants, because MLIR's
+/// unroller and promoteIfSingleIteration recognize only the latter.
 static void materializeConstantBounds(scf::ForOp forOp) {
   OpBuilder builder(forOp);
-  for (OpOperand *bound : {&forOp.getLowerBoundMutable(),
-                           &forOp.getUpperBoundMutable(),
-                           &forOp.getStepMutable()}) {
+  for (OpOperand *bound :
+       {&forOp.getLowerBoundMutable(), &forOp.getUpperBoundMutable(),
+        &forOp.getStepMutable()}) {
     if (getConstantIntValue(bound->get()))
       continue;
     if (std::optional<int64_t> value = getConstantBound(bound->get()))
-      bound->set(
-          builder.create<arith::ConstantIndexOp>(forOp.getLoc(), *value));
+      bound->set(builder.create<arith::ConstantOp>(
+          forOp.getLoc(),
+          builder.getIntegerAttr(bound->get().getType(), *value)));
   }
 }
 
@@ -147,6 +148,10 @@ private:
 } // namespace
 
 uint64_t LoopUnrollPass::chooseFactor(scf::ForOp forOp) {
+  // MLIR 19's unroller offsets the copies' induction variables by index
+  // constants, which breaks a loop over integers. kiln's loops are over index.
+  if (!forOp.getInductionVar().getType().isIndex())
+    return 0;
   if (getBodySize(forOp, unrollMaxBody) > unrollMaxBody)
     return 0;
   std::optional<int64_t> tripCount = getConstantTripCount(forOp);
@@ -176,7 +181,8 @@ void LoopUnrollPass::unroll(scf::ForOp forOp, uint64_t factor) {
   for (Value bound :
        {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()})
     if (Operation *def = bound.getDefiningOp();
-        def && isa<arith::ArithDialect>(def->getDialect()))
+        def && isa<arith::ArithDialect>(def->getDialect()) &&
+        !llvm::is_contained(boundOps, def))
       boundOps.push_back(def);
   materializeConstantBounds(forOp);
   if (!getConstantTripCount(forOp))
@@ -185,7 +191,7 @@ void LoopUnrollPass::unroll(scf::ForOp forOp, uint64_t factor) {
   if (failed(loopUnrollByFactor(forOp, factor)))
     return;
   foldIndexArithmetic(prev ? std::next(prev->getIterator()) : block->begin(),
-                      next->getIterator(), boundOps);
+                      next ? next->getIterator() : block->end(), boundOps);
 }
 
 void LoopUnrollPass::runOnOperation() {

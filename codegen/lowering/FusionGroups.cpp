@@ -8,7 +8,7 @@
 //
 // Fusing a producer that feeds two operands of one consumer (x * x) would
 // copy the producer's computation once per operand; ten squarings would
-// become 1023 multiplies. Linalg's canonicalization merges duplicate inputs,
+// become 1023 multiplies. Linalg's clean-up patterns merge duplicate inputs,
 // so fusion waits until it has.
 //
 // The broadcast checks between the ops read the sizes of intermediate
@@ -46,12 +46,46 @@ static bool hasDuplicateInput(OpOperand *operand) {
   return false;
 }
 
+namespace {
+/// Fuses the producer of one operand into its consumer, as linalg's own
+/// pattern does, with one difference: a producer result that is also used
+/// after the fused op (a group result) is taken from the fused op, which
+/// computes it anyway. Linalg's pattern keeps the producer for such uses,
+/// so the value would be computed twice.
+struct FuseProducer : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      if (!linalg::areElementwiseOpsFusable(operand) ||
+          hasDuplicateInput(operand))
+        continue;
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, operand);
+      if (failed(fused))
+        continue;
+      Operation *fusedOp = fused->fusedOp;
+      for (auto [original, replacement] : fused->replacements)
+        rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
+          Operation *user = use.getOwner();
+          return user != consumer && user != fusedOp &&
+                 fusedOp->isBeforeInBlock(user);
+        });
+      rewriter.eraseOp(consumer);
+      return success();
+    }
+    return failure();
+  }
+};
+} // namespace
+
 void fuseAndInlineGroups(ModuleOp module) {
   MLIRContext *context = module.getContext();
   RewritePatternSet patterns(context);
-  linalg::populateElementwiseOpsFusionPatterns(
-      patterns, [](OpOperand *operand) { return !hasDuplicateInput(operand); });
+  patterns.add<FuseProducer>(context);
   linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+  linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
   memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
   tensor::DimOp::getCanonicalizationPatterns(patterns, context);
   scf::IfOp::getCanonicalizationPatterns(patterns, context);
