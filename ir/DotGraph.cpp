@@ -1,26 +1,22 @@
 //===- DotGraph.cpp - kiln IR as a Graphviz graph -------------------------===//
 //
-// Why: TorchScript users know their programs as graphs (`graph.png` from
-// torch.jit, Netron), not as MLIR text. `kiln compile --emit=dot` draws the
+// Why: TorchScript users know their programs as graphs (torch.jit's graph
+// dumps, Netron), not as MLIR text. `kiln compile --emit=dot` draws the
 // optimized kiln IR the same way, and a picture of the fusion groups shows
-// at a glance what got fused and where the memory round trips remain.
+// at a glance what got fused and where tensors still go through memory.
 //
-// How: one walk over the module, in program order.
-// - Every op is a node `n<k>`, numbered in walk order, so the output is
-//   deterministic. Functions, fusion groups and ops with regions (scf.for,
-//   scf.if, scf.while) are clusters around their bodies.
-// - Every value maps to the node(s) that produce it; each use of the value
-//   becomes an edge from those nodes to the user. Edges are printed last, at
-//   top level, because a node belongs to the cluster it is first named in.
-// - Values are mapped so that the picture reads as dataflow instead of
-//   mirroring region plumbing: a fusion group's block arguments map to the
-//   producers of its operands and its results to the producers of the
-//   yielded values, so no node stands for the group itself. A loop or if
-//   gets a header node that its operands flow into and that produces its
-//   block arguments; its terminator produces its results (both branches of
-//   an scf.if do), and the loop-carried step back to the header is a dashed
-//   edge that does not constrain the layout.
-// - Constants are small plain-text nodes showing their value.
+// How: one walk in program order. Every op is a node `n<k>`, numbered in
+// walk order; functions, fusion groups and ops with regions (scf.for/if/
+// while) are clusters. Every value maps to the node(s) producing it, and
+// each use is an edge from them, printed at the end: a node belongs to the
+// cluster that names it first. The mapping follows dataflow, not region
+// plumbing. A fusion group has no node of its own: its block arguments map
+// to the producers of its operands, its results to those of what it yields.
+// A loop or if has a header node that takes its operands and produces its
+// block arguments; its terminators produce its results (either branch of
+// an scf.if), and a dashed edge leads from a loop's yield back to the
+// header. A constant is plain text at each use, so that one `0` does not
+// pull edges across the whole picture.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +29,6 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -46,88 +41,65 @@ using namespace kiln;
 
 namespace {
 
-/// Labels longer than this (dense constants, long format strings) are cut:
-/// a node should stay a box, not a paragraph.
+/// Longer attribute texts (dense constants, format strings) are cut or left
+/// out: a node should stay a box, not a paragraph.
 constexpr size_t kMaxAttrChars = 24;
+
+/// Constants are small text, not boxes: they are inputs, not work.
+constexpr StringLiteral kConstantStyle = "shape=plain, fontsize=9";
 
 /// Makes `text` safe inside a double-quoted DOT string. Braces, angle
 /// brackets and `|` only mean something in record and HTML labels, which
-/// this printer never uses, but Graphviz drops the backslash before them in
-/// plain labels, so escaping them keeps the output valid if that changes.
+/// are never used here, and Graphviz drops a backslash before them in plain
+/// labels; escaping them keeps the labels safe should a shape change.
 std::string escape(StringRef text) {
   std::string out;
   for (char c : text) {
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    if (StringRef("\"\\{}<>|").contains(c))
+    if (StringRef("\"\\{}<>|\n").contains(c))
       out += '\\';
-    out += c;
+    out += c == '\n' ? 'n' : c;
   }
   return out;
 }
 
-/// Prints `type` the way a PyTorch user reads it: `f32[?,4]` for a tensor,
-/// `list[f32[?]]` for a kiln list, MLIR syntax for everything else.
-void printShortType(Type type, raw_ostream &os) {
+/// `type` as a PyTorch user writes it: `f32[?,4]` for a tensor (with the
+/// script's dim names where `dimNames` has them), `list[f32[?]]` for a kiln
+/// list, MLIR syntax for everything else.
+std::string shortType(Type type, ArrayAttr dimNames = {}) {
   if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-    printShortType(tensor.getElementType(), os);
-    os << '[';
-    llvm::interleave(
-        tensor.getShape(), os,
-        [&](int64_t dim) {
-          if (ShapedType::isDynamic(dim))
-            os << '?';
-          else
-            os << dim;
-        },
-        ",");
-    os << ']';
-    return;
+    std::string text = shortType(tensor.getElementType()) + "[";
+    for (auto [i, dim] : llvm::enumerate(tensor.getShape())) {
+      text += i ? "," : "";
+      auto name = dimNames && i < dimNames.size()
+                      ? dyn_cast<StringAttr>(dimNames[i])
+                      : StringAttr();
+      text += name                         ? name.str()
+              : ShapedType::isDynamic(dim) ? "?"
+                                           : std::to_string(dim);
+    }
+    return text + "]";
   }
-  if (auto list = dyn_cast<ListType>(type)) {
-    os << "list[";
-    printShortType(list.getElementType(), os);
-    os << ']';
-    return;
-  }
-  type.print(os);
-}
-
-std::string shortType(Type type) {
+  if (auto list = dyn_cast<ListType>(type))
+    return "list[" + shortType(list.getElementType()) + "]";
   std::string text;
-  llvm::raw_string_ostream os(text);
-  printShortType(type, os);
+  llvm::raw_string_ostream(text) << type;
   return text;
 }
 
-/// The op name as a label: kiln ops are the common case and scf/func ops are
-/// unambiguous without their dialect; arith keeps its prefix so that
-/// `arith.addi` is not mistaken for `kiln.add`.
-StringRef displayName(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  for (StringRef prefix : {"kiln.", "scf.", "func."})
-    if (name.consume_front(prefix))
-      return name;
-  return name;
-}
-
 /// Appends one attribute in short form (` dim=0`, ` keepdim`, ` dims=[1]`),
-/// or nothing when it would not fit in a node.
+/// or nothing when it is a default or would not fit in a node.
 void printShortAttr(NamedAttribute attr, raw_ostream &os) {
   StringRef name = attr.getName().strref();
   Attribute value = attr.getValue();
   if (name.contains('.') || name == "operandSegmentSizes")
-    return; // Discardable pass annotations, not part of the op's meaning.
+    return; // Pass annotations and bookkeeping, not the op's meaning.
   if (auto flag = dyn_cast<BoolAttr>(value)) {
     if (flag.getValue())
-      os << ' ' << name; // A false flag is the default; leave it out.
+      os << ' ' << name;
     return;
   }
   if (auto integer = dyn_cast<IntegerAttr>(value)) {
-    if (integer.getType().isIntOrIndex() &&
-        integer.getValue().getBitWidth() <= 64)
+    if (integer.getValue().getBitWidth() <= 64)
       os << ' ' << name << '=' << integer.getValue().getSExtValue();
     return;
   }
@@ -144,13 +116,13 @@ void printShortAttr(NamedAttribute attr, raw_ostream &os) {
     return;
   }
   std::string text;
-  llvm::raw_string_ostream textStream(text);
-  value.print(textStream);
-  // An enum attribute prints as `#dialect<mnemonic value>` or
-  // `#dialect.mnemonic<value>`; the value is what a reader wants, and
-  // `none` (no overflow flags, no fast-math) is not worth a word.
+  llvm::raw_string_ostream(text) << value;
   StringRef printed(text);
-  if (printed.starts_with("#") && printed.ends_with(">")) {
+  if (isa<SymbolRefAttr>(value)) {
+    os << ' ' << printed; // `call @foo` says it all.
+  } else if (printed.starts_with("#") && printed.ends_with(">")) {
+    // An enum prints as `#dialect<mnemonic value>` or `#dialect.kind<value>`:
+    // the value is what a reader wants, unless it is the default `none`.
     StringRef inner = printed.drop_back().split('<').second;
     if (size_t space = inner.rfind(' '); space != StringRef::npos)
       inner = inner.drop_front(space + 1);
@@ -161,18 +133,43 @@ void printShortAttr(NamedAttribute attr, raw_ostream &os) {
   }
 }
 
-/// The label of a constant: its value, and the type when the value alone
-/// does not say it (a splat tensor or a dense one too big to show).
-std::string constantLabel(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  Attribute value = op->getAttr("value");
-  if (auto elements = dyn_cast_or_null<ElementsAttr>(value)) {
-    if (elements.isSplat())
-      value = elements.getSplatValue<Attribute>();
-    else
-      value = nullptr;
+/// The op name without a prefix where the prefix adds nothing: kiln ops are
+/// the common case, scf and func ops are unambiguous. arith keeps its
+/// prefix so that `arith.addi` is not mistaken for `kiln.add`.
+StringRef displayName(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  for (StringRef prefix : {"kiln.", "scf.", "func."})
+    if (name.consume_front(prefix))
+      break;
+  return name;
+}
+
+/// `mul : f32[?]`, `cmp eq : i1`, `select dim=0 : f32[?,?]`, `return`.
+std::string opLabel(Operation *op) {
+  std::string label;
+  llvm::raw_string_ostream os(label);
+  os << displayName(op);
+  if (auto cmp = dyn_cast<CmpOp>(op))
+    os << ' ' << stringifyCmpPredicate(cmp.getPredicate());
+  for (NamedAttribute attr : op->getAttrs())
+    if (!isa<CmpOp>(op) || attr.getName() != "predicate")
+      printShortAttr(attr, os);
+  if (op->getNumResults() != 0 && op->getNumRegions() == 0) {
+    os << " : " << (op->getNumResults() > 1 ? "(" : "");
+    llvm::interleaveComma(op->getResultTypes(), os,
+                          [&](Type type) { os << shortType(type); });
+    os << (op->getNumResults() > 1 ? ")" : "");
   }
+  return label;
+}
+
+/// A constant's value (`0`, `1.5`, `true`), with the type for a tensor.
+std::string constantLabel(Operation *op) {
+  std::string label;
+  llvm::raw_string_ostream os(label);
+  Attribute value = op->getAttr("value");
+  if (auto elements = dyn_cast_or_null<ElementsAttr>(value))
+    value = elements.isSplat() ? elements.getSplatValue<Attribute>() : nullptr;
   if (auto integer = dyn_cast_or_null<IntegerAttr>(value)) {
     if (integer.getType().isInteger(1))
       os << (integer.getValue().isZero() ? "false" : "true");
@@ -182,21 +179,18 @@ std::string constantLabel(Operation *op) {
     std::string number;
     llvm::raw_string_ostream(number)
         << llvm::format("%g", real.getValueAsDouble());
-    // `1` reads as an integer; keep Python's float spelling.
-    if (StringRef(number).find_first_of(".eni") == StringRef::npos)
-      number += ".0";
-    os << number;
+    // Python spells a float `1.0`, never `1`.
+    os << number
+       << (StringRef(number).find_first_of(".eni") == StringRef::npos ? ".0"
+                                                                      : "");
   } else {
     os << "const";
   }
-  if (isa<ShapedType>(op->getResult(0).getType()))
-    os << " : " << shortType(op->getResult(0).getType());
-  return text;
+  Type type = op->getResult(0).getType();
+  if (isa<ShapedType>(type))
+    os << " : " << shortType(type);
+  return label;
 }
-
-/// What a constant looks like: small text, not a box, so that the many
-/// copies of `0` and `1` do not crowd out the ops.
-constexpr StringLiteral kConstantStyle = "shape=plain, fontsize=9";
 
 class DotPrinter {
 public:
@@ -208,12 +202,12 @@ private:
   enum class EdgeKind {
     Data,     // A use of a value.
     LoopBack, // A loop's terminator back to its header: the next iteration.
-    Control,  // A loop or if header to an op it guards that reads nothing
-              // computed inside it; otherwise Graphviz lays the op outside.
+    Control,  // A header to a guarded op that reads nothing computed inside
+              // the loop or if; without it the op may be laid out anywhere.
   };
   struct Edge {
     unsigned from, to;
-    Type type; // Of the value, for a Data edge.
+    Type type; // The value's, for a Data edge.
     EdgeKind kind;
   };
 
@@ -223,7 +217,11 @@ private:
   void openCluster(StringRef label, StringRef attrs);
   void closeCluster();
   void setSource(Value value, unsigned node);
-  void forward(Value from, Value to);
+  /// Draws `to` wherever `from` would be drawn.
+  void forward(Value from, Value to) {
+    Source source = sources.lookup(from);
+    sources[to] = std::move(source);
+  }
 
   void printFunction(func::FuncOp func);
   std::optional<unsigned> printOp(Operation *op);
@@ -235,17 +233,17 @@ private:
   raw_ostream &os;
   unsigned depth = 1;
   unsigned numClusters = 0;
-  /// How many values each node produces; an edge names its value's type
-  /// only where the node produces several and the reader must tell them
-  /// apart. Indexed by node number.
+  /// How many values each node produces, by node number. An edge names its
+  /// value's type only where the reader must tell several apart.
   std::vector<unsigned> valuesPerNode;
-  /// The nodes each value comes from: one, except for the results of an
-  /// scf.if (either branch). Looked up only, never iterated, so pointer
-  /// order cannot leak into the output; the same goes for `constants`.
-  DenseMap<Value, SmallVector<unsigned, 1>> sources;
-  /// The constant op behind a value. A constant gets a copy next to each
-  /// user instead of one node whose edges cross the whole picture.
-  DenseMap<Value, Operation *> constants;
+  /// Where a value comes from: the node that produces it (either branch's
+  /// for the result of an scf.if), or a constant drawn afresh at each use.
+  struct Source {
+    SmallVector<unsigned, 1> nodes;
+    Operation *constant = nullptr;
+  };
+  /// Only looked up, never iterated: pointer order must not reach the output.
+  DenseMap<Value, Source> sources;
   std::vector<Edge> edges;
 };
 
@@ -263,18 +261,15 @@ unsigned DotPrinter::addNode(StringRef label, StringRef attrs) {
 
 unsigned DotPrinter::addOpNode(Operation *op, StringRef label,
                                StringRef attrs) {
-  // Constant copies come first so that node numbers follow reading order.
+  // Constant copies first, so that node numbers follow reading order.
   SmallVector<std::pair<unsigned, Type>> inputs;
   for (Value operand : op->getOperands()) {
-    if (Operation *constant = constants.lookup(operand)) {
-      inputs.push_back({addNode(constantLabel(constant), kConstantStyle),
-                        operand.getType()});
-      ++valuesPerNode[inputs.back().first];
-      continue;
-    }
-    // A value without a source belongs to unstructured control flow, which
-    // kiln does not produce.
-    for (unsigned from : sources.lookup(operand))
+    // Only unstructured control flow, which kiln never produces, would
+    // leave a value without a source.
+    Source source = sources.lookup(operand);
+    if (source.constant)
+      source.nodes = {addNode(constantLabel(source.constant), kConstantStyle)};
+    for (unsigned from : source.nodes)
       inputs.push_back({from, operand.getType()});
   }
   unsigned node = addNode(label, attrs);
@@ -286,8 +281,7 @@ unsigned DotPrinter::addOpNode(Operation *op, StringRef label,
 void DotPrinter::openCluster(StringRef label, StringRef attrs) {
   indent() << "subgraph cluster_" << numClusters++ << " {\n";
   ++depth;
-  indent() << "label=\"" << escape(label) << "\";\n";
-  indent() << attrs << "\n";
+  indent() << "label=\"" << escape(label) << "\"; " << attrs << "\n";
 }
 
 void DotPrinter::closeCluster() {
@@ -296,15 +290,8 @@ void DotPrinter::closeCluster() {
 }
 
 void DotPrinter::setSource(Value value, unsigned node) {
-  sources[value].push_back(node);
+  sources[value].nodes.push_back(node);
   ++valuesPerNode[node];
-}
-
-void DotPrinter::forward(Value from, Value to) {
-  SmallVector<unsigned, 1> nodes = sources.lookup(from);
-  sources[to] = std::move(nodes);
-  if (Operation *constant = constants.lookup(from))
-    constants[to] = constant;
 }
 
 void DotPrinter::print(ModuleOp module) {
@@ -324,18 +311,12 @@ void DotPrinter::print(ModuleOp module) {
   }
   for (const Edge &edge : edges) {
     os << "  n" << edge.from << " -> n" << edge.to;
-    switch (edge.kind) {
-    case EdgeKind::Data:
-      if (valuesPerNode[edge.from] > 1)
-        os << " [label=\"" << escape(shortType(edge.type)) << "\"]";
-      break;
-    case EdgeKind::LoopBack:
+    if (edge.kind == EdgeKind::Data && valuesPerNode[edge.from] > 1)
+      os << " [label=\"" << escape(shortType(edge.type)) << "\"]";
+    else if (edge.kind == EdgeKind::LoopBack)
       os << " [style=dashed, constraint=false]";
-      break;
-    case EdgeKind::Control:
+    else if (edge.kind == EdgeKind::Control)
       os << " [style=dotted, color=gray50, arrowhead=none]";
-      break;
-    }
     os << ";\n";
   }
   os << "}\n";
@@ -345,28 +326,11 @@ void DotPrinter::printFunction(func::FuncOp func) {
   openCluster("@" + func.getSymName().str(), "style=rounded; color=gray40;");
   for (BlockArgument arg : func.getArguments()) {
     unsigned index = arg.getArgNumber();
-    std::string label;
-    llvm::raw_string_ostream labelStream(label);
-    if (auto name = func.getArgAttrOfType<StringAttr>(index, "kiln.name"))
-      labelStream << name.getValue();
-    else
-      labelStream << "%arg" << index;
+    auto name = func.getArgAttrOfType<StringAttr>(index, "kiln.name");
     // The script's own dim names (`f32[T,B,I]`) say more than `f32[?,?,?]`.
-    auto tensor = dyn_cast<RankedTensorType>(arg.getType());
     auto dims = func.getArgAttrOfType<ArrayAttr>(index, "kiln.dims");
-    if (tensor && dims && dims.size() == size_t(tensor.getRank()) &&
-        llvm::all_of(dims, [](Attribute a) { return isa<StringAttr>(a); })) {
-      labelStream << " : " << shortType(tensor.getElementType()) << '[';
-      llvm::interleave(
-          dims, labelStream,
-          [&](Attribute dim) {
-            labelStream << cast<StringAttr>(dim).getValue();
-          },
-          ",");
-      labelStream << ']';
-    } else {
-      labelStream << " : " << shortType(arg.getType());
-    }
+    std::string label = (name ? name.str() : "%arg" + std::to_string(index)) +
+                        " : " + shortType(arg.getType(), dims);
     setSource(arg, addNode(label, "shape=ellipse, style=filled, "
                                   "fillcolor=\"#dbe8f6\""));
   }
@@ -376,35 +340,18 @@ void DotPrinter::printFunction(func::FuncOp func) {
   closeCluster();
 }
 
-/// Draws `op` and returns the node that control reaches first, if any.
+/// Draws `op`; returns the node control reaches first, if one was drawn.
 std::optional<unsigned> DotPrinter::printOp(Operation *op) {
   if (auto group = dyn_cast<FusionGroupOp>(op))
     return printFusionGroup(group);
   if (op->getNumRegions() != 0)
     return printRegionOp(op);
   if (op->hasTrait<OpTrait::ConstantLike>() && op->getNumResults() == 1) {
-    constants[op->getResult(0)] = op; // Drawn at each use instead.
+    sources[op->getResult(0)].constant = op;
     return std::nullopt;
   }
-
-  std::string label;
-  llvm::raw_string_ostream labelStream(label);
-  labelStream << displayName(op);
-  if (auto cmp = dyn_cast<CmpOp>(op))
-    labelStream << ' ' << stringifyCmpPredicate(cmp.getPredicate());
-  for (NamedAttribute attr : op->getAttrs())
-    if (!isa<CmpOp>(op) || attr.getName() != "predicate")
-      printShortAttr(attr, labelStream);
-  if (op->getNumResults() == 1) {
-    labelStream << " : " << shortType(op->getResult(0).getType());
-  } else if (op->getNumResults() > 1) {
-    labelStream << " : (";
-    llvm::interleaveComma(op->getResultTypes(), labelStream,
-                          [&](Type t) { printShortType(t, labelStream); });
-    labelStream << ')';
-  }
   unsigned node = addOpNode(
-      op, label,
+      op, opLabel(op),
       op->hasTrait<OpTrait::ReturnLike>() ? "style=\"rounded,bold\"" : "");
   for (Value result : op->getResults())
     setSource(result, node);
@@ -426,7 +373,7 @@ std::optional<unsigned> DotPrinter::printFusionGroup(FusionGroupOp group) {
     if (!entry)
       entry = node;
   }
-  // Likewise the results are drawn from the producers of what is yielded.
+  // Likewise its results are drawn from the producers of what it yields.
   for (auto [result, yielded] :
        llvm::zip(group.getResults(), body.getTerminator()->getOperands()))
     forward(yielded, result);
@@ -437,11 +384,7 @@ std::optional<unsigned> DotPrinter::printFusionGroup(FusionGroupOp group) {
 unsigned DotPrinter::printRegionOp(Operation *op) {
   openCluster(op->getName().getStringRef(),
               "style=\"dashed,rounded\"; color=gray50;");
-  std::string label = displayName(op).str();
-  llvm::raw_string_ostream labelStream(label);
-  for (NamedAttribute attr : op->getAttrs())
-    printShortAttr(attr, labelStream);
-  unsigned header = addOpNode(op, label, "style=\"rounded,bold\"");
+  unsigned header = addOpNode(op, opLabel(op), "style=\"rounded,bold\"");
   for (Region &region : op->getRegions()) {
     for (Block &block : region) {
       // An induction variable or iteration argument comes from the header,
@@ -458,7 +401,7 @@ unsigned DotPrinter::printRegionOp(Operation *op) {
         }
         std::optional<unsigned> node = printOp(&nested);
         bool readsInside = llvm::any_of(nested.getOperands(), [&](Value v) {
-          return !constants.count(v) &&
+          return !sources.lookup(v).constant &&
                  op->isAncestor(v.getParentRegion()->getParentOp());
         });
         if (node && !readsInside)
@@ -466,7 +409,7 @@ unsigned DotPrinter::printRegionOp(Operation *op) {
       }
     }
   }
-  // Ops that do not describe their control flow produce their results at
+  // An op that does not describe its control flow produces its results at
   // the header.
   for (Value result : op->getResults())
     if (!sources.count(result))
@@ -478,30 +421,29 @@ unsigned DotPrinter::printRegionOp(Operation *op) {
 void DotPrinter::printRegionTerminator(Operation *parent, Region &region,
                                        Operation *terminator, unsigned header) {
   // A terminator without operands (the implicit scf.yield of an scf.if
-  // with no results) carries nothing worth a node.
+  // without results) carries nothing worth a node.
   if (terminator->getNumOperands() == 0)
     return;
-  unsigned node = addOpNode(terminator, displayName(terminator),
-                            "style=\"rounded,dashed\"");
+  unsigned node =
+      addOpNode(terminator, opLabel(terminator), "style=\"rounded,dashed\"");
   auto branch = dyn_cast<RegionBranchOpInterface>(parent);
   if (!branch)
     return;
   SmallVector<RegionSuccessor> successors;
   branch.getSuccessorRegions(RegionBranchPoint(&region), successors);
   for (const RegionSuccessor &successor : successors) {
+    Region *next = successor.getSuccessor();
     if (successor.isParent()) {
       for (Value result : parent->getResults())
         setSource(result, node);
-      continue;
+    } else if (next->getRegionNumber() > region.getRegionNumber()) {
+      if (!next->empty())
+        for (BlockArgument arg : next->front().getArguments())
+          setSource(arg, node);
+    } else {
+      // Back to this or an earlier region: the loop's next iteration.
+      edges.push_back({node, header, Type(), EdgeKind::LoopBack});
     }
-    Region *next = successor.getSuccessor();
-    if (next->getRegionNumber() > region.getRegionNumber() && !next->empty()) {
-      for (BlockArgument arg : next->front().getArguments())
-        setSource(arg, node);
-      continue;
-    }
-    // Back to this or an earlier region: one more iteration of the loop.
-    edges.push_back({node, header, Type(), EdgeKind::LoopBack});
   }
 }
 

@@ -11,9 +11,13 @@ class ModuleOp;
 
 namespace kiln {
 
-/// Writes `module` as a Graphviz digraph: one node per op, one edge per
-/// use of a value, and one cluster per function and per fusion group (the
-/// latter labelled with its op count). The output is deterministic.
+/// Writes `module` as a Graphviz digraph for `kiln compile --emit=dot`: one
+/// node per op (`mul : f32[?]`), one edge per use of a value, and one
+/// cluster per function, per fusion group (labelled `fusion_group (N ops)`)
+/// and per scf.for/if/while. Edges cross fusion-group boundaries straight
+/// from producer to consumer, so the picture reads as dataflow. Constants
+/// are drawn as plain text at each use. Nodes are numbered in walk order,
+/// so the output is deterministic.
 void printDotGraph(mlir::ModuleOp module, llvm::raw_ostream &os);
 
 } // namespace kiln
