@@ -171,12 +171,6 @@ int runCompile(const CompileOptions &o) {
   }
   lowering.entries = o.entries;
 
-  ast::Module module = parseModule(file);
-  if (o.emit == "ast") {
-    std::cout << printAST(module);
-    return 0;
-  }
-
   mlir::DialectRegistry registry;
   registerCodegenDialects(registry);
   mlir::MLIRContext context(registry);
@@ -186,16 +180,30 @@ int runCompile(const CompileOptions &o) {
     llvm::errs() << "kiln: internal: " << d << "\n";
     return mlir::success();
   });
+  mlir::OpPrintingFlags flags;
+  if (o.locations)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
+        .useLocalScope();
+  // A bad pipeline flag is a usage error, found before any work is done.
+  mlir::PassManager pm(&context);
+  std::string error;
+  if (!buildPassManager(o, flags, pm, error)) {
+    std::cerr << "kiln: error: " << error << "\n";
+    return 2;
+  }
+
+  ast::Module module = parseModule(file);
+  if (o.emit == "ast") {
+    std::cout << printAST(module);
+    return 0;
+  }
+
   mlir::OwningOpRef<mlir::ModuleOp> ir =
       lowerToIR(context, module, diags, lowering);
   if (!ir) {
     std::cerr << diags.renderAll();
     return 1;
   }
-  mlir::OpPrintingFlags flags;
-  if (o.locations)
-    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
-        .useLocalScope();
   auto print = [&](mlir::ModuleOp m) {
     std::string text;
     llvm::raw_string_ostream stream(text);
@@ -210,12 +218,6 @@ int runCompile(const CompileOptions &o) {
       return 0;
   }
 
-  mlir::PassManager pm(&context);
-  std::string error;
-  if (!buildPassManager(o, flags, pm, error)) {
-    std::cerr << "kiln: error: " << error << "\n";
-    return 2;
-  }
   if (mlir::failed(pm.run(*ir)))
     return 1;
   std::string optimizedIR = print(*ir);

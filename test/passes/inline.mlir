@@ -32,3 +32,27 @@ func.func @hoist(%a: tensor<3xf32>, %n: index) {
   }
   return
 }
+
+// A helper called from two places is inlined into both and then removed:
+// once inlined, nothing refers to it. The public caller stays.
+// CHECK-LABEL: func.func @two_calls
+// CHECK-NOT: call
+// CHECK: kiln.mul
+// CHECK: kiln.mul
+// CHECK-NOT: func.func private @square
+func.func private @square(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = kiln.mul %a, %a : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+func.func @two_calls(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = func.call @square(%a) : (tensor<?xf32>) -> tensor<?xf32>
+  %1 = func.call @square(%0) : (tensor<?xf32>) -> tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+
+// Negative: a public function is kept even when nothing calls it, since
+// it is an entry point.
+// CHECK-LABEL: func.func @unused_public
+func.func @unused_public(%a: tensor<3xf32>) -> tensor<3xf32> {
+  return %a : tensor<3xf32>
+}

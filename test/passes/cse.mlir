@@ -1,5 +1,7 @@
 // RUN: kiln-opt %s --cse --canonicalize | FileCheck %s
 
+// CSE and DCE are MLIR's own (cse, and the canonicalizer's removal of unused
+// ops); kiln's side-effect traits are what make them correct here.
 // print and assert write to the program's output, and rand/randn advance the
 // random generator: CSE never merges two identical ones and DCE never removes
 // an unused one. Pure ops are merged by CSE and removed when unused.
