@@ -492,3 +492,57 @@ func.func @assert_bool(%c: i64) {
   "kiln.assert"(%c) {message = "oops"} : (i64) -> ()
   return
 }
+
+// -----
+
+// A fusion group's body may only hold pure kiln ops: codegen fuses it
+// freely, which would reorder or drop a print.
+func.func @group_with_print(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = kiln.fusion_group(%x) : (tensor<3xf32>) -> tensor<3xf32> {
+  ^bb0(%a: tensor<3xf32>):
+    // expected-error @+1 {{cannot be part of a fusion group: only pure kiln ops without regions can}}
+    kiln.print "{}"(%a : tensor<3xf32>)
+    kiln.yield %a : tensor<3xf32>
+  }
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// The body's arguments stand for the inputs, one for one.
+func.func @group_argument_type(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{input #0 has type 'tensor<3xf32>' but the body's argument has type 'tensor<?xf32>'}}
+  %0 = kiln.fusion_group(%x) : (tensor<3xf32>) -> tensor<3xf32> {
+  ^bb0(%a: tensor<?xf32>):
+    %e = kiln.exp %a : tensor<?xf32>
+    kiln.yield %x : tensor<3xf32>
+  }
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// What the body yields must match the group's results.
+func.func @group_yield_types(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{yields ('tensor<3xi1>') but its results are ('tensor<3xf32>')}}
+  %0 = kiln.fusion_group(%x) : (tensor<3xf32>) -> tensor<3xf32> {
+  ^bb0(%a: tensor<3xf32>):
+    %c = kiln.cmp gt, %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+    kiln.yield %c : tensor<3xi1>
+  }
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// The body cannot see values from outside: every value it uses is an input.
+func.func @group_isolated(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-note @+1 {{required by region isolation constraints}}
+  %0 = kiln.fusion_group(%x) : (tensor<3xf32>) -> tensor<3xf32> {
+  ^bb0(%a: tensor<3xf32>):
+    // expected-error @+1 {{using value defined outside the region}}
+    %e = kiln.add %a, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    kiln.yield %e : tensor<3xf32>
+  }
+  return %0 : tensor<3xf32>
+}

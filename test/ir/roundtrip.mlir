@@ -265,3 +265,22 @@ func.func @effects(%a: tensor<3xf32>, %n: i64, %c: i1) {
   // CHECK: kiln.assert %{{.*}}, "n must be positive"
   return
 }
+
+// A fusion group with two inputs (one a Python scalar) and two results
+// prints its body with explicit block arguments and parses back.
+// CHECK-LABEL: func.func @fusion_group
+// CHECK: %[[G:.*]]:2 = kiln.fusion_group(%arg0, %arg1) : (tensor<?x4xf32>, f64) -> (tensor<?x4xf32>, tensor<?x4xf32>) {
+// CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<?x4xf32>, %[[S:.*]]: f64):
+// CHECK-NEXT:   %[[M:.*]] = kiln.mul %[[X]], %[[S]]
+// CHECK-NEXT:   %[[T:.*]] = kiln.tanh %[[M]]
+// CHECK-NEXT:   kiln.yield %[[M]], %[[T]] : tensor<?x4xf32>, tensor<?x4xf32>
+// CHECK-NEXT: }
+func.func @fusion_group(%x: tensor<?x4xf32>, %s: f64) -> (tensor<?x4xf32>, tensor<?x4xf32>) {
+  %0:2 = kiln.fusion_group(%x, %s) : (tensor<?x4xf32>, f64) -> (tensor<?x4xf32>, tensor<?x4xf32>) {
+  ^bb0(%a: tensor<?x4xf32>, %b: f64):
+    %m = kiln.mul %a, %b : (tensor<?x4xf32>, f64) -> tensor<?x4xf32>
+    %t = kiln.tanh %m : tensor<?x4xf32>
+    kiln.yield %m, %t : tensor<?x4xf32>, tensor<?x4xf32>
+  }
+  return %0#0, %0#1 : tensor<?x4xf32>, tensor<?x4xf32>
+}
