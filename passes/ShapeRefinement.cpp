@@ -46,7 +46,6 @@
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -133,8 +132,8 @@ void Refiner::analyze(Operation *op) {
     return;
 
   SmallVector<Type> types;
-  bool ok = succeeded(
-      inferRefinedTypes(op, [&](Value v) { return typeOf(v); }, types));
+  bool ok = succeeded(inferRefinedTypes(
+      op, [&](Value v) { return typeOf(v); }, types));
   for (auto [type, result] : llvm::zip(types, op->getResults()))
     ok = ok && isCompatibleResultType(type, result.getType(), nullptr);
   if (ok)
@@ -142,7 +141,8 @@ void Refiner::analyze(Operation *op) {
   else
     accepting.erase(op);
   for (auto [i, result] : llvm::enumerate(op->getResults()))
-    assign(result, ok ? meetTypes(result.getType(), types[i]) : result.getType());
+    assign(result,
+           ok ? meetTypes(result.getType(), types[i]) : result.getType());
 }
 
 void Refiner::analyzeIf(scf::IfOp op) {
@@ -152,8 +152,8 @@ void Refiner::analyzeIf(scf::IfOp op) {
     return;
   ValueRange thenValues = op.thenYield().getOperands();
   ValueRange elseValues = op.elseYield().getOperands();
-  for (auto [result, a, b] : llvm::zip(op.getResults(), thenValues,
-                                       elseValues)) {
+  for (auto [result, a, b] :
+       llvm::zip(op.getResults(), thenValues, elseValues)) {
     Type declared = result.getType();
     // An undef branch never reads the value: the other branch decides.
     if (isUndef(a) && isUndef(b))
@@ -234,7 +234,8 @@ Type Refiner::requiredType(OpOperand &use,
       return whileOp.getBeforeArguments()[i].getType();
   }
   if (auto condition = dyn_cast<scf::ConditionOp>(user))
-    return i == 0 ? Type() : condition->getParentOp()->getResult(i - 1).getType();
+    return i == 0 ? Type()
+                  : condition->getParentOp()->getResult(i - 1).getType();
   if (auto forOp = dyn_cast<scf::ForOp>(user))
     return i < forOp.getNumControlOperands()
                ? Type()
@@ -276,15 +277,22 @@ LogicalResult Refiner::rewrite(func::FuncOp fn) {
           type && type != use.get().getType())
         fixes.push_back({&use, type});
   });
+  // One cast per value, type and user (`return %x, %x` needs only one).
   SmallVector<std::pair<OpOperand *, Value>> replaced;
+  SmallVector<Operation *> created;
+  DenseMap<std::tuple<Operation *, Value, Type>, Value> made;
   for (auto [use, type] : fixes) {
     Operation *user = use->getOwner();
-    OpBuilder b(user);
     Value value = use->get();
-    Value fixed = isUndef(value)
-                      ? b.create<UndefOp>(user->getLoc(), type).getResult()
-                      : b.create<tensor::CastOp>(user->getLoc(), type, value)
-                            .getResult();
+    Value &fixed = made[{user, value, type}];
+    if (!fixed) {
+      OpBuilder b(user);
+      if (isUndef(value))
+        fixed = b.create<UndefOp>(user->getLoc(), type);
+      else
+        fixed = b.create<tensor::CastOp>(user->getLoc(), type, value);
+      created.push_back(fixed.getDefiningOp());
+    }
     replaced.push_back({use, value});
     use->set(fixed);
   }
@@ -298,11 +306,10 @@ LogicalResult Refiner::rewrite(func::FuncOp fn) {
     verified = verify(fn);
   }
   if (failed(verified)) {
-    for (auto [use, value] : llvm::reverse(replaced)) {
-      Operation *fix = use->get().getDefiningOp();
+    for (auto [use, value] : replaced)
       use->set(value);
+    for (Operation *fix : created)
       fix->erase();
-    }
     for (auto [v, type] : retyped)
       v.setType(type);
     return failure();
