@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 
@@ -35,7 +36,35 @@ static void dropKilnArgAttrs(func::FuncOp fn) {
   }
 }
 
+/// A call must not go through an entry point: the entry's signature becomes
+/// the ABI's (a scalar is a rank-0 tensor), and its arguments get identity
+/// layouts, so a slice `x[i]` passed in would lose its offset and the
+/// callee would read `x[0]`. Calls go to a private copy of the entry
+/// instead, which keeps kiln's signature and takes any layout. (At -O1 and
+/// above the inliner has removed such calls already.)
+static void redirectCallsToEntries(ModuleOp module) {
+  SymbolTable symbols(module);
+  SmallVector<func::CallOp> calls;
+  module.walk([&](func::CallOp call) { calls.push_back(call); });
+  llvm::DenseMap<Operation *, func::FuncOp> copies;
+  for (func::CallOp call : calls) {
+    auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+    if (!callee || !isEntry(callee))
+      continue;
+    func::FuncOp &copy = copies[callee];
+    if (!copy) {
+      copy = callee.clone();
+      copy->removeAttr("kiln.entry");
+      copy.setPrivate();
+      copy.setName((callee.getName() + ".callee").str());
+      symbols.insert(copy); // renames it if the name is taken
+    }
+    call.setCallee(copy.getName());
+  }
+}
+
 void rewriteEntryBoundaries(ModuleOp module) {
+  redirectCallsToEntries(module);
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal())
       continue;
@@ -81,6 +110,10 @@ void rewriteEntryBoundaries(ModuleOp module) {
 
 /// Ops whose tensor result bufferizes to a fresh, dense buffer.
 static bool producesDenseBuffer(Value value) {
+  // A cast only changes what the type says about the shape (shape
+  // refinement inserts them at returns); the buffer is the operand's.
+  while (auto cast = value.getDefiningOp<tensor::CastOp>())
+    value = cast.getSource();
   Operation *op = value.getDefiningOp();
   return op && isa<linalg::LinalgOp, tensor::EmptyOp, tensor::FromElementsOp,
                    bufferization::ToTensorOp>(op);
