@@ -4,12 +4,15 @@
 // loop vectorizer. MLIR's polynomial approximations (accurate to a few ulp
 // in f32, as Eigen's and PyTorch's vectorized kernels are) keep them inline.
 // Algebraic simplification first turns powf(x, 2) into x * x and the like.
+// Integer floor and ceil division (Python's `//` on ints) have no LLVM
+// instruction either; they become divsi plus a sign correction.
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -37,6 +40,7 @@ struct ExpandMathPass
     RewritePatternSet patterns(&getContext());
     populateMathAlgebraicSimplificationPatterns(patterns);
     populateMathPolynomialApproximationPatterns(patterns);
+    arith::populateCeilFloorDivExpandOpsPatterns(patterns);
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(patterns))))
       signalPassFailure();

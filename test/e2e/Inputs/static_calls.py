@@ -34,3 +34,13 @@ def shapes(x: Tensor) -> Tensor:
     y = x.reshape(3, 16)[1:3]
     z = torch.zeros(2, 16) + y
     return z.sum(1) * z.mean()
+
+
+# Python's // and % on ints the compiler cannot see (a is an argument):
+# they round toward -inf and take the divisor's sign, at run time.
+# kiln: x=f32[5]
+@torch.jit.script
+def int_division(x: Tensor, a: int) -> Tensor:
+    q = (a // -2) * 100 + (-a // 2) * 10 + (a // 2)
+    r = (a % -2) * 100 + (-a % 2) * 10 + (a % 2)
+    return x * q + r
