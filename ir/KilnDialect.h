@@ -32,6 +32,10 @@ struct RNGStateResource
   llvm::StringRef getName() final { return "kiln::RNGState"; }
 };
 
+/// The module attribute that declares every kiln.param: a dictionary from
+/// state_dict() name to tensor type.
+inline constexpr llvm::StringLiteral kParamsAttrName = "kiln.params";
+
 /// Registers the kiln dialect and those kiln IR uses (arith, func, scf,
 /// tensor), plus func's inliner extension, so --inline can inline calls.
 void registerDialects(mlir::DialectRegistry &registry);

@@ -551,6 +551,7 @@ OpFoldResult CeilOp::fold(FoldAdaptor adaptor) {
 KILN_MATH_FOLD(ExpOp, std::exp(d))
 KILN_MATH_FOLD(LogOp, std::log(d))
 KILN_MATH_FOLD(TanhOp, std::tanh(d))
+KILN_MATH_FOLD(ErfOp, std::erf(d))
 KILN_MATH_FOLD(SigmoidOp, 1.0 / (1.0 + std::exp(-d)))
 KILN_MATH_FOLD(SqrtOp, std::sqrt(d))
 KILN_MATH_FOLD(RsqrtOp, 1.0 / std::sqrt(d))

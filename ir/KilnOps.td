@@ -126,6 +126,7 @@ def Kiln_AbsOp : Kiln_UnaryOp<"abs", "Numeric", "absolute value">;
 def Kiln_ExpOp : Kiln_UnaryOp<"exp", "Float", "exponential">;
 def Kiln_LogOp : Kiln_UnaryOp<"log", "Float", "natural logarithm">;
 def Kiln_TanhOp : Kiln_UnaryOp<"tanh", "Float", "hyperbolic tangent">;
+def Kiln_ErfOp : Kiln_UnaryOp<"erf", "Float", "error function">;
 def Kiln_SigmoidOp : Kiln_UnaryOp<"sigmoid", "Float", "logistic sigmoid">;
 def Kiln_ReluOp : Kiln_UnaryOp<"relu", "Numeric", "max(x, 0)">;
 def Kiln_SqrtOp : Kiln_UnaryOp<"sqrt", "Float", "square root">;
@@ -463,5 +464,6 @@ def Kiln_AssertOp : Kiln_Op<"assert",
 }
 
 include "ir/KilnFusionOps.td"
+include "ir/KilnNNOps.td"
 
 #endif // KILN_OPS_TD

@@ -468,3 +468,181 @@ bool isCompatibleResultType(Type inferred, Type actual, std::string *why) {
 }
 
 } // namespace kiln
+
+//===----------------------------------------------------------------------===//
+// Neural-network ops
+//===----------------------------------------------------------------------===//
+
+namespace kiln {
+
+static std::string pairText(ArrayRef<int64_t> v) {
+  std::string out = "(";
+  for (size_t i = 0; i < v.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(v[i]);
+  return out + ")";
+}
+
+/// Checks that each of the windowing attributes holds two values in range.
+static bool checkWindow(ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                        ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                        const char *op, std::string *why) {
+  for (auto [name, v, min] :
+       {std::tuple<const char *, ArrayRef<int64_t>, int64_t>{"kernel size",
+                                                            kernel, 1},
+        {"stride", stride, 1},
+        {"padding", padding, 0},
+        {"dilation", dilation, 1}})
+    if (v.size() != 2 || v[0] < min || v[1] < min)
+      return fail(why, llvm::Twine(op) + " " + name + " must be two values >= " +
+                           llvm::Twine(min) + ", got " + pairText(v));
+  return true;
+}
+
+/// One spatial output size, or ? for a dynamic input size.
+static int64_t windowOutput(int64_t in, int64_t kernel, int64_t stride,
+                            int64_t pad, int64_t dilation, bool ceilMode) {
+  if (ShapedType::isDynamic(in))
+    return ShapedType::kDynamic;
+  int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1;
+  if (span < 0)
+    return -1;
+  int64_t out = (span + (ceilMode ? stride - 1 : 0)) / stride + 1;
+  // PyTorch: the last window must start inside the input or left padding.
+  if (ceilMode && (out - 1) * stride >= in + pad)
+    --out;
+  return out;
+}
+
+Type inferConv2dType(Type input, Type weight, ArrayRef<int64_t> stride,
+                     ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                     int64_t groups, std::string *why) {
+  auto in = llvm::dyn_cast_or_null<RankedTensorType>(input);
+  auto w = llvm::dyn_cast_or_null<RankedTensorType>(weight);
+  auto both = [&] { return printType(input) + " and " + printType(weight); };
+  if (!in || !w || in.getRank() != 4 || w.getRank() != 4) {
+    fail(why, "conv2d takes a 4-D input (N, C, H, W) and a 4-D weight "
+              "(O, C/groups, KH, KW), got " + both());
+    return {};
+  }
+  if (in.getElementType() != w.getElementType() ||
+      !llvm::isa<FloatType>(in.getElementType())) {
+    fail(why, "conv2d needs float input and weight of one dtype, got " +
+                  both());
+    return {};
+  }
+  if (!checkWindow({1, 1}, stride, padding, dilation, "conv2d", why))
+    return {};
+  int64_t outC = w.getDimSize(0), inC = in.getDimSize(1);
+  if (groups < 1 || (!ShapedType::isDynamic(outC) && outC % groups != 0)) {
+    fail(why, "conv2d groups must be >= 1 and divide the " +
+                  std::to_string(outC) + " output channels, got " +
+                  std::to_string(groups));
+    return {};
+  }
+  if (!ShapedType::isDynamic(inC) && !ShapedType::isDynamic(w.getDimSize(1)) &&
+      inC != w.getDimSize(1) * groups) {
+    fail(why, "conv2d expects " + std::to_string(w.getDimSize(1) * groups) +
+                  " input channels (weight " + printType(weight) + ", groups " +
+                  std::to_string(groups) + "), got " + printType(input));
+    return {};
+  }
+  SmallVector<int64_t> shape = {in.getDimSize(0), outC};
+  for (int i = 0; i < 2; ++i) {
+    int64_t k = w.getDimSize(2 + i);
+    if (ShapedType::isDynamic(k)) {
+      fail(why, "conv2d needs a static kernel size, got " + printType(weight));
+      return {};
+    }
+    int64_t out = windowOutput(in.getDimSize(2 + i), k, stride[i], padding[i],
+                               dilation[i], false);
+    if (out == -1 || out == 0) {
+      fail(why, "conv2d kernel " + printType(weight) +
+                    " is larger than the padded input " + printType(input));
+      return {};
+    }
+    shape.push_back(out);
+  }
+  return RankedTensorType::get(shape, in.getElementType());
+}
+
+Type inferPool2dType(Type input, ArrayRef<int64_t> kernel,
+                     ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                     ArrayRef<int64_t> dilation, bool ceilMode,
+                     std::string *why) {
+  auto in = llvm::dyn_cast_or_null<RankedTensorType>(input);
+  if (!in || in.getRank() != 4) {
+    fail(why, "pooling takes a 4-D input (N, C, H, W), got " +
+                  printType(input));
+    return {};
+  }
+  if (!llvm::isa<FloatType>(in.getElementType())) {
+    fail(why, "pooling needs a float input, got " + printType(input));
+    return {};
+  }
+  if (!checkWindow(kernel, stride, padding, dilation, "pooling", why))
+    return {};
+  for (int i = 0; i < 2; ++i)
+    if (padding[i] * 2 > kernel[i]) {
+      fail(why, "pooling padding " + pairText(padding) +
+                    " must be at most half the kernel size " +
+                    pairText(kernel));
+      return {};
+    }
+  SmallVector<int64_t> shape = {in.getDimSize(0), in.getDimSize(1)};
+  for (int i = 0; i < 2; ++i) {
+    int64_t out = windowOutput(in.getDimSize(2 + i), kernel[i], stride[i],
+                               padding[i], dilation[i], ceilMode);
+    if (out == -1 || out == 0) {
+      fail(why, "pooling window " + pairText(kernel) +
+                    " is larger than the padded input " + printType(input));
+      return {};
+    }
+    shape.push_back(out);
+  }
+  return RankedTensorType::get(shape, in.getElementType());
+}
+
+Type inferWhereType(Type condition, Type lhs, Type rhs, std::string *why) {
+  if (!getElementTypeOrSelf(condition).isInteger(1)) {
+    fail(why, "where() needs a bool condition, got " + printType(condition));
+    return {};
+  }
+  if (!llvm::isa<RankedTensorType>(condition) &&
+      !llvm::isa<RankedTensorType>(lhs) && !llvm::isa<RankedTensorType>(rhs)) {
+    fail(why, "where() needs at least one tensor operand");
+    return {};
+  }
+  Type values = inferElementwiseType(ElementwiseKind::Arith, lhs, rhs, why);
+  if (!values)
+    return {};
+  // Broadcast the condition's shape in without changing the element type.
+  Type shaped = inferElementwiseType(
+      ElementwiseKind::Arith,
+      withElementType(condition, getElementTypeOrSelf(values)), values, why);
+  if (!shaped)
+    return {};
+  if (!llvm::isa<RankedTensorType>(shaped))
+    return RankedTensorType::get({}, shaped);
+  return withElementType(shaped, getElementTypeOrSelf(values));
+}
+
+Type inferEmbeddingType(Type weight, Type indices, std::string *why) {
+  auto w = llvm::dyn_cast_or_null<RankedTensorType>(weight);
+  auto idx = llvm::dyn_cast_or_null<RankedTensorType>(indices);
+  if (!w || w.getRank() != 2) {
+    fail(why, "embedding weight must be a 2-D tensor, got " +
+                  printType(weight));
+    return {};
+  }
+  if (!idx || !(idx.getElementType().isInteger(64) ||
+                idx.getElementType().isInteger(32))) {
+    fail(why, "embedding indices must be an int32 or int64 tensor, got " +
+                  printType(indices));
+    return {};
+  }
+  SmallVector<int64_t> shape(idx.getShape());
+  shape.push_back(w.getDimSize(1));
+  return RankedTensorType::get(shape, w.getElementType());
+}
+
+} // namespace kiln

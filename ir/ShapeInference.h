@@ -63,6 +63,28 @@ mlir::Type inferStackType(mlir::Type elementType, int64_t dim,
                           std::string *why);
 mlir::Type inferCatType(mlir::Type elementType, int64_t dim, std::string *why);
 
+/// Neural-network ops (KilnNNOps.td). Windows and strides hold two values
+/// (height, width); a dynamic H or W gives a dynamic output dim.
+/// conv2d: input N x C x H x W, weight O x C/groups x KH x KW.
+mlir::Type inferConv2dType(mlir::Type input, mlir::Type weight,
+                           llvm::ArrayRef<int64_t> stride,
+                           llvm::ArrayRef<int64_t> padding,
+                           llvm::ArrayRef<int64_t> dilation, int64_t groups,
+                           std::string *why);
+/// max_pool2d (dilation as given) and avg_pool2d (dilation 1, 1).
+mlir::Type inferPool2dType(mlir::Type input, llvm::ArrayRef<int64_t> kernel,
+                           llvm::ArrayRef<int64_t> stride,
+                           llvm::ArrayRef<int64_t> padding,
+                           llvm::ArrayRef<int64_t> dilation, bool ceilMode,
+                           std::string *why);
+/// torch.where: a bool condition; lhs and rhs promote as arithmetic does,
+/// and all three broadcast. At least one operand must be a tensor.
+mlir::Type inferWhereType(mlir::Type condition, mlir::Type lhs, mlir::Type rhs,
+                          std::string *why);
+/// F.embedding: a 2-D float weight and an i32/i64 index tensor.
+mlir::Type inferEmbeddingType(mlir::Type weight, mlir::Type indices,
+                              std::string *why);
+
 /// True when `actual` is an acceptable result type for an op whose inferred
 /// result type is `inferred`: same kind, rank and element type, and no
 /// static dim that differs from a static inferred dim (a ? where a number is

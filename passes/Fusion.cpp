@@ -58,7 +58,7 @@ bool isElementwise(Operation *op) {
   return isa<AddOp, SubOp, MulOp, DivOp, FloorDivOp, RemOp, PowOp, MaximumOp,
              MinimumOp, BitAndOp, BitOrOp, BitXorOp, CmpOp, NegOp, AbsOp,
              ExpOp, LogOp, TanhOp, SigmoidOp, ReluOp, SqrtOp, RsqrtOp, SinOp,
-             CosOp, FloorOp, CeilOp, NotOp, CastOp>(op);
+             CosOp, FloorOp, CeilOp, NotOp, CastOp, ErfOp, WhereOp>(op);
 }
 
 /// Reductions that are one pass over their input. var needs two passes

@@ -1,0 +1,80 @@
+//===- KilnNNOps.cpp - Verifiers of the neural-network ops ----------------===//
+//
+// As in KilnOps.cpp, result types are recomputed with ShapeInference.h, so a
+// declared type may be less static than the inferred one but never
+// contradict it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/KilnDialect.h"
+#include "ir/ShapeInference.h"
+#include "ir/VerifierSupport.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace kiln;
+
+LogicalResult ParamOp::verify() {
+  auto module = (*this)->getParentOfType<ModuleOp>();
+  auto params =
+      module ? module->getAttrOfType<DictionaryAttr>(kParamsAttrName) : nullptr;
+  if (!params)
+    return emitOpError("needs the enclosing module's '")
+           << kParamsAttrName << "' dictionary";
+  auto declared = params.getAs<TypeAttr>(getName());
+  if (!declared)
+    return emitOpError("names '") << getName() << "', which '"
+                                  << kParamsAttrName << "' does not declare";
+  if (declared.getValue() != getType())
+    return emitOpError("type ")
+           << getType() << " differs from the declared " << declared.getValue();
+  return success();
+}
+
+LogicalResult Conv2dOp::verify() {
+  std::string why;
+  Type inferred =
+      inferConv2dType(getInput().getType(), getWeight().getType(), getStride(),
+                      getPadding(), getDilation(), getGroups(), &why);
+  return checkInferred(*this, inferred, why, getType());
+}
+
+LogicalResult MaxPool2dOp::verify() {
+  std::string why;
+  Type inferred =
+      inferPool2dType(getInput().getType(), getKernel(), getStride(),
+                      getPadding(), getDilation(), getCeilMode(), &why);
+  return checkInferred(*this, inferred, why, getType());
+}
+
+LogicalResult AvgPool2dOp::verify() {
+  std::string why;
+  Type inferred = inferPool2dType(getInput().getType(), getKernel(),
+                                  getStride(), getPadding(), {1, 1},
+                                  getCeilMode(), &why);
+  return checkInferred(*this, inferred, why, getType());
+}
+
+LogicalResult WhereOp::verify() {
+  std::string why;
+  Type inferred = inferWhereType(getCondition().getType(), getLhs().getType(),
+                                 getRhs().getType(), &why);
+  return checkInferred(*this, inferred, why, getType());
+}
+
+LogicalResult ArangeOp::verify() {
+  auto type = getType();
+  if (type.getRank() != 1)
+    return emitOpError("result must be 1-D, got ") << type;
+  if (type.getElementType().isInteger(1))
+    return emitOpError("result cannot be bool, got ") << type;
+  return success();
+}
+
+LogicalResult EmbeddingOp::verify() {
+  std::string why;
+  Type inferred = inferEmbeddingType(getWeight().getType(),
+                                     getIndices().getType(), &why);
+  return checkInferred(*this, inferred, why, getType());
+}
