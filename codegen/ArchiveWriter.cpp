@@ -11,6 +11,7 @@
 
 #include "codegen/archive/ZipWriter.h"
 #include "codegen/lowering/LoweringSupport.h"
+#include "runtime/include/kiln/abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -81,7 +82,7 @@ std::string buildManifest(
   manifest["format"] = "kiln";
   manifest["format_version"] = {1, 0};
   manifest["producer"] = "kiln " KILN_VERSION_STRING;
-  manifest["abi_version"] = 1;
+  manifest["abi_version"] = KILN_ABI_VERSION;
   manifest["source"] = {
       {"path", inputs.sourcePath},
       {"entry", "source/" + llvm::sys::path::filename(inputs.sourcePath).str()}};

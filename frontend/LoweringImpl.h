@@ -9,6 +9,9 @@
 //   LowerIndexing.cpp      subscripts and subscript assignment
 //   LowerBuiltins.cpp      calls, Python builtins and torch creation ops
 //   LowerTensorMethods.cpp Tensor methods and torch.X(tensor, ...)
+//   LowerNNFunctional.cpp  torch.nn.functional and the ops of nn models
+//   LowerModules.cpp       nn.Module classes: __init__ at compile time,
+//                          self.<attr>, submodule calls
 //
 // Control flow is structured as TorchScript's prim::If/prim::Loop are: each
 // `scf.if`/`scf.for`/`scf.while` yields the variables its body assigns.
@@ -47,6 +50,10 @@ using Env = std::map<std::string, Binding>;
 /// The Tensor methods (and torch.* functions taking a tensor first) that
 /// the lowering implements.
 bool isKnownTensorMethod(llvm::StringRef name);
+/// The subsets of those, and of torch.nn.functional, that
+/// LowerNNFunctional.cpp implements.
+bool isNNTensorMethod(llvm::StringRef name);
+bool isFunctionalOp(llvm::StringRef name);
 
 /// Names of the flag variables.
 inline constexpr const char *kBreakVar = "$break";
@@ -167,6 +174,55 @@ public:
   std::optional<std::vector<const ast::Expr *>>
   bindArgs(const CallArgs &call, const std::string &fnName,
            llvm::ArrayRef<BuiltinParam> params, bool hasSelf);
+
+  //===--- neural-network ops (LowerNNFunctional.cpp) ------------------===//
+  /// torch.nn.functional.<name>(...), for the names isFunctionalOp accepts.
+  MaybeValue callFunctional(const std::string &name, const CallArgs &call);
+  /// The tensor methods and torch.X functions of nn models (softmax,
+  /// masked_fill, argmax, split, ...), for the names isNNTensorMethod
+  /// accepts; `self` is the receiver, as in callMethod.
+  MaybeValue callNNMethod(PyValue self, const std::string &name,
+                          const CallArgs &call);
+  /// torch.X functions of nn models that take no tensor receiver (arange).
+  MaybeValue callNNCreator(const std::string &name, const CallArgs &call);
+
+  /// The building blocks that F.* calls and nn.Module submodules share.
+  /// Each takes lowered values, reports any error at `where` and returns
+  /// nullopt after it. A null `bias`/`weight` means none.
+  std::optional<mlir::Value> emitLinear(mlir::Value x, mlir::Value weight,
+                                        mlir::Value bias, SourceRange where);
+  std::optional<mlir::Value>
+  emitConv2d(mlir::Value x, mlir::Value weight, mlir::Value bias,
+             llvm::ArrayRef<int64_t> stride, llvm::ArrayRef<int64_t> padding,
+             llvm::ArrayRef<int64_t> dilation, int64_t groups,
+             SourceRange where);
+  std::optional<mlir::Value>
+  emitMaxPool2d(mlir::Value x, llvm::ArrayRef<int64_t> kernel,
+                llvm::ArrayRef<int64_t> stride, llvm::ArrayRef<int64_t> padding,
+                llvm::ArrayRef<int64_t> dilation, bool ceilMode,
+                SourceRange where);
+  std::optional<mlir::Value>
+  emitAvgPool2d(mlir::Value x, llvm::ArrayRef<int64_t> kernel,
+                llvm::ArrayRef<int64_t> stride, llvm::ArrayRef<int64_t> padding,
+                bool ceilMode, bool countIncludePad, SourceRange where);
+  std::optional<mlir::Value>
+  emitAdaptiveAvgPool2d(mlir::Value x, llvm::ArrayRef<int64_t> outputSize,
+                        SourceRange where);
+  /// Eval-mode batch norm over dim 1 with running statistics.
+  std::optional<mlir::Value> emitBatchNorm(mlir::Value x, mlir::Value mean,
+                                           mlir::Value var, mlir::Value weight,
+                                           mlir::Value bias, double eps,
+                                           SourceRange where);
+  std::optional<mlir::Value>
+  emitLayerNorm(mlir::Value x, llvm::ArrayRef<int64_t> normalizedShape,
+                mlir::Value weight, mlir::Value bias, double eps,
+                SourceRange where);
+  std::optional<mlir::Value> emitEmbedding(mlir::Value weight,
+                                           mlir::Value indices,
+                                           SourceRange where);
+  /// "relu", "gelu" (erf), "gelu_tanh", "silu", "tanh" or "sigmoid".
+  std::optional<mlir::Value> emitActivation(llvm::StringRef name,
+                                            mlir::Value x, SourceRange where);
 
   //===--- helpers ------------------------------------------------------===//
   mlir::Location loc(SourceRange range);

@@ -40,6 +40,7 @@ const HostFunction hostFunctions[] = {
     KILN_SLOT(list_clone, false),     KILN_SLOT(list_append, true),
     KILN_SLOT(list_len, false),       KILN_SLOT(list_result_dim, false),
     KILN_SLOT(list_materialize, true), KILN_SLOT(random_stream, false),
+    KILN_SLOT(matmul, true),          KILN_SLOT(conv2d, true),
 };
 #undef KILN_SLOT
 

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 1
+#define KILN_ABI_VERSION 2
 
 /* The symbol every CPU code object exports; its value is a kiln_module. */
 #define KILN_MODULE_SYMBOL "kiln_module_v1"
@@ -108,10 +108,25 @@ typedef struct kiln_host_api {
    * returns a fresh stream id. */
   uint64_t (*random_stream)(void);
 
-  /* Reserved for later ABI versions, so that adding them does not move the
-   * fields above: kernel-library calls (GEMM, convolution through oneDNN)
-   * and device kernel launches. NULL in ABI version 1. */
-  void *library_call;
+  /* The kernel library: GEMM and convolution through oneDNN on the CPU.
+   * Tensors have any strides and the element type `dtype` (f32 or bf16).
+   * A failure inside the library raises `site`.
+   *
+   * matmul: out[..., m, n] = sum_k a[..., m, k] * b[..., k, n]. a, b and out
+   * have one rank (at least 2); each batch dim of a and b is 1 or out's
+   * size, and a size-1 dim broadcasts. */
+  void (*matmul)(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
+                 const kiln_unranked_memref *out, int64_t site, int32_t dtype);
+  /* conv2d without bias: input N x C x H x W, weight O x C/groups x KH x KW,
+   * out N x O x OH x OW as torch.nn.functional.conv2d computes it. */
+  void (*conv2d)(const kiln_unranked_memref *input,
+                 const kiln_unranked_memref *weight,
+                 const kiln_unranked_memref *out, int64_t stride_h,
+                 int64_t stride_w, int64_t pad_h, int64_t pad_w,
+                 int64_t dilation_h, int64_t dilation_w, int64_t groups,
+                 int64_t site, int32_t dtype);
+
+  /* Reserved for device kernel launches; NULL in ABI version 2. */
   void *launch_kernel;
 } kiln_host_api;
 
@@ -136,8 +151,10 @@ typedef struct kiln_module {
   const kiln_entry *entries;
   /* The runtime stores its kiln_host_api here before the first call. */
   const kiln_host_api **host;
-  /* The runtime stores the mapped address of weight i here (weights arrive
-   * with nn.Module support; num_weights is 0 until then). */
+  /* An array of num_weights slots: before the first call the runtime stores
+   * in slot i the address of weight i (the manifest's "weights" table), in
+   * the archive's mapping, 64-byte aligned. Entry points read their
+   * weights from here; NULL when num_weights is 0. */
   const void **weights;
 } kiln_module;
 

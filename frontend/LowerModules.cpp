@@ -1,0 +1,1 @@
+//===- LowerModules.cpp - nn.Module classes -------------------------------===//

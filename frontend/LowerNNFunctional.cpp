@@ -1,0 +1,1 @@
+//===- LowerNNFunctional.cpp - torch.nn.functional and nn model ops -------===//

@@ -1,0 +1,1 @@
+//===- ModuleEval.cpp - Evaluate nn.Module __init__ at compile time --------===//
