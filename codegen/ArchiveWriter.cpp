@@ -13,6 +13,8 @@
 #include "codegen/lowering/LoweringSupport.h"
 #include "runtime/include/kiln/abi.h"
 
+#include "ir/KilnDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Path.h"
@@ -75,6 +77,23 @@ static json describeEntries(ModuleOp module) {
   return entries;
 }
 
+/// The weights in the code object's slot order: by name, as `kiln.params`
+/// (a dictionary) orders them. Pointers into inputs.weights.
+static std::vector<const WeightData *> weightsInSlotOrder(
+    const ArchiveInputs &inputs) {
+  std::vector<const WeightData *> out;
+  auto params = const_cast<ModuleOp &>(inputs.kilnModule)
+                    ->getAttrOfType<DictionaryAttr>(kParamsAttrName);
+  if (!params || !inputs.weights)
+    return out;
+  for (NamedAttribute param : params)
+    for (const WeightData &w : *inputs.weights)
+      if (w.name == param.getName().strref())
+        out.push_back(&w);
+  assert(out.size() == params.size() && "every declared weight has a value");
+  return out;
+}
+
 std::string buildManifest(
     const ArchiveInputs &inputs,
     const std::vector<std::pair<std::string, std::string>> &files) {
@@ -94,6 +113,13 @@ std::string buildManifest(
   cpu["opt_level"] = inputs.optLevel;
   manifest["targets"] = {{"cpu", cpu}};
   manifest["entries"] = describeEntries(inputs.kilnModule);
+  json weights = json::array();
+  for (const WeightData *w : weightsInSlotOrder(inputs))
+    weights.push_back({{"name", w->name},
+                       {"dtype", w->dtype},
+                       {"dims", w->shape},
+                       {"file", "weights/" + w->name}});
+  manifest["weights"] = weights;
 
   json strings = json::array();
   if (auto table = const_cast<ModuleOp &>(inputs.loweredModule)->getAttrOfType<ArrayAttr>(
@@ -134,6 +160,8 @@ std::string writeArchive(const std::string &path,
       {"ir/input.mlir", inputs.inputIR},
       {"ir/optimized.mlir", inputs.optimizedIR},
       {"cpu/code.so", inputs.cpu->sharedObject}};
+  for (const WeightData *w : weightsInSlotOrder(inputs))
+    files.push_back({"weights/" + w->name, w->bytes});
   ZipWriter zip;
   zip.add("manifest.json", buildManifest(inputs, files));
   for (auto &[name, data] : files)

@@ -2,6 +2,7 @@
 #ifndef KILN_CODEGEN_ARCHIVEWRITER_H
 #define KILN_CODEGEN_ARCHIVEWRITER_H
 
+#include "codegen/archive/Weights.h"
 #include "codegen/cpu/CpuBackend.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -21,6 +22,8 @@ struct ArchiveInputs {
   /// The same module after compileForCpu, for the sites and strings tables.
   mlir::ModuleOp loweredModule;
   const CpuArtifacts *cpu = nullptr;
+  /// Values of the weights the kiln module's `kiln.params` declares.
+  const std::vector<WeightData> *weights = nullptr;
 };
 
 /// The manifest.json text (docs/archive.md) for `inputs`; `files` lists the

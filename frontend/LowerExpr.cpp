@@ -583,6 +583,8 @@ MaybeValue FunctionLowering::lowerAttribute(const ast::AttributeExpr &e) {
     return std::nullopt;
   if (base->kind == PyValue::Kind::Global)
     return PyValue::global(base->str + "." + e.attr);
+  if (base->kind == PyValue::Kind::Object)
+    return lowerObjectAttribute(*base->object, e);
   if (base->isValue() && isTensor(base->value)) {
     auto tt = llvm::cast<RankedTensorType>(base->value.getType());
     if (e.attr == "shape") {

@@ -1,1 +1,243 @@
-//===- LowerModules.cpp - nn.Module classes -------------------------------===//
+//===- LowerModules.cpp - nn.Module instances in compiled code ------------===//
+//
+// `self` and its submodules are compile-time objects (ModuleObject.h), so
+// `self.fc1(x)` resolves to the Linear it names while lowering, and a loop
+// over a ModuleList unrolls. Attributes become IR as they are read: numbers
+// become constants, and a parameter or buffer becomes a kiln.param op that
+// reads the weight the archive carries. A user submodule's forward is
+// lowered once per instance, like a helper function specialized for it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/LoweringImpl.h"
+
+#include "ir/KilnDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+const ast::FunctionDef *findMethod(const ModuleObject &obj,
+                                   const std::string &name) {
+  if (!obj.userClass)
+    return nullptr;
+  for (const ast::StmtPtr &s : obj.userClass->body)
+    if (auto *f = llvm::dyn_cast<ast::FunctionDef>(s.get()))
+      if (f->name == name)
+        return f;
+  return nullptr;
+}
+
+/// The ints of a tuple attribute such as Conv2d's `stride`.
+std::vector<int64_t> intsOf(const ModuleObject &obj, const char *name) {
+  std::vector<int64_t> out;
+  for (const ConstValue &v : obj.lookup(name)->elems)
+    out.push_back(v.i);
+  return out;
+}
+
+} // namespace
+
+/// A compile-time value as the lowering sees it.
+static PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,
+                         SourceRange where) {
+  switch (v.kind) {
+  case ConstValue::Kind::None:
+    return PyValue::none();
+  case ConstValue::Kind::Int:
+    return PyValue::ofValue(fl.constInt(v.i, where));
+  case ConstValue::Kind::Float:
+    return PyValue::ofValue(fl.constFloat(v.f, where));
+  case ConstValue::Kind::Bool:
+    return PyValue::ofValue(fl.constBool(v.i, where));
+  case ConstValue::Kind::Str:
+    return PyValue::ofStr(v.str);
+  case ConstValue::Kind::Global:
+    return PyValue::global(v.str);
+  case ConstValue::Kind::Tuple:
+  case ConstValue::Kind::List: {
+    std::vector<PyValue> elems;
+    for (const ConstValue &e : v.elems)
+      elems.push_back(toPyValue(fl, e, where));
+    return PyValue::tuple(std::move(elems));
+  }
+  case ConstValue::Kind::Module:
+    // A ModuleList is only iterated, indexed and measured: a tuple of its
+    // modules does all of that, unrolled.
+    if (v.module->typeName == "ModuleList") {
+      std::vector<PyValue> elems;
+      for (const auto &[name, child] : v.module->attrs)
+        elems.push_back(PyValue::ofObject(child.module.get()));
+      return PyValue::tuple(std::move(elems));
+    }
+    return PyValue::ofObject(v.module.get());
+  case ConstValue::Kind::Tensor: {
+    assert(!v.weightName.empty() && "only weights are stored on modules");
+    auto type = RankedTensorType::get(v.shape, v.elementType);
+    return PyValue::ofValue(
+        fl.b.create<ParamOp>(fl.loc(where), type, v.weightName));
+  }
+  }
+  return PyValue::none();
+}
+
+MaybeValue FunctionLowering::lowerObjectAttribute(const ModuleObject &obj,
+                                                  const ast::AttributeExpr &e) {
+  if (const ConstValue *v = obj.lookup(e.attr))
+    return toPyValue(*this, *v, e.range);
+  if (findMethod(obj, e.attr))
+    return PyValue::method(PyValue::ofObject(&obj), e.attr);
+  error(e.attrRange, "'" + obj.typeName + "' has no attribute '" + e.attr +
+                         "'" +
+                         (obj.userClass ? "; __init__ does not set it" : ""));
+  return std::nullopt;
+}
+
+MaybeValue FunctionLowering::callObjectMethod(const ModuleObject &obj,
+                                              const ast::FunctionDef &def,
+                                              const CallArgs &call) {
+  for (const ast::ExprPtr &d : def.decorators) {
+    std::string name = resolveGlobalName(module, *d);
+    if (name != "torch.jit.export" && name != "torch.jit.script_method") {
+      error(call.range, "cannot call '" + def.name + "', decorated with '@" +
+                            name + "', from compiled code");
+      return std::nullopt;
+    }
+  }
+  if (def.params.empty() || def.params[0].name != "self") {
+    error(def.nameRange, "method '" + def.name + "' must take self first");
+    return std::nullopt;
+  }
+  std::vector<BuiltinParam> params = {{"self"}};
+  for (size_t i = 1; i < def.params.size(); ++i)
+    params.push_back({def.params[i].name.c_str(),
+                      def.params[i].defaultValue == nullptr});
+  auto bound = bindArgs(call, obj.typeName + "." + def.name, params, true);
+  if (!bound)
+    return std::nullopt;
+  std::vector<PyValue> args;
+  for (size_t i = 1; i < params.size(); ++i) {
+    const ast::Expr *e =
+        (*bound)[i] ? (*bound)[i] : def.params[i].defaultValue.get();
+    MaybeValue v = lowerExpr(*e);
+    if (!v)
+      return std::nullopt;
+    args.push_back(*v);
+  }
+  std::optional<func::FuncOp> callee =
+      module.getOrLowerHelper(def, args, call.range, &obj);
+  if (!callee)
+    return std::nullopt;
+  SmallVector<Value> operands;
+  for (const PyValue &a : args)
+    flattenValues(a, operands);
+  auto op = b.create<func::CallOp>(loc(call.range), *callee, operands);
+  SmallVector<Value> results(op.getResults().begin(), op.getResults().end());
+  ArrayRef<Value> rest(results);
+  return unflattenValues(module.resultShapes[callee->getSymName().str()], rest);
+}
+
+MaybeValue FunctionLowering::callObject(const ModuleObject &obj,
+                                        const ast::CallExpr &call) {
+  CallArgs args = CallArgs::of(call);
+  if (obj.userClass) {
+    const ast::FunctionDef *forward = findMethod(obj, "forward");
+    if (!forward) {
+      error(call.func->range, "'" + obj.typeName + "' has no forward method");
+      return std::nullopt;
+    }
+    return callObjectMethod(obj, *forward, args);
+  }
+  const std::string &type = obj.typeName;
+  if (type == "ModuleList") {
+    error(call.func->range, "a ModuleList is not callable; loop over it");
+    return std::nullopt;
+  }
+  // Every torch.nn module we compile takes one input tensor.
+  auto bound = bindArgs(args, "nn." + type + ".forward", {{"self"}, {"input"}},
+                        true);
+  if (!bound)
+    return std::nullopt;
+  const ast::Expr &inputExpr = *(*bound)[1];
+  MaybeValue input = lowerExpr(inputExpr);
+  if (!input)
+    return std::nullopt;
+  return applyObject(obj, *input, call.range);
+}
+
+MaybeValue FunctionLowering::applyObject(const ModuleObject &obj, PyValue input,
+                                         SourceRange where) {
+  if (obj.userClass) {
+    error(where, "a user module inside nn.Sequential is not supported; call "
+                 "it from forward");
+    return std::nullopt;
+  }
+  const std::string &type = obj.typeName;
+  if (type == "Dropout" || type == "Identity")
+    return input; // compiled models run in eval mode
+  if (type == "Sequential") {
+    for (const auto &[name, child] : obj.attrs) {
+      MaybeValue y = applyObject(*child.module, input, where);
+      if (!y)
+        return std::nullopt;
+      input = *y;
+    }
+    return input;
+  }
+  std::optional<Value> x =
+      requireTensor(input, where, "the input of nn." + type);
+  if (!x)
+    return std::nullopt;
+  auto weight = [&](const char *name) -> Value {
+    const ConstValue *v = obj.lookup(name);
+    if (!v || v->kind != ConstValue::Kind::Tensor)
+      return {};
+    return toPyValue(*this, *v, where).value;
+  };
+  auto number = [&](const char *name) { return obj.lookup(name)->f; };
+  std::optional<Value> y;
+  if (type == "Linear")
+    y = emitLinear(*x, weight("weight"), weight("bias"), where);
+  else if (type == "Conv2d")
+    y = emitConv2d(*x, weight("weight"), weight("bias"), intsOf(obj, "stride"),
+                   intsOf(obj, "padding"), intsOf(obj, "dilation"),
+                   obj.lookup("groups")->i, where);
+  else if (type == "MaxPool2d")
+    y = emitMaxPool2d(*x, intsOf(obj, "kernel_size"), intsOf(obj, "stride"),
+                      intsOf(obj, "padding"), intsOf(obj, "dilation"),
+                      obj.lookup("ceil_mode")->i, where);
+  else if (type == "AvgPool2d")
+    y = emitAvgPool2d(*x, intsOf(obj, "kernel_size"), intsOf(obj, "stride"),
+                      intsOf(obj, "padding"), obj.lookup("ceil_mode")->i,
+                      obj.lookup("count_include_pad")->i, where);
+  else if (type == "AdaptiveAvgPool2d")
+    y = emitAdaptiveAvgPool2d(*x, intsOf(obj, "output_size"), where);
+  else if (type == "BatchNorm2d")
+    y = emitBatchNorm(*x, weight("running_mean"), weight("running_var"),
+                      weight("weight"), weight("bias"), number("eps"), where);
+  else if (type == "LayerNorm")
+    y = emitLayerNorm(*x, intsOf(obj, "normalized_shape"), weight("weight"),
+                      weight("bias"), number("eps"), where);
+  else if (type == "Embedding")
+    y = emitEmbedding(weight("weight"), *x, where);
+  else if (type == "GELU")
+    y = emitActivation(obj.lookup("approximate")->str == "tanh" ? "gelu_tanh"
+                                                                : "gelu",
+                       *x, where);
+  else if (type == "ReLU" || type == "SiLU" || type == "Tanh" ||
+           type == "Sigmoid")
+    y = emitActivation(StringRef(type).lower(), *x, where);
+  else {
+    assert(false && "ModuleEval builds only the modules handled here");
+    return std::nullopt;
+  }
+  if (!y)
+    return std::nullopt;
+  return PyValue::ofValue(*y);
+}
+
+} // namespace kiln

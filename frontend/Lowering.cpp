@@ -50,6 +50,8 @@ bool samePyValue(const PyValue &a, const PyValue &b) {
     return a.str == b.str;
   case PyValue::Kind::Function:
     return a.func == b.func;
+  case PyValue::Kind::Object:
+    return a.object == b.object;
   case PyValue::Kind::Tuple:
   case PyValue::Kind::Method:
     if (a.elems.size() != b.elems.size() || a.str != b.str)
@@ -144,6 +146,10 @@ static std::string resolveDecorator(ModuleLowering &m, const ast::Expr &e) {
   return name;
 }
 
+std::string resolveGlobalName(ModuleLowering &m, const ast::Expr &e) {
+  return resolveDecorator(m, e);
+}
+
 static bool isScriptDecorator(ModuleLowering &m, const ast::Expr &e) {
   return resolveDecorator(m, e) == "torch.jit.script";
 }
@@ -160,6 +166,26 @@ static bool checkDecorators(ModuleLowering &m, const ast::FunctionDef &def) {
     return false;
   }
   return true;
+}
+
+std::vector<const ast::FunctionDef *>
+entryMethods(ModuleLowering &m, const ast::ClassDef &cls) {
+  std::vector<const ast::FunctionDef *> out;
+  for (const ast::StmtPtr &s : cls.body) {
+    auto *f = llvm::dyn_cast<ast::FunctionDef>(s.get());
+    if (!f)
+      continue;
+    // TorchScript compiles forward, @torch.jit.export methods and (on a
+    // ScriptModule) @torch.jit.script_method ones as callable methods.
+    bool entry = f->name == "forward";
+    for (const ast::ExprPtr &d : f->decorators) {
+      std::string name = resolveDecorator(m, *d);
+      entry |= name == "torch.jit.export" || name == "torch.jit.script_method";
+    }
+    if (entry)
+      out.push_back(f);
+  }
+  return out;
 }
 
 /// The element type named by a spec dtype.
@@ -253,8 +279,12 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     if (!s.name.empty())
       skipped[s.name] = &s;
 
-  // Decide the entry points.
-  std::vector<const ast::FunctionDef *> entries;
+  // Decide the entry points: functions, or the methods of a module class.
+  struct Entry {
+    const ast::FunctionDef *def;
+    const ModuleObject *self = nullptr;
+  };
+  std::vector<Entry> entries;
   bool ok = true;
   if (options.entries.empty()) {
     for (const ast::StmtPtr &item : ast.items)
@@ -262,7 +292,7 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
         if (llvm::any_of(f->decorators, [&](const ast::ExprPtr &d) {
               return isScriptDecorator(*this, *d);
             }))
-          entries.push_back(f);
+          entries.push_back({f});
     for (const ast::SkippedItem &s : ast.skipped)
       if (s.isScript) {
         diags.report(s.error);
@@ -277,17 +307,27 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
   } else {
     for (const std::string &name : options.entries) {
       if (auto it = functions.find(name); it != functions.end()) {
-        entries.push_back(it->second);
+        entries.push_back({it->second});
       } else if (auto it = skipped.find(name); it != skipped.end()) {
         diags.report(it->second->error);
         ok = false;
       } else if (auto it = classes.find(name); it != classes.end()) {
-        diags.error(it->second->nameRange,
-                    "compiling nn.Module class '" + name +
-                        "' is not supported yet; pass a function to --entry");
-        ok = false;
+        std::shared_ptr<ModuleObject> root =
+            instantiateModule(*it->second, it->second->nameRange);
+        if (!root)
+          return nullptr;
+        roots.push_back(root);
+        std::vector<const ast::FunctionDef *> methods =
+            entryMethods(*this, *it->second);
+        if (methods.empty()) {
+          diags.error(it->second->nameRange,
+                      "'" + name + "' has no forward method to compile");
+          return nullptr;
+        }
+        for (const ast::FunctionDef *method : methods)
+          entries.push_back({method, root.get()});
       } else {
-        diags.error({}, "--entry '" + name + "' names no function in '" +
+        diags.error({}, "--entry '" + name + "' names no function or class in '" +
                             diags.file().path() + "'");
         ok = false;
       }
@@ -295,12 +335,28 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
   }
   if (!ok)
     return nullptr;
+  for (size_t i = 0; i < entries.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (entries[i].def->name == entries[j].def->name) {
+        diags.error(entries[i].def->nameRange,
+                    "two entry points are named '" + entries[i].def->name +
+                        "'; compile them into separate archives");
+        return nullptr;
+      }
+  if (!weights.empty()) {
+    SmallVector<NamedAttribute> declared;
+    for (const DeclaredWeight &w : weights)
+      declared.push_back(
+          b.getNamedAttr(w.name, TypeAttr::get(w.type)));
+    module->setAttr(kParamsAttrName, b.getDictionaryAttr(declared));
+  }
 
   // Every --arg must name a parameter of some entry point.
   for (const ArgSpec &spec : options.argSpecs) {
-    bool used = llvm::any_of(entries, [&](const ast::FunctionDef *f) {
-      return llvm::any_of(
-          f->params, [&](const ast::Param &p) { return p.name == spec.name; });
+    bool used = llvm::any_of(entries, [&](const Entry &e) {
+      return llvm::any_of(e.def->params, [&](const ast::Param &p) {
+        return p.name == spec.name;
+      });
     });
     if (!used) {
       diags.error({}, "--arg '" + spec.name +
@@ -309,8 +365,9 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     }
   }
 
-  for (const ast::FunctionDef *def : entries) {
-    if (!checkDecorators(*this, *def))
+  for (const Entry &e : entries) {
+    const ast::FunctionDef *def = e.def;
+    if (!e.self && !checkDecorators(*this, *def))
       return nullptr;
 
     // Specs from `# kiln:` comments, then the command line on top.
@@ -339,6 +396,8 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     SmallVector<Type> argTypes;
     SmallVector<DictionaryAttr> argAttrs;
     for (const ast::Param &p : def->params) {
+      if (e.self && &p == &def->params.front())
+        continue; // self is the module instance, known at compile time
       std::string spelled;
       ParamKind kind = classifyAnnotation(*this, p.annotation.get(), spelled);
       auto spec = specs.find(p.name);
@@ -399,6 +458,8 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     Block *entry = func.addEntryBlock();
 
     std::vector<PyValue> params;
+    if (e.self)
+      params.push_back(PyValue::ofObject(e.self));
     for (BlockArgument arg : entry->getArguments())
       params.push_back(PyValue::ofValue(arg));
     OpBuilder fb(&context);
@@ -437,9 +498,13 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
 
 std::optional<func::FuncOp>
 ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
-                                 ArrayRef<PyValue> args, SourceRange callSite) {
+                                 ArrayRef<PyValue> args, SourceRange callSite,
+                                 const ModuleObject *self) {
   SmallVector<Type> types;
-  std::string key = def.name + "(";
+  // A method is specialized per instance: its `self` is compile-time state.
+  std::string qualified =
+      self ? self->prefix + def.name : def.name;
+  std::string key = (self ? "method " : "") + qualified + "(";
   for (const PyValue &a : args) {
     SmallVector<Value> leaves;
     if (!flattenValues(a, leaves)) {
@@ -464,13 +529,13 @@ ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
                 "recursive call to '" + def.name + "' is not supported");
     return std::nullopt;
   }
-  if (!checkDecorators(*this, def))
+  if (!self && !checkDecorators(*this, def))
     return std::nullopt;
 
   // A fresh symbol: the plain name if free, else name_1, name_2, ...
-  std::string name = def.name;
+  std::string name = qualified;
   for (int i = 1; module.lookupSymbol(name); ++i)
-    name = def.name + "_" + std::to_string(i);
+    name = qualified + "_" + std::to_string(i);
 
   OpBuilder b(&context);
   b.setInsertionPointToEnd(module.getBody());
@@ -484,6 +549,8 @@ ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
                          entry->getArguments().end());
   SmallVector<Value> storage(leaves.begin(), leaves.end());
   ArrayRef<Value> rest(storage);
+  if (self)
+    params.push_back(PyValue::ofObject(self));
   for (const PyValue &a : args)
     params.push_back(unflattenValues(a, rest));
 
@@ -699,6 +766,8 @@ std::string FunctionLowering::describe(const PyValue &v) {
     return "the method '" + v.str + "'";
   case PyValue::Kind::Undefined:
     return "an undefined value";
+  case PyValue::Kind::Object:
+    return "the module '" + v.object->typeName + "'";
   }
   return "a value";
 }
@@ -711,8 +780,12 @@ std::string FunctionLowering::describe(const PyValue &v) {
 
 mlir::OwningOpRef<mlir::ModuleOp>
 kiln::lowerToIR(mlir::MLIRContext &context, const ast::Module &module,
-                DiagnosticEngine &diags, const LoweringOptions &options) {
+                DiagnosticEngine &diags, const LoweringOptions &options,
+                std::vector<DeclaredWeight> *weights) {
   loadFrontendDialects(context);
   ModuleLowering lowering(context, module, diags, options);
-  return lowering.run();
+  mlir::OwningOpRef<mlir::ModuleOp> result = lowering.run();
+  if (result && weights)
+    *weights = lowering.weights;
+  return result;
 }

@@ -11,6 +11,7 @@
 #include "frontend/AST.h"
 #include "frontend/ArgSpec.h"
 #include "frontend/Diagnostics.h"
+#include "frontend/ModuleObject.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -35,11 +36,13 @@ struct LoweringOptions {
 void loadFrontendDialects(mlir::MLIRContext &context);
 
 /// Lowers the entry points of `module`. On failure returns null and leaves
-/// the reasons in `diags`.
-mlir::OwningOpRef<mlir::ModuleOp> lowerToIR(mlir::MLIRContext &context,
-                                            const ast::Module &module,
-                                            DiagnosticEngine &diags,
-                                            const LoweringOptions &options);
+/// the reasons in `diags`. When an entry is an nn.Module class and
+/// `weights` is given, it receives the weights the module declares, in
+/// state_dict() order (the IR's `kiln.params` lists them by name).
+mlir::OwningOpRef<mlir::ModuleOp>
+lowerToIR(mlir::MLIRContext &context, const ast::Module &module,
+          DiagnosticEngine &diags, const LoweringOptions &options,
+          std::vector<DeclaredWeight> *weights = nullptr);
 
 } // namespace kiln
 

@@ -24,6 +24,7 @@
 #define KILN_FRONTEND_LOWERINGIMPL_H
 
 #include "frontend/Lowering.h"
+#include "frontend/ModuleObject.h"
 #include "frontend/PyValue.h"
 #include "ir/KilnDialect.h"
 
@@ -175,6 +176,20 @@ public:
   bindArgs(const CallArgs &call, const std::string &fnName,
            llvm::ArrayRef<BuiltinParam> params, bool hasSelf);
 
+  //===--- nn.Module instances (LowerModules.cpp) ----------------------===//
+  /// `obj.attr`: a submodule, a weight (kiln.param), a number, a method.
+  MaybeValue lowerObjectAttribute(const ModuleObject &obj,
+                                  const ast::AttributeExpr &e);
+  /// `obj(...)`: a torch.nn module's computation or the user's forward.
+  MaybeValue callObject(const ModuleObject &obj, const ast::CallExpr &call);
+  /// A torch.nn module (or nn.Sequential of them) applied to `input`.
+  MaybeValue applyObject(const ModuleObject &obj, PyValue input,
+                         SourceRange where);
+  /// `obj.method(...)` for a method the user's class defines.
+  MaybeValue callObjectMethod(const ModuleObject &obj,
+                              const ast::FunctionDef &def,
+                              const CallArgs &call);
+
   //===--- neural-network ops (LowerNNFunctional.cpp) ------------------===//
   /// torch.nn.functional.<name>(...), for the names isFunctionalOp accepts.
   MaybeValue callFunctional(const std::string &name, const CallArgs &call);
@@ -283,9 +298,20 @@ public:
 
   /// Returns the `func.func` of `def` specialized for `argTypes`, lowering
   /// it on first use.
+  /// For a method, `self` is the module it runs on; the function is then
+  /// specialized for that instance too.
   std::optional<mlir::func::FuncOp>
   getOrLowerHelper(const ast::FunctionDef &def, llvm::ArrayRef<PyValue> args,
-                   SourceRange callSite);
+                   SourceRange callSite, const ModuleObject *self = nullptr);
+
+  /// Runs `cls.__init__` with no arguments (ModuleEval.cpp), names the
+  /// weights of the tree and appends them to `weights`. Null on error.
+  std::shared_ptr<ModuleObject> instantiateModule(const ast::ClassDef &cls,
+                                                  SourceRange where);
+  /// Every weight of the compiled modules, in state_dict() order.
+  std::vector<DeclaredWeight> weights;
+  /// The compiled module instances; PyValues point into them.
+  std::vector<std::shared_ptr<ModuleObject>> roots;
   /// The structure of a helper's result (tuple nesting), by function name.
   std::map<std::string, PyValue> resultShapes;
 
@@ -306,6 +332,14 @@ public:
   std::map<std::string, mlir::func::FuncOp> specializations;
   std::set<const ast::FunctionDef *> inProgress;
 };
+
+/// The methods of a module class that become entry points: forward, and
+/// those marked @torch.jit.export or @torch.jit.script_method.
+std::vector<const ast::FunctionDef *>
+entryMethods(ModuleLowering &m, const ast::ClassDef &cls);
+/// The dotted path an expression names through the file's imports, e.g.
+/// "torch.jit.export" for `@torch.jit.export`.
+std::string resolveGlobalName(ModuleLowering &m, const ast::Expr &e);
 
 //===--- shared by the statement and loop lowering --------------------===//
 /// Every name a block assigns, at any depth, plus whether it breaks or

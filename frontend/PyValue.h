@@ -19,6 +19,8 @@
 
 namespace kiln {
 
+struct ModuleObject;
+
 struct PyValue {
   enum class Kind {
     /// An SSA value: a tensor, an i64/f64/i1 scalar or a !kiln.list.
@@ -36,6 +38,8 @@ struct PyValue {
     /// A name that is bound on some paths only; `str` says why, `notes`
     /// where.
     Undefined,
+    /// An nn.Module instance built at compile time (`self`, `self.fc1`).
+    Object,
   };
 
   Kind kind = Kind::None;
@@ -43,6 +47,7 @@ struct PyValue {
   std::string str;
   std::vector<PyValue> elems;
   const ast::FunctionDef *func = nullptr;
+  const ModuleObject *object = nullptr;
   std::vector<DiagnosticNote> notes;
 
   static PyValue ofValue(mlir::Value v) {
@@ -81,6 +86,12 @@ struct PyValue {
     p.kind = Kind::Method;
     p.str = std::move(name);
     p.elems.push_back(std::move(self));
+    return p;
+  }
+  static PyValue ofObject(const ModuleObject *object) {
+    PyValue p;
+    p.kind = Kind::Object;
+    p.object = object;
     return p;
   }
   static PyValue undefined(std::string why, std::vector<DiagnosticNote> notes) {

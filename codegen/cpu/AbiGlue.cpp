@@ -123,10 +123,40 @@ std::string defineHostThunks(Module &module, GlobalVariable &hostSlot) {
   return "";
 }
 
+/// A memref descriptor for weight `weight`, on the wrapper's stack: the
+/// address from the weight slots, offset 0, static sizes, dense strides.
+Value *weightDescriptor(IRBuilder<> &b, GlobalVariable &slots,
+                        const WeightArgument &weight) {
+  LLVMContext &context = b.getContext();
+  Type *ptr = PointerType::get(context, 0);
+  Type *i64 = Type::getInt64Ty(context);
+  size_t rank = weight.shape.size();
+  SmallVector<Type *> fields = {ptr, ptr, i64};
+  if (rank > 0)
+    fields.append(2, ArrayType::get(i64, rank));
+  auto *type = StructType::get(context, fields);
+  Value *slot = b.CreateConstInBoundsGEP1_64(ptr, &slots, weight.index);
+  Value *data = b.CreateLoad(ptr, slot);
+  Value *desc = b.CreateAlloca(type);
+  b.CreateStore(data, b.CreateStructGEP(type, desc, 0));
+  b.CreateStore(data, b.CreateStructGEP(type, desc, 1));
+  b.CreateStore(ConstantInt::get(i64, 0), b.CreateStructGEP(type, desc, 2));
+  int64_t stride = 1;
+  for (size_t i = rank; i-- > 0;) {
+    b.CreateStore(ConstantInt::get(i64, weight.shape[i]),
+                  b.CreateConstInBoundsGEP2_32(type, desc, 3, i));
+    b.CreateStore(ConstantInt::get(i64, stride),
+                  b.CreateConstInBoundsGEP2_32(type, desc, 4, i));
+    stride *= weight.shape[i];
+  }
+  return desc;
+}
+
 /// void kiln_entry_<name>(void **args, void *results): unpacks the argument
-/// array into _mlir_ciface_<name>(results, args[0], ..., args[n-1]).
+/// array into _mlir_ciface_<name>(results, args[0], ..., args[n-1], w...),
+/// where the w are descriptors of the entry's weights.
 Function *defineEntryWrapper(Module &module, const EntrySignature &entry,
-                             std::string &error) {
+                             GlobalVariable &weightSlots, std::string &error) {
   LLVMContext &context = module.getContext();
   Function *ciface = module.getFunction("_mlir_ciface_" + entry.name);
   if (!ciface) {
@@ -146,6 +176,8 @@ Function *defineEntryWrapper(Module &module, const EntrySignature &entry,
     Value *slot = b.CreateConstInBoundsGEP1_64(ptr, wrapper->getArg(0), i);
     args.push_back(b.CreateLoad(ptr, slot));
   }
+  for (const WeightArgument &weight : entry.weights)
+    args.push_back(weightDescriptor(b, weightSlots, weight));
   if (args.size() != ciface->arg_size()) {
     error = "entry point '" + entry.name + "' takes " +
             std::to_string(ciface->arg_size()) +
@@ -160,7 +192,8 @@ Function *defineEntryWrapper(Module &module, const EntrySignature &entry,
 } // namespace
 
 std::string addAbiGlue(Module &module,
-                       const std::vector<EntrySignature> &entries) {
+                       const std::vector<EntrySignature> &entries,
+                       unsigned numWeights) {
   LLVMContext &context = module.getContext();
   Type *ptr = PointerType::get(context, 0);
   Type *i32 = Type::getInt32Ty(context);
@@ -183,11 +216,17 @@ std::string addAbiGlue(Module &module,
   if (std::string error = defineHostThunks(module, *hostSlot); !error.empty())
     return error;
 
+  // Written by the runtime before any call: one address per weight.
+  auto *slotsType = ArrayType::get(ptr, numWeights);
+  auto *weightSlots = new GlobalVariable(
+      module, slotsType, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      ConstantAggregateZero::get(slotsType), "kiln.weights");
+
   auto *entryType = StructType::get(context, {ptr, ptr, i32, i32});
   SmallVector<Constant *> entryConstants;
   for (const EntrySignature &entry : entries) {
     std::string error;
-    Function *wrapper = defineEntryWrapper(module, entry, error);
+    Function *wrapper = defineEntryWrapper(module, entry, *weightSlots, error);
     if (!wrapper)
       return error;
     Constant *name = IRBuilder<>(context).CreateGlobalStringPtr(
@@ -208,10 +247,11 @@ std::string addAbiGlue(Module &module,
       ConstantInt::get(i32, KILN_ABI_VERSION),
       ConstantInt::get(i32, sizeof(kiln_module)),
       ConstantInt::get(i32, entries.size()),
-      ConstantInt::get(i32, 0),
+      ConstantInt::get(i32, numWeights),
       entryTable,
       hostSlot,
-      ConstantPointerNull::get(cast<PointerType>(ptr))};
+      numWeights ? static_cast<Constant *>(weightSlots)
+                 : ConstantPointerNull::get(cast<PointerType>(ptr))};
   auto *descriptor = new GlobalVariable(
       module, moduleType, /*isConstant=*/true, GlobalValue::ExternalLinkage,
       ConstantStruct::get(moduleType, fields), KILN_MODULE_SYMBOL);

@@ -2,6 +2,7 @@
 #ifndef KILN_CODEGEN_CPU_ABIGLUE_H
 #define KILN_CODEGEN_CPU_ABIGLUE_H
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,10 +12,17 @@ class Module;
 
 namespace kiln {
 
+/// A weight an entry point takes after its inputs (WeightArguments.cpp).
+struct WeightArgument {
+  int64_t index; // into kiln_module.weights
+  std::vector<int64_t> shape;
+};
+
 struct EntrySignature {
   std::string name;
-  unsigned numArgs = 0;
+  unsigned numArgs = 0; // the inputs the runtime passes
   unsigned numResults = 0;
+  std::vector<WeightArgument> weights;
 };
 
 /// Completes a translated module into a kiln code object:
@@ -22,11 +30,13 @@ struct EntrySignature {
 ///   and MLIR's _mlir_memref_to_llvm_alloc/free) as a jump through the
 ///   kiln_host_api table the runtime installs;
 /// - adds one kiln_entry_fn wrapper per entry point and the exported
-///   kiln_module table that lists them;
+///   kiln_module table that lists them, with `numWeights` weight slots that
+///   the wrappers read their weight arguments from;
 /// - makes every other symbol internal, so two loaded models never clash.
 /// Returns an error message, or an empty string on success.
 std::string addAbiGlue(llvm::Module &module,
-                       const std::vector<EntrySignature> &entries);
+                       const std::vector<EntrySignature> &entries,
+                       unsigned numWeights);
 
 } // namespace kiln
 

@@ -9,6 +9,8 @@
 
 #include "codegen/Passes.h"
 #include "codegen/cpu/AbiGlue.h"
+#include "codegen/lowering/EntryBoundary.h"
+#include "ir/KilnDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -24,17 +26,34 @@ using namespace mlir;
 
 namespace kiln {
 
+/// What the ABI glue needs of each entry point, read after weights have
+/// become arguments.
 static std::vector<EntrySignature> entrySignatures(ModuleOp module) {
   std::vector<EntrySignature> entries;
-  for (auto fn : module.getOps<func::FuncOp>())
-    if (fn->hasAttr("kiln.entry"))
-      entries.push_back({fn.getName().str(), fn.getNumArguments(),
-                         fn.getNumResults()});
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!fn->hasAttr("kiln.entry"))
+      continue;
+    EntrySignature entry{fn.getName().str(), 0, fn.getNumResults(), {}};
+    for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
+      auto index = fn.getArgAttrOfType<IntegerAttr>(i, "kiln.weight");
+      if (!index) {
+        ++entry.numArgs;
+        continue;
+      }
+      auto type = cast<RankedTensorType>(fn.getArgumentTypes()[i]);
+      entry.weights.push_back({index.getInt(), type.getShape().vec()});
+    }
+    entries.push_back(std::move(entry));
+  }
   return entries;
 }
 
 bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
                    CpuArtifacts &artifacts, std::string &error) {
+  unsigned numWeights = 0;
+  if (auto params = module->getAttrOfType<DictionaryAttr>(kParamsAttrName))
+    numWeights = params.size();
+  codegen::passWeightsAsArguments(module);
   std::vector<EntrySignature> entries = entrySignatures(module);
 
   PassManager pm(module.getContext());
@@ -52,7 +71,7 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
     error = "translation to LLVM IR failed";
     return false;
   }
-  error = addAbiGlue(*llvmModule, entries);
+  error = addAbiGlue(*llvmModule, entries, numWeights);
   if (!error.empty())
     return false;
 

@@ -2,6 +2,7 @@
 #ifndef KILN_TOOLS_KILN_COMMANDS_H
 #define KILN_TOOLS_KILN_COMMANDS_H
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct CompileOptions {
   bool passTiming = false;
   unsigned unrollFactor = 8;
   unsigned unrollMaxBody = 32;
+  // Values for the weights an nn.Module declares.
+  std::string weights;                   // --weights FILE.safetensors
+  std::optional<uint64_t> randomWeights; // --random-weights=SEED
 };
 
 /// Registers `kiln compile` on `app`; the options are filled when parsed.

@@ -10,6 +10,8 @@
 
 #include "codegen/ArchiveWriter.h"
 #include "codegen/Passes.h"
+#include "codegen/archive/Weights.h"
+#include "codegen/lowering/LoweringSupport.h"
 #include "codegen/cpu/CpuBackend.h"
 #include "frontend/ArgSpec.h"
 #include "frontend/AstPrinter.h"
@@ -61,9 +63,20 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
                   "'# kiln:' comment in the script")
       ->type_name("NAME=DTYPE[DIMS]");
   cmd->add_option("--entry", o.entries,
-                  "Compile this function (repeatable); default: every "
-                  "@torch.jit.script function")
+                  "Compile this function, or this nn.Module class's forward "
+                  "and @torch.jit.export methods (repeatable); default: "
+                  "every @torch.jit.script function")
       ->type_name("NAME");
+  CLI::Option *weights =
+      cmd->add_option("--weights", o.weights,
+                      "The module's trained weights, as saved from "
+                      "state_dict() with safetensors")
+          ->type_name("FILE.safetensors");
+  cmd->add_option("--random-weights", o.randomWeights,
+                  "Instead of --weights, deterministic random weights from "
+                  "this seed (for testing)")
+      ->type_name("SEED")
+      ->excludes(weights);
   cmd->add_flag("--locations", o.locations,
                 "Print source locations (file:line:col) on every op, in "
                 "--emit output and in IR dumps");
@@ -149,6 +162,46 @@ static bool buildPassManager(const CompileOptions &o,
   return true;
 }
 
+/// "Tensor[f32, 6x1x3x3]"-style text is for IR types; weights are named the
+/// way the safetensors reader names what it found: f32[6, 1, 3, 3].
+static std::string weightText(const WeightSpec &w) {
+  std::string out = w.dtype + "[";
+  for (size_t i = 0; i < w.shape.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(w.shape[i]);
+  return out + "]";
+}
+
+/// Values for the declared weights: from --weights, from --random-weights,
+/// or an error naming every weight that needs one.
+static std::string loadWeights(const CompileOptions &o, const SourceFile &file,
+                               const std::vector<DeclaredWeight> &declared,
+                               std::vector<WeightData> &weights) {
+  std::vector<WeightSpec> specs;
+  for (const DeclaredWeight &w : declared) {
+    auto type = llvm::cast<mlir::RankedTensorType>(w.type);
+    specs.push_back({w.name, codegen::elementSuffix(type.getElementType()),
+                     type.getShape().vec(),
+                     file.path() + ":" + std::to_string(w.where.begin.line) +
+                         ":" + std::to_string(w.where.begin.col)});
+  }
+  if (!o.weights.empty())
+    return readSafetensors(o.weights, specs, weights);
+  if (o.randomWeights) {
+    weights = randomWeights(specs, *o.randomWeights);
+    return "";
+  }
+  if (specs.empty())
+    return "";
+  std::string message =
+      "the model has " + std::to_string(specs.size()) +
+      " weights and no values for them; pass --weights FILE.safetensors "
+      "(saved from state_dict()) or --random-weights=SEED for testing:";
+  for (const WeightSpec &w : specs)
+    message += "\n  " + w.name + ": " + weightText(w) + " (declared at " +
+               w.origin + ")";
+  return message;
+}
+
 int runCompile(const CompileOptions &o) {
   std::ifstream in(o.input, std::ios::binary);
   if (!in) {
@@ -198,11 +251,21 @@ int runCompile(const CompileOptions &o) {
     return 0;
   }
 
+  std::vector<DeclaredWeight> declared;
   mlir::OwningOpRef<mlir::ModuleOp> ir =
-      lowerToIR(context, module, diags, lowering);
+      lowerToIR(context, module, diags, lowering, &declared);
   if (!ir) {
     std::cerr << diags.renderAll();
     return 1;
+  }
+  // Weights are checked before the slow part, and whenever a file is given.
+  std::vector<WeightData> weights;
+  if (!o.output.empty() || !o.weights.empty()) {
+    error = loadWeights(o, file, declared, weights);
+    if (!error.empty()) {
+      std::cerr << "kiln: error: " << error << "\n";
+      return 1;
+    }
   }
   auto print = [&](mlir::ModuleOp m) {
     std::string text;
@@ -253,6 +316,7 @@ int runCompile(const CompileOptions &o) {
   archive.kilnModule = *ir;
   archive.loweredModule = *lowered;
   archive.cpu = &cpu;
+  archive.weights = &weights;
   error = writeArchive(o.output, archive);
   if (!error.empty()) {
     std::cerr << "kiln: error: " << error << "\n";
