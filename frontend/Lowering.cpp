@@ -301,7 +301,8 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     if (entries.empty() && ok) {
       diags.error({}, "no @torch.jit.script function to compile in '" +
                           diags.file().path() +
-                          "'; decorate one or pass --entry NAME");
+                          "'; decorate one or pass --entry NAME (a function or an "
+                          "nn.Module class)");
       return nullptr;
     }
   } else {

@@ -1478,12 +1478,17 @@ InitEvaluator::instantiate(const ast::ClassDef &cls, const Args &args) {
 /// parameters, then its buffers, then its children, depth first.
 bool nameWeights(InitEvaluator &eval, ModuleObject &obj,
                  const std::string &prefix,
-                 std::set<const ModuleObject *> &seen,
+                 std::map<const ModuleObject *, std::string> &seen,
                  std::vector<DeclaredWeight> &out) {
-  if (!seen.insert(&obj).second)
-    return eval.error(obj.createdAt,
-                      "a module that appears twice in the tree ('" + prefix +
-                          "') is not supported");
+  auto [it, fresh] = seen.emplace(&obj, prefix);
+  if (!fresh) {
+    auto name = [](const std::string &p) { return p.substr(0, p.size() - 1); };
+    return eval.error(obj.createdAt, "this module is both '" +
+                                         name(it->second) + "' and '" +
+                                         name(prefix) +
+                                         "'; shared submodules are not "
+                                         "supported");
+  }
   obj.prefix = prefix;
   for (CV::TensorRole role :
        {CV::TensorRole::Parameter, CV::TensorRole::Buffer})
@@ -1511,7 +1516,7 @@ ModuleLowering::instantiateModule(const ast::ClassDef &cls, SourceRange where) {
   std::shared_ptr<ModuleObject> root = eval.instantiate(cls, none);
   if (!root)
     return nullptr;
-  std::set<const ModuleObject *> seen;
+  std::map<const ModuleObject *, std::string> seen;
   std::vector<DeclaredWeight> declared;
   if (!nameWeights(eval, *root, "", seen, declared))
     return nullptr;

@@ -141,12 +141,14 @@ Value *weightDescriptor(IRBuilder<> &b, GlobalVariable &slots,
   b.CreateStore(data, b.CreateStructGEP(type, desc, 0));
   b.CreateStore(data, b.CreateStructGEP(type, desc, 1));
   b.CreateStore(ConstantInt::get(i64, 0), b.CreateStructGEP(type, desc, 2));
+  auto element = [&](unsigned field, size_t i) {
+    return b.CreateInBoundsGEP(
+        type, desc, {b.getInt32(0), b.getInt32(field), b.getInt64(i)});
+  };
   int64_t stride = 1;
   for (size_t i = rank; i-- > 0;) {
-    b.CreateStore(ConstantInt::get(i64, weight.shape[i]),
-                  b.CreateConstInBoundsGEP2_32(type, desc, 3, i));
-    b.CreateStore(ConstantInt::get(i64, stride),
-                  b.CreateConstInBoundsGEP2_32(type, desc, 4, i));
+    b.CreateStore(ConstantInt::get(i64, weight.shape[i]), element(3, i));
+    b.CreateStore(ConstantInt::get(i64, stride), element(4, i));
     stride *= weight.shape[i];
   }
   return desc;

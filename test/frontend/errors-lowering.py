@@ -5,7 +5,7 @@
 
 # Without --entry kiln compiles the @torch.jit.script functions; there are none.
 # RUN: not kiln compile %s --emit=ir 2>&1 | FileCheck %s --check-prefix=NOSCRIPT --strict-whitespace --implicit-check-not=error:
-# NOSCRIPT: {{^.*}}errors-lowering.py: error: no @torch.jit.script function to compile in '{{.*}}errors-lowering.py'; decorate one or pass --entry NAME{{$}}
+# NOSCRIPT: {{^.*}}errors-lowering.py: error: no @torch.jit.script function to compile in '{{.*}}errors-lowering.py'; decorate one or pass --entry NAME (a function or an nn.Module class){{$}}
 
 # Functions that fail to parse or to lower are not reported unless compiled:
 # compiling good_entry alone succeeds although every other function is bad.
@@ -322,12 +322,12 @@ def unknown_method(x):
 
 # An unknown torch.nn.functional function is rejected at its name.
 # RUN: not kiln compile %s --emit=ir --entry unknown_functional 2>&1 | FileCheck %s --check-prefix=FUNCTIONAL --strict-whitespace --implicit-check-not='{{error|note}}:'
-# FUNCTIONAL: {{^.*}}errors-lowering.py:[[@LINE+5]]:12: error: torch.nn.functional.gelu is not supported yet{{$}}
-# FUNCTIONAL-NEXT: {{^}}    return torch.nn.functional.gelu(x){{$}}
-# FUNCTIONAL-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~~~~{{$}}
+# FUNCTIONAL: {{^.*}}errors-lowering.py:[[@LINE+5]]:12: error: torch.nn.functional.hardswish is not supported yet{{$}}
+# FUNCTIONAL-NEXT: {{^}}    return torch.nn.functional.hardswish(x){{$}}
+# FUNCTIONAL-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~{{$}}
 # kiln: x=f32[3]
 def unknown_functional(x):
-    return torch.nn.functional.gelu(x)
+    return torch.nn.functional.hardswish(x)
 
 
 # A Python builtin outside the subset is rejected at its name.

@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""Differential test of an nn.Module: kiln with trained weights against eager.
+
+Usage: run_model.py BIN_DIR FILE.py CLASS [--rtol R] [--atol A]
+
+As a user would, this script
+  * builds CLASS() in eager PyTorch after torch.manual_seed(0), gives its
+    floating buffers (BatchNorm running statistics) seeded non-trivial
+    values, and puts it in eval mode;
+  * writes its state_dict() to safetensors with safetensors.torch.save_file;
+  * compiles FILE with `kiln compile FILE --entry CLASS --weights W -O<n>`
+    into ONE archive per opt level (-O0 and -O2);
+  * for every entry method (forward, and @torch.jit.export or
+    @torch.jit.script_method methods) that has a `# kiln:` spec, and for
+    each of the two dim assignments in run_eager.DIM_SETS (two batch sizes),
+    runs the eager method and `kiln run ARCHIVE --entry METHOD` on the same
+    seeded inputs, and compares outputs (same dtype and shape, values within
+    RTOL/ATOL) and printed lines.
+
+A torch.jit.ScriptModule is run eagerly as the nn.Module it would be
+without scripting, so its print()s are Python's and can be compared.
+
+It prints one line per method, opt level and dim set, then `all ok: N runs`;
+anything else is a failure and the exit status is 1.
+"""
+import argparse
+import ast
+import os
+import subprocess
+import sys
+import tempfile
+
+import torch
+import torch.nn as nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_eager  # noqa: E402  (specs, dim sets, seeded inputs)
+import run_kiln  # noqa: E402  (kiln run, output and print comparison)
+import save_state_dict  # noqa: E402
+
+# oneDNN and PyTorch sum GEMM and convolution products in different orders,
+# and kiln's tanh/exp/erf are polynomial approximations.
+RTOL = 1e-4
+ATOL = 1e-5
+
+
+def load_eager(path):
+    """Executes the script with TorchScript's decorators as the identity."""
+    with open(path) as f:
+        source = f.read()
+    saved = (torch.jit.script, torch.jit.script_method, torch.jit.ScriptModule)
+    torch.jit.script = lambda obj, *a, **k: obj
+    torch.jit.script_method = lambda fn: fn
+    torch.jit.ScriptModule = nn.Module
+    namespace = {"__name__": "kiln_model_eager", "__file__": path}
+    try:
+        exec(compile(source, path, "exec"), namespace)
+    finally:
+        torch.jit.script, torch.jit.script_method, torch.jit.ScriptModule = saved
+    return namespace, source
+
+
+def entry_methods(source, cls, path):
+    """[(method name, spec, FunctionDef)] of the methods kiln compiles."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    for node in tree.body:
+        if not (isinstance(node, ast.ClassDef) and node.name == cls):
+            continue
+        found = []
+        for item in node.body:
+            if not isinstance(item, ast.FunctionDef):
+                continue
+            decorators = [ast.unparse(d) for d in item.decorator_list]
+            if item.name == "forward" or any(
+                    d.endswith("jit.export") or d.endswith("jit.script_method")
+                    for d in decorators):
+                first = min([item.lineno] + [d.lineno for d in item.decorator_list])
+                found.append((item.name, run_eager.spec_above(lines, first), item))
+        return found
+    raise ValueError("no class %s in %s" % (cls, path))
+
+
+def build_model(namespace, cls):
+    torch.manual_seed(0)
+    model = namespace[cls]()
+    gen = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for name, buf in model.named_buffers():
+            if not buf.is_floating_point():
+                continue
+            if name.endswith("running_var"):
+                buf.copy_(torch.rand(buf.shape, generator=gen) + 0.5)
+            elif name.endswith("running_mean"):
+                buf.copy_(torch.randn(buf.shape, generator=gen) * 0.1)
+    return model.eval()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bin_dir")
+    parser.add_argument("path")
+    parser.add_argument("cls")
+    parser.add_argument("--rtol", type=float, default=RTOL)
+    parser.add_argument("--atol", type=float, default=ATOL)
+    args = parser.parse_args()
+    run_kiln.RTOL, run_kiln.ATOL = args.rtol, args.atol
+    save_state_dict.add_python_deps()
+
+    namespace, source = load_eager(args.path)
+    methods = entry_methods(source, args.cls, args.path)
+    model = build_model(namespace, args.cls)
+    ok, runs = True, 0
+    with tempfile.TemporaryDirectory(prefix="kiln-model-") as work:
+        weights = os.path.join(work, "weights.safetensors")
+        save_state_dict.save(model, weights)
+        for opt in run_kiln.OPT_LEVELS:
+            archive = os.path.join(work, "O%d.kiln" % opt)
+            proc = subprocess.run(
+                [os.path.join(args.bin_dir, "kiln"), "compile", args.path,
+                 "--entry", args.cls, "--weights", weights, "-O%d" % opt,
+                 "-o", archive], capture_output=True, text=True)
+            if proc.returncode != 0:
+                print("-O%d: error: kiln compile failed: %s" % (opt, proc.stderr.strip()))
+                ok = False
+                continue
+            for name, spec, funcdef in methods:
+                params = [a.arg for a in funcdef.args.args if a.arg != "self"]
+                for k, dims in enumerate(run_eager.DIM_SETS):
+                    runs += 1
+                    label = "%s.%s -O%d dims#%d" % (args.cls, name, opt, k)
+                    try:
+                        inputs = run_eager.make_inputs(name, funcdef, spec, dims, k)
+                        expected, expected_prints = run_kiln.eager_run(
+                            getattr(model, name), inputs)
+                        actual, actual_prints = run_kiln.kiln_run(
+                            args.bin_dir, archive, name, params, inputs, work)
+                        problem, diff = run_kiln.compare(expected, actual)
+                        if problem is None and not run_kiln.prints_match(
+                                expected_prints, actual_prints):
+                            problem = "printed %r, expected %r" % (
+                                actual_prints, expected_prints)
+                        if problem:
+                            print("%s: FAILED: %s" % (label, problem))
+                            ok = False
+                        else:
+                            print("%s: ok (max diff %.3g, %d printed lines)" % (
+                                label, diff, len(expected_prints)))
+                    except Exception as exc:
+                        print("%s: error: %s" % (label, exc))
+                        ok = False
+                    sys.stdout.flush()
+    print("%s: %d runs" % ("all ok" if ok else "FAILED", runs))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
