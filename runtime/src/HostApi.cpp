@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostCall.h"
+#include "KernelLibrary.h"
 #include "ModelImpl.h"
 
 #include "kiln/Format.h"
@@ -361,11 +363,21 @@ const kiln_host_api table = {
     listClone,        listAppend,
     listLen,          listResultDim,
     listMaterialize,  randomStream,
-    nullptr,          nullptr};
+    kernelMatmul,     kernelConv2d,
+    nullptr};
 
 } // namespace
 
 const kiln_host_api *hostApi() { return &table; }
+
+void setCallError(std::string message) {
+  current->errorMessage = std::move(message);
+}
+
+void raiseCallError(int64_t site) {
+  current->errorSite = site;
+  std::longjmp(current->jump, 1);
+}
 
 void hostFree(void *ptr) { std::free(ptr); }
 
@@ -387,6 +399,30 @@ bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
   current = outer;
   live.assign(state->allocations.begin(), state->allocations.end());
   return true;
+}
+
+Result<void>
+callWithHostApi(const std::vector<Site> &sites,
+                void (*body)(const kiln_host_api *host, void *context),
+                void *context) {
+  Model::Impl model;
+  model.sites = sites;
+  struct Call {
+    void (*body)(const kiln_host_api *, void *);
+    void *context;
+  } call = {body, context};
+  void *args[] = {&call};
+  kiln_entry_fn entry = [](void **args, void *) {
+    auto *call = static_cast<Call *>(args[0]);
+    call->body(&table, call->context);
+  };
+  std::vector<void *> live;
+  std::string error;
+  if (!invokeEntry(model, entry, args, nullptr, live, error))
+    return Error{error};
+  for (void *ptr : live)
+    std::free(ptr);
+  return {};
 }
 
 } // namespace kiln

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 using json = nlohmann::json;
 
 namespace kiln {
@@ -31,6 +33,40 @@ ValueInfo parseValue(const json &value) {
     info.dims.push_back(d);
   }
   return info;
+}
+
+/// The optional "weights" table: archives of plain functions, and those
+/// written before modules were compiled, have none. Each weight's entry must
+/// be in "files", so that its CRC-32 is checked like every other entry's.
+void parseWeights(const json &manifest, Model::Impl &impl,
+                  const std::vector<std::pair<std::string, uint32_t>> &files) {
+  auto table = manifest.find("weights");
+  if (table == manifest.end())
+    return;
+  if (!table->is_array())
+    throw std::runtime_error("\"weights\" is not an array");
+  for (const json &weight : *table) {
+    WeightInfo info;
+    info.name = weight.at("name").get<std::string>();
+    std::string what = "weight '" + info.name + "'";
+    std::string dtype = weight.at("dtype").get<std::string>();
+    if (!parseDType(dtype, info.dtype))
+      throw std::runtime_error(what + " has unknown dtype '" + dtype + "'");
+    for (const json &dim : weight.at("dims")) {
+      if (!dim.is_number_integer() || dim.get<int64_t>() < 0)
+        throw std::runtime_error(what + " has dims " +
+                                 weight.at("dims").dump() +
+                                 "; sizes must be non-negative integers");
+      info.shape.push_back(dim.get<int64_t>());
+    }
+    std::string file = weight.at("file").get<std::string>();
+    if (std::none_of(files.begin(), files.end(),
+                     [&](const auto &listed) { return listed.first == file; }))
+      throw std::runtime_error(what + " is stored in '" + file +
+                               "', which \"files\" does not list");
+    impl.weights.push_back(std::move(info));
+    impl.weightFiles.push_back(std::move(file));
+  }
 }
 
 } // namespace
@@ -82,6 +118,7 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
                        file.at("crc32").get<uint32_t>()});
       fileSizes.push_back(file.at("size").get<uint64_t>());
     }
+    parseWeights(manifest, impl, files);
   } catch (const std::exception &e) {
     return std::string("corrupt manifest: ") + e.what();
   }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -111,6 +112,43 @@ void *loadSharedObject(const uint8_t *data, size_t size, int &fd,
   return handle;
 }
 
+/// Points each weight at its entry in the mapping, after checking that the
+/// entry holds what compiled code will read in place: numel * element size
+/// bytes at a 64-byte aligned address. (The zip reader has refused
+/// compressed entries, and every entry "files" lists has passed its CRC.)
+/// Returns an error message or "".
+std::string locateWeights(Model::Impl &impl,
+                          const std::vector<ZipEntry> &zipEntries) {
+  for (size_t i = 0; i < impl.weights.size(); ++i) {
+    WeightInfo &weight = impl.weights[i];
+    const std::string &file = impl.weightFiles[i];
+    auto entry = std::find_if(
+        zipEntries.begin(), zipEntries.end(),
+        [&](const ZipEntry &candidate) { return candidate.name == file; });
+    assert(entry != zipEntries.end() &&
+           "parseManifest checked that \"files\" lists every weight's entry, "
+           "and load that every listed entry is present");
+    std::string what = "weight '" + weight.name + "' (" +
+                       std::string(dtypeName(weight.dtype)) +
+                       shapeText(weight.shape) + ")";
+    uint64_t bytes = dtypeSize(weight.dtype);
+    for (int64_t dim : weight.shape)
+      if (__builtin_mul_overflow(bytes, uint64_t(dim), &bytes))
+        return what + " is too large to address: the archive is corrupt";
+    if (entry->size != bytes)
+      return what + " needs " + std::to_string(bytes) + " bytes, but entry '" +
+             file + "' holds " + std::to_string(entry->size) +
+             ": the archive is corrupt";
+    const uint8_t *data = impl.mapping + entry->offset;
+    if (reinterpret_cast<uintptr_t>(data) % 64 != 0)
+      return what + " starts at byte " + std::to_string(entry->offset) +
+             " of the archive, which is not 64-byte aligned; kiln compile "
+             "aligns every entry, so the archive was rewritten by another tool";
+    weight.data = data;
+  }
+  return "";
+}
+
 std::string describeDims(const std::vector<DimInfo> &dims) {
   std::string out = "[";
   for (size_t i = 0; i < dims.size(); ++i)
@@ -185,6 +223,9 @@ Result<Model> Model::load(const std::string &path) {
       return loadError(path, "checksum mismatch in entry '" + files[i].first +
                                  "': the archive is corrupt");
   }
+  error = locateWeights(*impl, zipEntries);
+  if (!error.empty())
+    return loadError(path, error);
   if (const ZipEntry *source = find(impl->sourceEntry))
     impl->sourceText = bytes(*source);
 
@@ -211,6 +252,17 @@ Result<Model> Model::load(const std::string &path) {
                                "; this runtime implements version " +
                                std::to_string(KILN_ABI_VERSION));
   *module->host = hostApi();
+  // The code indexes its weight table by the manifest's order, so the two
+  // must agree in count; the addresses are the mapping's, never copies.
+  if (module->num_weights != impl->weights.size() ||
+      (module->num_weights != 0 && !module->weights))
+    return loadError(path, "the code object reads " +
+                               std::to_string(module->num_weights) +
+                               " weights, but the manifest lists " +
+                               std::to_string(impl->weights.size()) +
+                               ": the archive is corrupt");
+  for (size_t i = 0; i < impl->weights.size(); ++i)
+    module->weights[i] = impl->weights[i].data;
   for (const EntryInfo &entry : impl->entries) {
     kiln_entry_fn fn = nullptr;
     for (uint32_t i = 0; i < module->num_entries; ++i) {
@@ -229,6 +281,8 @@ Result<Model> Model::load(const std::string &path) {
 }
 
 const std::vector<EntryInfo> &Model::entries() const { return impl->entries; }
+
+const std::vector<WeightInfo> &Model::weights() const { return impl->weights; }
 
 const EntryInfo *Model::entry(std::string_view name) const {
   for (const EntryInfo &entry : impl->entries)

@@ -33,6 +33,10 @@ struct Model::Impl {
   std::string sourceText;
   std::vector<std::string> cpuFeatures;
   std::string objectEntry;
+  /// The manifest's "weights" table; `data` is set once the entries are
+  /// found in the mapping. weightFiles is parallel: the entry of each.
+  std::vector<WeightInfo> weights;
+  std::vector<std::string> weightFiles;
 
   void *library = nullptr; // dlopen handle of the code object
   /// The memfd the code object was loaded from. It stays open as long as

@@ -46,6 +46,17 @@ struct EntryInfo {
   std::vector<ValueInfo> results;
 };
 
+/// A parameter or buffer of the compiled nn.Module, baked into the archive.
+struct WeightInfo {
+  std::string name; // as in state_dict(): "conv1.weight"
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  /// The elements, dense row-major, 64-byte aligned, inside the archive's
+  /// read-only mapping: valid while any copy of the Model lives, and never
+  /// to be written.
+  const void *data = nullptr;
+};
+
 class Model {
 public:
   /// Maps the archive, checks its manifest, checksums and target CPU, and
@@ -55,6 +66,9 @@ public:
   const std::vector<EntryInfo> &entries() const;
   /// The entry called `name`, or nullptr.
   const EntryInfo *entry(std::string_view name) const;
+  /// The weights the compiled code reads, in the manifest's order; empty
+  /// for an archive compiled from functions rather than an nn.Module.
+  const std::vector<WeightInfo> &weights() const;
 
   /// Runs entry point `name`. Inputs are checked against its signature
   /// (count, dtype, rank, static dims, and one size per dim symbol) before

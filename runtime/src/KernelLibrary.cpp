@@ -1,0 +1,617 @@
+//===- KernelLibrary.cpp - GEMM and convolution through oneDNN ------------===//
+//
+// Compiled code hands its matrix products and convolutions to oneDNN, which
+// outruns generated loops on them. A call describes each tensor to oneDNN
+// with its dims and element strides as they are (a transposed weight view, a
+// slice), so matmul copies nothing on the way in or out.
+//
+// Building a oneDNN primitive JIT-compiles a kernel and costs tens to
+// hundreds of microseconds, so built primitives are cached, keyed by every
+// dim, stride and parameter that shaped them; a call whose shapes were seen
+// before only executes. One cache serves all threads. Its mutex is never
+// held while a primitive is built or runs, so two threads may build the
+// same one, and the first to finish keeps it. A cached primitive may run
+// on several threads at once because every primitive uses the user
+// scratchpad mode: each execution gets its temporary memory from a buffer
+// of the calling thread. (oneDNN's default library-managed scratchpad is
+// shared by all primitives, which then must run on the thread that built
+// them.)
+//
+// Convolution lets oneDNN choose its layouts (blocked, such as nChw16c) and
+// reorders into and out of them: on common layers the blocked kernels beat
+// the gemm-based ones for plain layouts by 1.2x (3x3) to 4x (depthwise),
+// more than the reorders cost.
+//
+// A size of zero never reaches oneDNN, which divides by it. An empty output
+// is left alone, and a sum over nothing (K == 0, or zero input channels)
+// writes zeros, as torch does.
+//
+// Every failure (a shape that breaks abi.h's contract, an unsupported
+// dtype, an exception from oneDNN, out of memory) becomes a message, and
+// the host functions at the bottom raise it at the caller's site once
+// nothing with a destructor is left in their frame (see HostCall.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLibrary.h"
+#include "HostCall.h"
+
+#include "kiln/Tensor.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+
+namespace kiln {
+namespace {
+
+using dnnl::memory;
+using Dims = memory::dims;
+
+//===----------------------------------------------------------------------===//
+// Tensors as compiled code passes them
+//===----------------------------------------------------------------------===//
+
+/// A tensor as its memref descriptor describes it.
+struct View {
+  Dims sizes;
+  Dims strides;
+  void *data; // the first element: aligned + offset
+};
+
+View viewOf(const kiln_unranked_memref &memref, size_t element) {
+  const kiln_memref *desc = memref.desc;
+  int64_t rank = memref.rank;
+  View view;
+  view.sizes.assign(desc->dims, desc->dims + rank);
+  view.strides.assign(desc->dims + rank, desc->dims + 2 * rank);
+  view.data = static_cast<uint8_t *>(desc->aligned) +
+              desc->offset * static_cast<int64_t>(element);
+  return view;
+}
+
+int64_t numel(const Dims &sizes) {
+  int64_t n = 1;
+  for (int64_t size : sizes)
+    n *= size;
+  return n;
+}
+
+/// Zeros every element of `view`; zero is all-zero bits in f32 and bf16.
+void fillZero(const View &view, size_t element) {
+  int64_t rank = static_cast<int64_t>(view.sizes.size());
+  int64_t count = numel(view.sizes);
+  Dims index(rank, 0);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      offset += index[d] * view.strides[d];
+    std::memset(static_cast<uint8_t *>(view.data) + offset * element, 0,
+                element);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < view.sizes[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+/// Gives each size-1 dim of `view` the stride a dense row-major tensor
+/// would have. Such a dim never moves the address, so its stride is
+/// arbitrary, and producers leave all sorts there (0 after an expand). But
+/// oneDNN picks its fast kernels only for layouts it recognizes as plain,
+/// and equal strides let equal shapes share a cache entry.
+void canonicalizeStrides(View &view) {
+  for (int64_t d = static_cast<int64_t>(view.sizes.size()) - 1; d >= 0; --d) {
+    if (view.sizes[d] != 1)
+      continue;
+    int64_t extent = 1;
+    for (size_t e = d + 1; e < view.sizes.size(); ++e)
+      extent = std::max(extent, view.sizes[e] * view.strides[e]);
+    view.strides[d] = extent;
+  }
+}
+
+std::string typeName(int32_t dtype) {
+  if (dtype >= KILN_F32 && dtype <= KILN_BOOL)
+    return std::string(dtypeName(static_cast<DType>(dtype)));
+  return "dtype " + std::to_string(dtype);
+}
+
+/// oneDNN's type for `dtype`; false for a type the library does not take.
+bool dataType(int32_t dtype, memory::data_type &type) {
+  switch (dtype) {
+  case KILN_F32:
+    type = memory::data_type::f32;
+    return true;
+  case KILN_BF16:
+    type = memory::data_type::bf16;
+    return true;
+  default:
+    return false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// oneDNN state shared by all calls
+//===----------------------------------------------------------------------===//
+
+/// A primitive and the scratchpad memory one execution of it needs.
+struct Step {
+  dnnl::primitive primitive; // empty for a step that is not needed
+  memory::desc scratchpad;
+};
+
+/// Every primitive is built with this: see the file comment.
+dnnl::primitive_attr userScratchpad() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+using Key = std::vector<int64_t>;
+
+struct KeyHash {
+  size_t operator()(const Key &key) const {
+    size_t hash = key.size();
+    for (int64_t value : key)
+      hash = hash * 1000003u ^ std::hash<int64_t>()(value);
+    return hash;
+  }
+};
+
+/// Plans (primitives and what running them needs) by key. It holds at most
+/// Capacity and drops the least recently used first, since dynamic shapes
+/// could otherwise grow it without bound. Plans are shared, so one that is
+/// dropped while another thread runs it lives until that run ends.
+template <typename Plan> class PlanCache {
+public:
+  /// The plan for `key`, built by `build()` on a miss without holding the
+  /// lock.
+  template <typename Build>
+  std::shared_ptr<const Plan> get(const Key &key, Build build) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto found = index.find(key);
+      if (found != index.end()) {
+        order.splice(order.begin(), order, found->second);
+        return found->second->second;
+      }
+    }
+    auto plan = std::make_shared<const Plan>(build());
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = index.find(key);
+    if (found != index.end())
+      return found->second->second; // another thread built it first
+    order.emplace_front(key, plan);
+    index.emplace(key, order.begin());
+    if (order.size() > Capacity) {
+      index.erase(order.back().first);
+      order.pop_back();
+    }
+    return plan;
+  }
+
+private:
+  /// As many as oneDNN's own primitive cache holds by default.
+  static constexpr size_t Capacity = 1024;
+  using Entry = std::pair<Key, std::shared_ptr<const Plan>>;
+  std::mutex mutex;
+  std::list<Entry> order; // most recently used first
+  std::unordered_map<Key, typename std::list<Entry>::iterator, KeyHash> index;
+};
+
+struct MatmulPlan {
+  Step step;
+  memory::desc a, b, out;
+};
+
+struct ConvPlan {
+  Step conv;
+  /// Reorders into and out of the layouts the convolution chose; empty
+  /// where the caller's layout is already that layout.
+  Step toInput, toWeight, fromOut;
+  memory::desc input, weight, out;                // the caller's layouts
+  memory::desc innerInput, innerWeight, innerOut; // the convolution's
+  /// Where each part lives in the calling thread's scratch buffer.
+  size_t scratchpadBytes = 0;
+  size_t innerInputAt = 0, innerWeightAt = 0, innerOutAt = 0, totalBytes = 0;
+};
+
+/// Built on first use; members die in reverse order, so every cached
+/// primitive is destroyed before the engine it was built for.
+struct Library {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  PlanCache<MatmulPlan> matmuls;
+  PlanCache<ConvPlan> convs;
+};
+
+Library &library() {
+  // If building the engine throws, the next call tries again.
+  static Library instance;
+  return instance;
+}
+
+/// One stream per thread, so concurrent calls never share one.
+dnnl::stream &threadStream() {
+  thread_local dnnl::stream stream(library().engine);
+  return stream;
+}
+
+/// The calling thread's scratch memory: primitives' scratchpads and the
+/// copies convolution reorders into. It keeps its largest size, so a
+/// thread that repeats a call allocates nothing.
+class Scratch {
+public:
+  Scratch() = default;
+  Scratch(const Scratch &) = delete;
+  Scratch &operator=(const Scratch &) = delete;
+  ~Scratch() { std::free(data); }
+
+  uint8_t *reserve(size_t bytes) {
+    if (bytes <= capacity)
+      return data;
+    size_t size = alignUp(bytes);
+    void *grown = std::aligned_alloc(64, size);
+    if (!grown)
+      throw std::bad_alloc();
+    std::free(data);
+    data = static_cast<uint8_t *>(grown);
+    capacity = size;
+    return data;
+  }
+
+  static size_t alignUp(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+private:
+  uint8_t *data = nullptr;
+  size_t capacity = 0;
+};
+
+uint8_t *threadScratch(size_t bytes) {
+  thread_local Scratch scratch;
+  return scratch.reserve(bytes);
+}
+
+Step makeReorder(const memory::desc &from, const memory::desc &to) {
+  const dnnl::engine &engine = library().engine;
+  dnnl::reorder::primitive_desc pd(engine, from, engine, to, userScratchpad());
+  return {dnnl::reorder(pd), pd.scratchpad_desc()};
+}
+
+/// Runs `step` on the calling thread, giving it the scratchpad at
+/// `scratchpad`.
+void run(const Step &step, std::unordered_map<int, memory> args,
+         uint8_t *scratchpad) {
+  if (step.scratchpad.get_size() > 0)
+    args.emplace(DNNL_ARG_SCRATCHPAD,
+                 memory(step.scratchpad, library().engine, scratchpad));
+  step.primitive.execute(threadStream(), args);
+}
+
+memory bind(const memory::desc &desc, void *data) {
+  return memory(desc, library().engine, data);
+}
+
+/// Appends the sizes and strides of each view to `key`.
+void appendViews(Key &key, std::initializer_list<const View *> views) {
+  for (const View *view : views) {
+    key.push_back(static_cast<int64_t>(view->sizes.size()));
+    key.insert(key.end(), view->sizes.begin(), view->sizes.end());
+    key.insert(key.end(), view->strides.begin(), view->strides.end());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// matmul
+//===----------------------------------------------------------------------===//
+
+/// "" if a, b and out have the shapes abi.h's matmul contract allows, or
+/// what is wrong with them.
+std::string checkMatmul(const Dims &a, const Dims &b, const Dims &out) {
+  size_t rank = out.size();
+  std::string shapes = shapeText(a) + " and " + shapeText(b);
+  if (rank < 2 || a.size() != rank || b.size() != rank)
+    return "matmul: operands " + shapes + " and output " + shapeText(out) +
+           " must have one rank of at least 2";
+  if (rank > DNNL_MAX_NDIMS)
+    return "matmul: rank " + std::to_string(rank) + " exceeds oneDNN's " +
+           std::to_string(DNNL_MAX_NDIMS);
+  bool fits = a[rank - 1] == b[rank - 2] && out[rank - 2] == a[rank - 2] &&
+              out[rank - 1] == b[rank - 1];
+  for (size_t d = 0; d + 2 < rank; ++d)
+    fits =
+        fits && (a[d] == 1 || a[d] == out[d]) && (b[d] == 1 || b[d] == out[d]);
+  if (!fits)
+    return "matmul: shapes " + shapes + " cannot be multiplied into " +
+           shapeText(out);
+  return "";
+}
+
+MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
+                       memory::data_type type) {
+  MatmulPlan plan;
+  plan.a = memory::desc(a.sizes, type, a.strides);
+  plan.b = memory::desc(b.sizes, type, b.strides);
+  plan.out = memory::desc(out.sizes, type, out.strides);
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(plan.a, plan.b, plan.out),
+                                  userScratchpad(), library().engine);
+  plan.step = {dnnl::matmul(pd), pd.scratchpad_desc()};
+  return plan;
+}
+
+std::string matmul(const kiln_unranked_memref &am,
+                   const kiln_unranked_memref &bm,
+                   const kiln_unranked_memref &outm, int32_t dtype) {
+  memory::data_type type;
+  if (!dataType(dtype, type))
+    return "matmul: the kernel library takes f32 or bf16, not " +
+           typeName(dtype);
+  size_t element = memory::data_type_size(type);
+  View a = viewOf(am, element), b = viewOf(bm, element),
+       out = viewOf(outm, element);
+  std::string error = checkMatmul(a.sizes, b.sizes, out.sizes);
+  if (!error.empty() || numel(out.sizes) == 0)
+    return error;
+  if (a.sizes.back() == 0) {
+    fillZero(out, element);
+    return "";
+  }
+  // A batch dim an operand broadcasts by stride 0 (an expand) becomes a
+  // size-1 dim, which oneDNN broadcasts itself in its fast kernels; it runs
+  // a stride of 0 only in its reference kernel.
+  size_t rank = out.sizes.size();
+  for (View *operand : {&a, &b})
+    for (size_t d = 0; d + 2 < rank; ++d)
+      if (operand->strides[d] == 0)
+        operand->sizes[d] = 1;
+  for (View *view : {&a, &b, &out})
+    canonicalizeStrides(*view);
+
+  Key key = {dtype};
+  appendViews(key, {&a, &b, &out});
+  std::shared_ptr<const MatmulPlan> plan =
+      library().matmuls.get(key, [&] { return buildMatmul(a, b, out, type); });
+  uint8_t *scratchpad = threadScratch(plan->step.scratchpad.get_size());
+  run(plan->step,
+      {{DNNL_ARG_SRC, bind(plan->a, a.data)},
+       {DNNL_ARG_WEIGHTS, bind(plan->b, b.data)},
+       {DNNL_ARG_DST, bind(plan->out, out.data)}},
+      scratchpad);
+  threadStream().wait();
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// conv2d
+//===----------------------------------------------------------------------===//
+
+struct ConvParams {
+  int64_t strideH, strideW, padH, padW, dilationH, dilationW, groups;
+};
+
+/// An output size as torch computes it; -1 when the dilated kernel does not
+/// fit in the padded input.
+int64_t convOutSize(int64_t in, int64_t kernel, int64_t stride, int64_t pad,
+                    int64_t dilation) {
+  int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1;
+  return span < 0 ? -1 : span / stride + 1;
+}
+
+/// "" if the shapes and parameters are a convolution torch computes, or
+/// what is wrong with them.
+std::string checkConv2d(const Dims &in, const Dims &w, const Dims &out,
+                        const ConvParams &p) {
+  std::string shapes = "input " + shapeText(in) + ", weight " + shapeText(w) +
+                       " and output " + shapeText(out);
+  if (in.size() != 4 || w.size() != 4 || out.size() != 4)
+    return "conv2d: " + shapes + " must all have rank 4";
+  if (p.strideH < 1 || p.strideW < 1 || p.padH < 0 || p.padW < 0 ||
+      p.dilationH < 1 || p.dilationW < 1 || p.groups < 1)
+    return "conv2d: invalid stride (" + std::to_string(p.strideH) + ", " +
+           std::to_string(p.strideW) + "), padding (" + std::to_string(p.padH) +
+           ", " + std::to_string(p.padW) + "), dilation (" +
+           std::to_string(p.dilationH) + ", " + std::to_string(p.dilationW) +
+           ") or groups " + std::to_string(p.groups);
+  if (in[1] % p.groups != 0 || w[0] % p.groups != 0 || w[1] * p.groups != in[1])
+    return "conv2d: weight " + shapeText(w) + " does not fit input " +
+           shapeText(in) + " with groups=" + std::to_string(p.groups);
+  int64_t oh = convOutSize(in[2], w[2], p.strideH, p.padH, p.dilationH);
+  int64_t ow = convOutSize(in[3], w[3], p.strideW, p.padW, p.dilationW);
+  if (oh < 0 || ow < 0)
+    return "conv2d: the kernel of weight " + shapeText(w) +
+           " is larger than the padded input " + shapeText(in);
+  Dims expected = {in[0], w[0], oh, ow};
+  if (out != expected)
+    return "conv2d: " + shapes + " do not fit: the output should be " +
+           shapeText(expected);
+  return "";
+}
+
+ConvPlan buildConv(const memory::desc &input, const memory::desc &weight,
+                   const memory::desc &out, const ConvParams &p,
+                   memory::data_type type) {
+  auto anyLayout = [&](const memory::desc &desc) {
+    return memory::desc(desc.dims(), type, memory::format_tag::any);
+  };
+  // oneDNN counts dilation from 0 (no gap), torch from 1.
+  dnnl::convolution_forward::desc desc(
+      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+      anyLayout(input), anyLayout(weight), anyLayout(out),
+      {p.strideH, p.strideW}, {p.dilationH - 1, p.dilationW - 1},
+      {p.padH, p.padW}, {p.padH, p.padW});
+  dnnl::convolution_forward::primitive_desc pd(desc, userScratchpad(),
+                                               library().engine);
+  ConvPlan plan;
+  plan.conv = {dnnl::convolution_forward(pd), pd.scratchpad_desc()};
+  plan.input = input;
+  plan.weight = weight;
+  plan.out = out;
+  plan.innerInput = pd.src_desc();
+  plan.innerWeight = pd.weights_desc();
+  plan.innerOut = pd.dst_desc();
+  if (plan.innerInput != input)
+    plan.toInput = makeReorder(input, plan.innerInput);
+  if (plan.innerWeight != weight)
+    plan.toWeight = makeReorder(weight, plan.innerWeight);
+  if (plan.innerOut != out)
+    plan.fromOut = makeReorder(plan.innerOut, out);
+
+  // The steps run one after another, so they share one scratchpad.
+  for (const Step *step :
+       {&plan.conv, &plan.toInput, &plan.toWeight, &plan.fromOut})
+    if (step->primitive)
+      plan.scratchpadBytes =
+          std::max(plan.scratchpadBytes, step->scratchpad.get_size());
+  size_t at = Scratch::alignUp(plan.scratchpadBytes);
+  auto place = [&](const Step &step, const memory::desc &desc) {
+    size_t start = at;
+    if (step.primitive)
+      at += Scratch::alignUp(desc.get_size());
+    return start;
+  };
+  plan.innerInputAt = place(plan.toInput, plan.innerInput);
+  plan.innerWeightAt = place(plan.toWeight, plan.innerWeight);
+  plan.innerOutAt = place(plan.fromOut, plan.innerOut);
+  plan.totalBytes = at;
+  return plan;
+}
+
+/// The weight as oneDNN takes it: O x C/groups x KH x KW, or with groups
+/// the 5-d groups x O/groups x C/groups x KH x KW (goihw).
+memory::desc weightDesc(const View &w, int64_t groups, memory::data_type type) {
+  if (groups == 1)
+    return memory::desc(w.sizes, type, w.strides);
+  Dims sizes = {groups, w.sizes[0] / groups, w.sizes[1], w.sizes[2],
+                w.sizes[3]};
+  Dims strides = {w.sizes[0] / groups * w.strides[0], w.strides[0],
+                  w.strides[1], w.strides[2], w.strides[3]};
+  return memory::desc(sizes, type, strides);
+}
+
+std::string conv2d(const kiln_unranked_memref &inputm,
+                   const kiln_unranked_memref &weightm,
+                   const kiln_unranked_memref &outm, const ConvParams &p,
+                   int32_t dtype) {
+  memory::data_type type;
+  if (!dataType(dtype, type))
+    return "conv2d: the kernel library takes f32 or bf16, not " +
+           typeName(dtype);
+  size_t element = memory::data_type_size(type);
+  View in = viewOf(inputm, element), w = viewOf(weightm, element),
+       out = viewOf(outm, element);
+  std::string error = checkConv2d(in.sizes, w.sizes, out.sizes, p);
+  if (!error.empty() || numel(out.sizes) == 0)
+    return error;
+  if (in.sizes[1] == 0) {
+    fillZero(out, element);
+    return "";
+  }
+  if (numel(in.sizes) == 0 || numel(w.sizes) == 0)
+    return "conv2d: input " + shapeText(in.sizes) + " and weight " +
+           shapeText(w.sizes) + " have an empty spatial dim";
+  for (View *view : {&in, &w, &out})
+    canonicalizeStrides(*view);
+
+  Key key = {dtype,  p.strideH,   p.strideW,   p.padH,
+             p.padW, p.dilationH, p.dilationW, p.groups};
+  appendViews(key, {&in, &w, &out});
+  std::shared_ptr<const ConvPlan> plan = library().convs.get(key, [&] {
+    return buildConv(memory::desc(in.sizes, type, in.strides),
+                     weightDesc(w, p.groups, type),
+                     memory::desc(out.sizes, type, out.strides), p, type);
+  });
+
+  uint8_t *scratch = threadScratch(plan->totalBytes);
+  memory input = bind(plan->input, in.data);
+  memory weight = bind(plan->weight, w.data);
+  memory result = bind(plan->out, out.data);
+  if (plan->toInput.primitive) {
+    memory inner = bind(plan->innerInput, scratch + plan->innerInputAt);
+    run(plan->toInput, {{DNNL_ARG_FROM, input}, {DNNL_ARG_TO, inner}}, scratch);
+    input = inner;
+  }
+  if (plan->toWeight.primitive) {
+    memory inner = bind(plan->innerWeight, scratch + plan->innerWeightAt);
+    run(plan->toWeight, {{DNNL_ARG_FROM, weight}, {DNNL_ARG_TO, inner}},
+        scratch);
+    weight = inner;
+  }
+  memory innerOut = plan->fromOut.primitive
+                        ? bind(plan->innerOut, scratch + plan->innerOutAt)
+                        : result;
+  run(plan->conv,
+      {{DNNL_ARG_SRC, input},
+       {DNNL_ARG_WEIGHTS, weight},
+       {DNNL_ARG_DST, innerOut}},
+      scratch);
+  if (plan->fromOut.primitive)
+    run(plan->fromOut, {{DNNL_ARG_FROM, innerOut}, {DNNL_ARG_TO, result}},
+        scratch);
+  threadStream().wait();
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+/// Runs `body`, turning any exception into the message it returns.
+template <typename Body>
+std::string guarded(const char *op, int32_t dtype, Body body) {
+  try {
+    return body();
+  } catch (const dnnl::error &e) {
+    if (e.status == dnnl_unimplemented)
+      return std::string(op) + ": oneDNN has no " + typeName(dtype) +
+             " kernel for these shapes on this cpu";
+    return std::string(op) + ": oneDNN failed: " + e.what();
+  } catch (const std::bad_alloc &) {
+    return std::string(op) + ": out of memory";
+  } catch (const std::exception &e) {
+    return std::string(op) + ": " + e.what();
+  }
+}
+
+/// Stores a non-empty `message` as the call's error. The argument dies at
+/// the end of the caller's condition, before the caller raises.
+bool failed(std::string message) {
+  if (message.empty())
+    return false;
+  setCallError(std::move(message));
+  return true;
+}
+
+} // namespace
+
+void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
+                  const kiln_unranked_memref *out, int64_t site,
+                  int32_t dtype) {
+  if (failed(guarded("matmul", dtype,
+                     [&] { return matmul(*a, *b, *out, dtype); })))
+    raiseCallError(site);
+}
+
+void kernelConv2d(const kiln_unranked_memref *input,
+                  const kiln_unranked_memref *weight,
+                  const kiln_unranked_memref *out, int64_t strideH,
+                  int64_t strideW, int64_t padH, int64_t padW,
+                  int64_t dilationH, int64_t dilationW, int64_t groups,
+                  int64_t site, int32_t dtype) {
+  ConvParams params = {strideH,   strideW,   padH,  padW,
+                       dilationH, dilationW, groups};
+  if (failed(guarded("conv2d", dtype, [&] {
+        return conv2d(*input, *weight, *out, params, dtype);
+      })))
+    raiseCallError(site);
+}
+
+} // namespace kiln
