@@ -18,7 +18,12 @@ int main(int argc, char **argv) {
   CLI::App *inspectCmd = kiln::addInspectCommand(app, inspect);
   kiln::RunOptions run;
   CLI::App *runCmd = kiln::addRunCommand(app, run);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    // --help exits 0; every usage error exits 2, whatever CLI11's own code.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   if (compileCmd->parsed())
     return kiln::runCompile(compile);
   if (inspectCmd->parsed())
