@@ -16,9 +16,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/ADT/StringSwitch.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -263,14 +266,21 @@ static std::optional<Value> lowerTensorList(FunctionLowering &fl,
       fl.error(expr.range, "expected a non-empty list of tensors");
       return std::nullopt;
     }
+    // As in a list literal, sizes that differ become dynamic;
+    // staticJoinedShape recovers them from the elements.
     Type t = elems[0].getType();
-    for (Value e : elems)
-      if (e.getType() != t) {
-        fl.error(expr.range, "tensors in one list must have one type; got " +
-                                 describeType(t) + " and " +
-                                 describeType(e.getType()));
+    for (Value e : elems) {
+      Type joined = joinTypes(t, e.getType());
+      if (!joined) {
+        fl.error(expr.range,
+                 "tensors in one list must have one dtype and rank; got " +
+                     describeType(t) + " and " + describeType(e.getType()));
         return std::nullopt;
       }
+      t = joined;
+    }
+    for (Value &e : elems)
+      e = *fl.castForMerge(e, t, expr.range);
     return fl.b
         .create<ListConstructOp>(fl.loc(expr.range), ListType::get(t), elems)
         .getResult();
@@ -286,6 +296,51 @@ static std::optional<Value> lowerTensorList(FunctionLowering &fl,
     }
   fl.error(expr.range, "expected a list of tensors, got " + fl.describe(*v));
   return std::nullopt;
+}
+
+/// Refines `shape`, the element shape of torch.stack (`catDim` -1) or the
+/// result shape of torch.cat along `catDim`, for a list literal: joining
+/// its elements to one list type made sizes that differ dynamic, and the
+/// elements' own types give them back. Reports sizes that can never agree.
+/// Returns `shape` unchanged for a list that is not a literal.
+static std::optional<SmallVector<int64_t>>
+staticJoinedShape(FunctionLowering &fl, Value list, SmallVector<int64_t> shape,
+                  int64_t catDim, SourceRange where) {
+  auto ctor = list.getDefiningOp<ListConstructOp>();
+  if (!ctor)
+    return shape;
+  SmallVector<RankedTensorType> parts;
+  for (Value v : ctor->getOperands()) {
+    if (auto cast = v.getDefiningOp<tensor::CastOp>())
+      v = cast.getSource();
+    parts.push_back(llvm::cast<RankedTensorType>(v.getType()));
+  }
+  for (int64_t i = 0; i < parts[0].getRank(); ++i) {
+    int64_t size = ShapedType::kDynamic, total = 0;
+    for (RankedTensorType p : parts) {
+      int64_t s = p.getDimSize(i);
+      if (i == catDim) {
+        total = ShapedType::isDynamic(s) || ShapedType::isDynamic(total)
+                    ? ShapedType::kDynamic
+                    : total + s;
+      } else if (!ShapedType::isDynamic(s) && !ShapedType::isDynamic(size) &&
+                 s != size) {
+        std::string rule =
+            catDim < 0 ? std::string("stack expects tensors of one size")
+                       : "cat expects tensors of one size except in "
+                         "dimension " +
+                             std::to_string(catDim);
+        fl.error(where, rule + "; got " + describeType(parts[0]) + " and " +
+                            describeType(p) + ", which differ in dimension " +
+                            std::to_string(i));
+        return std::nullopt;
+      } else if (!ShapedType::isDynamic(s)) {
+        size = s;
+      }
+    }
+    shape[i] = i == catDim ? total : size;
+  }
+  return shape;
 }
 
 /// The number of elements a list value is known to hold, if static.
@@ -337,7 +392,17 @@ MaybeValue FunctionLowering::lowerCall(const ast::CallExpr &call) {
   case PyValue::Kind::Function:
     return callUserFunction(*callee->func, call);
   case PyValue::Kind::Method:
+    if (callee->elems[0].kind == PyValue::Kind::Object &&
+        callee->elems[0].object->userClass) {
+      const ModuleObject &obj = *callee->elems[0].object;
+      for (const ast::StmtPtr &s : obj.userClass->body)
+        if (auto *f = llvm::dyn_cast<ast::FunctionDef>(s.get()))
+          if (f->name == callee->str)
+            return callObjectMethod(obj, *f, CallArgs::of(call));
+    }
     return callMethod(callee->elems[0], callee->str, CallArgs::of(call));
+  case PyValue::Kind::Object:
+    return callObject(*callee->object, call);
   default:
     error(call.func->range, describe(*callee) + " is not callable");
     return std::nullopt;
@@ -443,6 +508,26 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
       Type to = name == "float" ? Type(b.getF64Type())
                 : name == "int" ? Type(b.getI64Type())
                                 : Type(b.getI1Type());
+      // float("-inf") is how models spell infinity, e.g. to mask scores
+      // before a softmax.
+      if (name == "float" && v->kind == PyValue::Kind::Str) {
+        std::string text = llvm::StringRef(v->str).trim().lower();
+        llvm::StringRef body(text);
+        bool negative = body.consume_front("-");
+        if (!negative)
+          body.consume_front("+");
+        double d;
+        if (body == "inf" || body == "infinity")
+          d = std::numeric_limits<double>::infinity();
+        else if (body == "nan")
+          d = std::numeric_limits<double>::quiet_NaN();
+        else if (body.getAsDouble(d)) {
+          error(call.range,
+                "could not convert string to float: '" + v->str + "'");
+          return std::nullopt;
+        }
+        return PyValue::ofValue(constFloat(negative ? -d : d, call.range));
+      }
       if (!v->isValue() || llvm::isa<ListType>(v->value.getType())) {
         error(call.range, name + "() of " + describe(*v) + " is not supported");
         return std::nullopt;
@@ -505,22 +590,16 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
   }
   // torch.nn.functional.X behaves as torch.X for the ops we know.
   if (p.consume_front("torch.nn.functional.")) {
-    if (p == "relu" || p == "sigmoid" || p == "tanh") {
-      auto bound = bindArgs(CallArgs::of(call), "F." + p.str(),
-                            {{"input"}, {"inplace", false}}, false);
-      if (!bound)
-        return std::nullopt;
-      MaybeValue x = lowerExpr(*(*bound)[0]);
-      if (!x)
-        return std::nullopt;
-      return callMethod(*x, p.str(), CallArgs{call.range, {}, {}});
-    }
+    if (isFunctionalOp(p))
+      return callFunctional(p.str(), CallArgs::of(call));
     error(call.func->range,
           "torch.nn.functional." + p.str() + " is not supported yet");
     return std::nullopt;
   }
   if (p.consume_front("torch.")) {
     std::string name = p.str();
+    if (name == "arange" || name == "where")
+      return callNNCreator(name, CallArgs::of(call));
     // Creation functions take no tensor receiver.
     static const char *const creators[] = {"zeros", "ones",  "empty", "full",
                                            "rand",  "randn", "tensor"};
@@ -562,17 +641,20 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
         auto et = llvm::cast<RankedTensorType>(
             llvm::cast<ListType>(list->getType()).getElementType());
         std::optional<int64_t> count = staticListLength(*list);
-        SmallVector<int64_t> shape(et.getShape());
+        std::optional<SmallVector<int64_t>> shape =
+            SmallVector<int64_t>(et.getShape());
         if (name == "stack") {
           std::optional<int64_t> d =
               normalizeDim(dim, et.getRank() + 1, call.range);
-          if (!d)
+          if (d)
+            shape = staticJoinedShape(*this, *list, *shape, -1, call.range);
+          if (!d || !shape)
             return std::nullopt;
-          shape.insert(shape.begin() + *d,
-                       count ? *count : ShapedType::kDynamic);
+          shape->insert(shape->begin() + *d,
+                        count ? *count : ShapedType::kDynamic);
           return PyValue::ofValue(b.create<StackOp>(
               loc(call.range),
-              RankedTensorType::get(shape, et.getElementType()), *list,
+              RankedTensorType::get(*shape, et.getElementType()), *list,
               b.getI64IntegerAttr(*d)));
         }
         if (et.getRank() == 0) {
@@ -582,11 +664,14 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
         std::optional<int64_t> d = normalizeDim(dim, et.getRank(), call.range);
         if (!d)
           return std::nullopt;
-        shape[*d] = count && shape[*d] != ShapedType::kDynamic
-                        ? shape[*d] * *count
-                        : ShapedType::kDynamic;
+        int64_t &size = (*shape)[*d];
+        size = count && size != ShapedType::kDynamic ? size * *count
+                                                     : ShapedType::kDynamic;
+        shape = staticJoinedShape(*this, *list, *shape, *d, call.range);
+        if (!shape)
+          return std::nullopt;
         return PyValue::ofValue(b.create<CatOp>(
-            loc(call.range), RankedTensorType::get(shape, et.getElementType()),
+            loc(call.range), RankedTensorType::get(*shape, et.getElementType()),
             *list, b.getI64IntegerAttr(*d)));
       }
       // Move the first argument (or input=) into the receiver slot.

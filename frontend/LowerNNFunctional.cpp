@@ -1,1 +1,796 @@
 //===- LowerNNFunctional.cpp - torch.nn.functional and nn model ops -------===//
+//
+// torch.nn.functional.* calls, and the building blocks (emitLinear,
+// emitConv2d, ...) that nn.Module submodules share with them; the
+// activations are in LowerNNTensorOps.cpp. Only what cannot be composed
+// cheaply has an op of its own (conv2d, the pools, embedding, erf); linear,
+// the norms and adaptive pooling are composed from elementwise ops,
+// reductions and shape ops, so fusion sees through them. Each builder checks
+// its operands (or computes the result type with ir/ShapeInference) before it
+// creates an op, so a misuse is reported at the call and never by the verifier.
+//
+// Models are compiled in eval mode: dropout is the identity, batch_norm uses
+// the running statistics, and asking for training behaviour is an error
+// rather than a silent difference from PyTorch.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/LowerNNSupport.h"
+
+#include "ir/KilnDialect.h"
+#include "ir/ShapeInference.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+bool isFunctionalOp(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases("linear", "conv2d", "max_pool2d", "avg_pool2d",
+             "adaptive_avg_pool2d", true)
+      .Cases("relu", "gelu", "silu", "tanh", "sigmoid", "softmax",
+             "log_softmax", true)
+      .Cases("layer_norm", "batch_norm", "embedding", "dropout", true)
+      .Default(false);
+}
+
+/// `kernel_size=`, `stride=` and the like: an int, or a pair of ints for
+/// (height, width).
+static std::optional<SmallVector<int64_t, 2>>
+lowerPair(FunctionLowering &fl, const ast::Expr &e, const std::string &what) {
+  std::optional<std::vector<int64_t>> v = fl.lowerConstInts(e, what.c_str());
+  if (!v)
+    return std::nullopt;
+  if (v->size() == 1)
+    return SmallVector<int64_t, 2>{(*v)[0], (*v)[0]};
+  if (v->size() == 2)
+    return SmallVector<int64_t, 2>{(*v)[0], (*v)[1]};
+  fl.error(e.range, what + " must be an int or a pair of ints, got " +
+                        std::to_string(v->size()) + " values");
+  return std::nullopt;
+}
+
+/// An optional pair argument; `fallback` when absent, None or empty (`[]`
+/// is TorchScript's spelling of "same as the kernel" for pool strides).
+static std::optional<SmallVector<int64_t, 2>>
+lowerPairOr(FunctionLowering &fl, const ast::Expr *e, const std::string &what,
+            ArrayRef<int64_t> fallback) {
+  if (!e || llvm::isa<ast::NoneLitExpr>(e))
+    return SmallVector<int64_t, 2>(fallback);
+  if (auto *list = llvm::dyn_cast<ast::ListExpr>(e); list && list->elts.empty())
+    return SmallVector<int64_t, 2>(fallback);
+  return lowerPair(fl, *e, what);
+}
+
+static MaybeValue wrap(std::optional<Value> v) {
+  return v ? MaybeValue(PyValue::ofValue(*v)) : std::nullopt;
+}
+
+static bool isFloatTensor(Value v) {
+  return llvm::isa<FloatType>(
+      llvm::cast<RankedTensorType>(v.getType()).getElementType());
+}
+
+MaybeValue FunctionLowering::callFunctional(const std::string &name,
+                                            const CallArgs &call) {
+  std::string fn = "F." + name;
+  SourceRange where = call.range;
+  std::optional<std::vector<const ast::Expr *>> bound;
+  auto bind = [&](ArrayRef<BuiltinParam> params) {
+    bound = bindArgs(call, fn, params, false);
+    return bound.has_value();
+  };
+  auto arg = [&](size_t i) { return (*bound)[i]; };
+  auto tensor = [&](size_t i, const char *what) -> std::optional<Value> {
+    MaybeValue v = lowerExpr(*arg(i));
+    if (!v)
+      return std::nullopt;
+    return requireTensor(*v, arg(i)->range, fn + "() argument '" + what + "'");
+  };
+  auto optTensor = [&](size_t i, const char *what) {
+    return nn::lowerOptionalTensor(*this, arg(i),
+                                   fn + "() argument '" + what + "'");
+  };
+  auto flag = [&](size_t i, const char *what,
+                  bool fallback) -> std::optional<bool> {
+    return arg(i) ? nn::lowerConstBool(*this, *arg(i), what) : fallback;
+  };
+
+  if (name == "relu" || name == "silu" || name == "tanh" || name == "sigmoid" ||
+      name == "gelu") {
+    // In-place variants give the same result; only the aliasing differs,
+    // as for every rebinding (see docs/python-subset.md).
+    bool inplace = name == "relu" || name == "silu";
+    SmallVector<BuiltinParam> params = {{"input"}};
+    params.push_back({inplace ? "inplace" : "approximate", false});
+    if (!bind(name == "tanh" || name == "sigmoid"
+                  ? ArrayRef<BuiltinParam>(params).take_front()
+                  : ArrayRef<BuiltinParam>(params)))
+      return std::nullopt;
+    std::optional<Value> x = tensor(0, "input");
+    if (!x)
+      return std::nullopt;
+    std::string activation = name;
+    if (inplace && arg(1) && !nn::lowerConstBool(*this, *arg(1), "inplace"))
+      return std::nullopt;
+    if (name == "gelu" && arg(1)) {
+      MaybeValue a = lowerExpr(*arg(1));
+      if (!a)
+        return std::nullopt;
+      if (a->kind != PyValue::Kind::Str ||
+          (a->str != "none" && a->str != "tanh")) {
+        error(arg(1)->range,
+              "approximate must be 'none' or 'tanh', got " +
+                  (a->kind == PyValue::Kind::Str ? "'" + a->str + "'"
+                                                 : describe(*a)));
+        return std::nullopt;
+      }
+      if (a->str == "tanh")
+        activation = "gelu_tanh";
+    }
+    return wrap(emitActivation(activation, *x, where));
+  }
+
+  if (name == "softmax" || name == "log_softmax") {
+    if (!bind({{"input"},
+               {"dim", false},
+               {"_stacklevel", false},
+               {"dtype", false}}))
+      return std::nullopt;
+    std::optional<Value> x = tensor(0, "input");
+    if (!x)
+      return std::nullopt;
+    if (!arg(1) || llvm::isa<ast::NoneLitExpr>(arg(1))) {
+      error(where, fn + "() needs dim=; PyTorch's implicit choice of dim is "
+                        "deprecated");
+      return std::nullopt;
+    }
+    std::optional<int64_t> dim = lowerConstInt(*arg(1), "dim");
+    if (!dim)
+      return std::nullopt;
+    std::optional<int64_t> nd =
+        normalizeDim(*dim, llvm::cast<RankedTensorType>(x->getType()).getRank(),
+                     arg(1)->range);
+    if (!nd)
+      return std::nullopt;
+    std::optional<Type> dtype = nn::lowerOptionalDtype(*this, arg(3));
+    if (!dtype)
+      return std::nullopt;
+    return wrap(
+        nn::emitSoftmax(*this, *x, *nd, *dtype, name == "log_softmax", where));
+  }
+
+  if (name == "linear") {
+    if (!bind({{"input"}, {"weight"}, {"bias", false}}))
+      return std::nullopt;
+    std::optional<Value> x = tensor(0, "input"), w = tensor(1, "weight");
+    if (!x || !w)
+      return std::nullopt;
+    std::optional<Value> bias = optTensor(2, "bias");
+    if (!bias)
+      return std::nullopt;
+    return wrap(emitLinear(*x, *w, *bias, where));
+  }
+
+  if (name == "conv2d") {
+    if (!bind({{"input"},
+               {"weight"},
+               {"bias", false},
+               {"stride", false},
+               {"padding", false},
+               {"dilation", false},
+               {"groups", false}}))
+      return std::nullopt;
+    std::optional<Value> x = tensor(0, "input"), w = tensor(1, "weight");
+    if (!x || !w)
+      return std::nullopt;
+    std::optional<Value> bias = optTensor(2, "bias");
+    if (!bias)
+      return std::nullopt;
+    auto stride = lowerPairOr(*this, arg(3), "stride", {1, 1});
+    if (!stride)
+      return std::nullopt;
+    auto dilation = lowerPairOr(*this, arg(5), "dilation", {1, 1});
+    if (!dilation)
+      return std::nullopt;
+    int64_t groups = 1;
+    if (arg(6)) {
+      std::optional<int64_t> g = lowerConstInt(*arg(6), "groups");
+      if (!g)
+        return std::nullopt;
+      groups = *g;
+    }
+    std::optional<SmallVector<int64_t, 2>> padding;
+    if (auto *s = llvm::dyn_cast_or_null<ast::StrLitExpr>(arg(4))) {
+      // 'same' pads (dilation * (kernel - 1)) in total, which is symmetric
+      // only for an even total; PyTorch puts the odd pixel on the right,
+      // which kiln.conv2d cannot express.
+      auto wt = llvm::cast<RankedTensorType>(w->getType());
+      if (s->value == "valid") {
+        padding = SmallVector<int64_t, 2>{0, 0};
+      } else if (s->value != "same") {
+        error(s->range, "padding must be 'valid', 'same', an int or a pair "
+                        "of ints, got '" +
+                            s->value + "'");
+        return std::nullopt;
+      } else if ((*stride)[0] != 1 || (*stride)[1] != 1) {
+        error(s->range, "padding='same' is not supported for strided "
+                        "convolutions");
+        return std::nullopt;
+      } else if (wt.getRank() == 4 && !wt.isDynamicDim(2) &&
+                 !wt.isDynamicDim(3)) {
+        padding = SmallVector<int64_t, 2>();
+        for (int i = 0; i < 2; ++i) {
+          int64_t total = (*dilation)[i] * (wt.getDimSize(2 + i) - 1);
+          if (total % 2) {
+            error(s->range, "padding='same' with kernel " + describeType(wt) +
+                                " pads unevenly, which is not supported; "
+                                "give the padding explicitly");
+            return std::nullopt;
+          }
+          padding->push_back(total / 2);
+        }
+      } else {
+        error(s->range, "padding='same' needs a 4-D weight with a static "
+                        "kernel size, got " +
+                            describeType(wt));
+        return std::nullopt;
+      }
+    } else {
+      padding = lowerPairOr(*this, arg(4), "padding", {0, 0});
+      if (!padding)
+        return std::nullopt;
+    }
+    return wrap(
+        emitConv2d(*x, *w, *bias, *stride, *padding, *dilation, groups, where));
+  }
+
+  if (name == "max_pool2d" || name == "avg_pool2d") {
+    bool isMax = name == "max_pool2d";
+    // The two schemas differ after `padding`, as PyTorch's do.
+    SmallVector<BuiltinParam> params = {
+        {"input"}, {"kernel_size"}, {"stride", false}, {"padding", false}};
+    if (isMax)
+      params.append({{"dilation", false},
+                     {"ceil_mode", false},
+                     {"return_indices", false}});
+    else
+      params.append({{"ceil_mode", false},
+                     {"count_include_pad", false},
+                     {"divisor_override", false}});
+    if (!bind(params))
+      return std::nullopt;
+    std::optional<Value> x = tensor(0, "input");
+    auto kernel = x ? lowerPair(*this, *arg(1), "kernel_size") : std::nullopt;
+    if (!kernel)
+      return std::nullopt;
+    auto stride = lowerPairOr(*this, arg(2), "stride", *kernel);
+    auto padding =
+        stride ? lowerPairOr(*this, arg(3), "padding", {0, 0}) : std::nullopt;
+    if (!padding)
+      return std::nullopt;
+    if (isMax) {
+      auto dilation = lowerPairOr(*this, arg(4), "dilation", {1, 1});
+      std::optional<bool> ceil =
+          dilation ? flag(5, "ceil_mode", false) : std::nullopt;
+      std::optional<bool> indices =
+          ceil ? flag(6, "return_indices", false) : std::nullopt;
+      if (!indices)
+        return std::nullopt;
+      if (*indices) {
+        error(arg(6)->range, "return_indices=True is not supported; "
+                             "max_pool2d returns the values only");
+        return std::nullopt;
+      }
+      return wrap(emitMaxPool2d(*x, *kernel, *stride, *padding, *dilation,
+                                *ceil, where));
+    }
+    std::optional<bool> ceil = flag(4, "ceil_mode", false);
+    std::optional<bool> countPad =
+        ceil ? flag(5, "count_include_pad", true) : std::nullopt;
+    if (!countPad)
+      return std::nullopt;
+    if (arg(6)) {
+      MaybeValue d = lowerExpr(*arg(6));
+      if (!d)
+        return std::nullopt;
+      if (!d->isNone()) {
+        error(arg(6)->range, "divisor_override is not supported");
+        return std::nullopt;
+      }
+    }
+    return wrap(
+        emitAvgPool2d(*x, *kernel, *stride, *padding, *ceil, *countPad, where));
+  }
+
+  if (name == "adaptive_avg_pool2d") {
+    if (!bind({{"input"}, {"output_size"}}))
+      return std::nullopt;
+    std::optional<Value> x = tensor(0, "input");
+    MaybeValue size = x ? lowerExpr(*arg(1)) : std::nullopt;
+    if (!size)
+      return std::nullopt;
+    // None keeps the input's size; it is passed on as -1.
+    std::vector<PyValue> items = size->kind == PyValue::Kind::Tuple
+                                     ? size->elems
+                                     : std::vector<PyValue>{*size};
+    std::vector<int64_t> sizes;
+    for (const PyValue &item : items) {
+      std::optional<std::vector<int64_t>> c =
+          item.isNone() ? std::vector<int64_t>{-1}
+                        : nn::constIntsOf(*this, item);
+      if (!c) {
+        error(arg(1)->range, "output_size must be constant ints or None, got " +
+                                 describe(*size));
+        return std::nullopt;
+      }
+      sizes.insert(sizes.end(), c->begin(), c->end());
+    }
+    if (sizes.size() == 1)
+      sizes.push_back(sizes[0]);
+    if (sizes.size() != 2) {
+      error(arg(1)->range, "output_size must be an int or a pair, got " +
+                               std::to_string(sizes.size()) + " values");
+      return std::nullopt;
+    }
+    return wrap(emitAdaptiveAvgPool2d(*x, sizes, where));
+  }
+
+  if (name == "layer_norm") {
+    if (!bind({{"input"},
+               {"normalized_shape"},
+               {"weight", false},
+               {"bias", false},
+               {"eps", false}}))
+      return std::nullopt;
+    std::optional<Value> x = tensor(0, "input");
+    if (!x)
+      return std::nullopt;
+    auto shape = lowerConstInts(*arg(1), "normalized_shape");
+    if (!shape)
+      return std::nullopt;
+    std::optional<Value> w = optTensor(2, "weight");
+    std::optional<Value> bias = w ? optTensor(3, "bias") : std::nullopt;
+    std::optional<double> eps =
+        arg(4) ? nn::lowerConstFloat(*this, *arg(4), "eps") : 1e-5;
+    if (!bias || !eps)
+      return std::nullopt;
+    return wrap(emitLayerNorm(*x, *shape, *w, *bias, *eps, where));
+  }
+
+  if (name == "batch_norm") {
+    if (!bind({{"input"},
+               {"running_mean"},
+               {"running_var"},
+               {"weight", false},
+               {"bias", false},
+               {"training", false},
+               {"momentum", false},
+               {"eps", false}}))
+      return std::nullopt;
+    std::optional<bool> training = flag(5, "training", false);
+    if (!training)
+      return std::nullopt;
+    if (*training) {
+      error(arg(5)->range, "batch_norm with training=True is not supported; "
+                           "models are compiled in eval mode");
+      return std::nullopt;
+    }
+    std::optional<Value> x = tensor(0, "input");
+    if (!x)
+      return std::nullopt;
+    std::optional<Value> mean = optTensor(1, "running_mean");
+    std::optional<Value> var = mean ? optTensor(2, "running_var") : mean;
+    std::optional<Value> w = var ? optTensor(3, "weight") : var;
+    std::optional<Value> bias = w ? optTensor(4, "bias") : w;
+    std::optional<double> eps =
+        arg(7) ? nn::lowerConstFloat(*this, *arg(7), "eps") : 1e-5;
+    if (!bias || !eps)
+      return std::nullopt;
+    if (!*mean || !*var) {
+      error(where, "batch_norm needs running_mean and running_var in eval "
+                   "mode");
+      return std::nullopt;
+    }
+    return wrap(emitBatchNorm(*x, *mean, *var, *w, *bias, *eps, where));
+  }
+
+  if (name == "embedding") {
+    if (!bind({{"input"},
+               {"weight"},
+               {"padding_idx", false},
+               {"max_norm", false},
+               {"norm_type", false},
+               {"scale_grad_by_freq", false},
+               {"sparse", false}}))
+      return std::nullopt;
+    // padding_idx, scale_grad_by_freq and sparse only change the gradient.
+    std::optional<Value> indices = tensor(0, "input"), w = tensor(1, "weight");
+    if (!indices || !w)
+      return std::nullopt;
+    if (arg(3)) {
+      MaybeValue m = lowerExpr(*arg(3));
+      if (!m)
+        return std::nullopt;
+      if (!m->isNone()) {
+        error(arg(3)->range, "max_norm is not supported; it renormalizes "
+                             "the weight in place");
+        return std::nullopt;
+      }
+    }
+    return wrap(emitEmbedding(*w, *indices, where));
+  }
+
+  if (name == "dropout") {
+    if (!bind(
+            {{"input"}, {"p", false}, {"training", false}, {"inplace", false}}))
+      return std::nullopt;
+    std::optional<Value> x = tensor(0, "input");
+    if (!x)
+      return std::nullopt;
+    if (!arg(2)) {
+      error(where, "F.dropout() defaults to training=True, which is not "
+                   "supported; pass training=False (models are compiled "
+                   "in eval mode)");
+      return std::nullopt;
+    }
+    std::optional<bool> training = flag(2, "training", false);
+    if (!training)
+      return std::nullopt;
+    if (*training) {
+      error(arg(2)->range, "dropout with training=True is not supported; "
+                           "models are compiled in eval mode");
+      return std::nullopt;
+    }
+    if (arg(1)) {
+      std::optional<double> p = nn::lowerConstFloat(*this, *arg(1), "p");
+      if (!p)
+        return std::nullopt;
+      if (*p < 0 || *p > 1) {
+        error(arg(1)->range,
+              "dropout probability has to be between 0 and 1, but got " +
+                  std::to_string(*p));
+        return std::nullopt;
+      }
+    }
+    return PyValue::ofValue(*x);
+  }
+  assert(!isFunctionalOp(name) && "every functional op has a case");
+  error(where, "torch.nn.functional." + name + " is not supported yet");
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Building blocks shared with nn.Module submodules
+//===----------------------------------------------------------------------===//
+
+/// "Tensor[f32, 3]" for a value.
+static std::string typeOf(Value v) { return describeType(v.getType()); }
+
+/// Checks that an optional per-channel or per-feature parameter (a bias, a
+/// norm's weight) is 1-D with `size` elements (? matches anything) and has
+/// the input's dtype.
+static bool checkVector(FunctionLowering &fl, Value v, int64_t size,
+                        Type element, const std::string &what,
+                        SourceRange where) {
+  if (!v)
+    return true;
+  auto t = llvm::cast<RankedTensorType>(v.getType());
+  bool sizeOk =
+      t.getRank() == 1 && (ShapedType::isDynamic(size) || t.isDynamicDim(0) ||
+                           t.getDimSize(0) == size);
+  if (sizeOk && t.getElementType() == element)
+    return true;
+  std::string expected = ShapedType::isDynamic(size)
+                             ? std::string("1-D")
+                             : "1-D with " + std::to_string(size) + " elements";
+  return fl.error(where, what + " must be " + expected + " of the input's " +
+                             "dtype, got " + describeType(t));
+}
+
+std::optional<Value> FunctionLowering::emitLinear(Value x, Value weight,
+                                                  Value bias,
+                                                  SourceRange where) {
+  auto xt = llvm::cast<RankedTensorType>(x.getType());
+  auto wt = llvm::cast<RankedTensorType>(weight.getType());
+  if (wt.getRank() != 2) {
+    error(where, "linear weight must be 2-D (out_features, in_features), "
+                 "got " +
+                     typeOf(weight));
+    return std::nullopt;
+  }
+  if (xt.getRank() == 0) {
+    error(where,
+          "linear input must have at least one dimension, got " + typeOf(x));
+    return std::nullopt;
+  }
+  int64_t in = xt.getDimSize(xt.getRank() - 1), k = wt.getDimSize(1);
+  if (!ShapedType::isDynamic(in) && !ShapedType::isDynamic(k) && in != k) {
+    error(where, "linear input " + typeOf(x) + " has " + std::to_string(in) +
+                     " features, but the weight " + typeOf(weight) +
+                     " expects " + std::to_string(k));
+    return std::nullopt;
+  }
+  auto transposed =
+      RankedTensorType::get({k, wt.getDimSize(0)}, wt.getElementType());
+  std::string why;
+  Type mt = inferMatmulType(xt, transposed, &why);
+  if (!mt) {
+    error(where, "linear: " + userMessage(why));
+    return std::nullopt;
+  }
+  if (!checkVector(*this, bias, wt.getDimSize(0), xt.getElementType(),
+                   "linear bias", where))
+    return std::nullopt;
+  Location l = loc(where);
+  Value wT = b.create<TransposeOp>(l, transposed, weight, 0, 1);
+  Value y = b.create<MatmulOp>(l, mt, x, wT);
+  return bias ? nn::binary(*this, "kiln.add", y, bias, where) : y;
+}
+
+std::optional<Value> FunctionLowering::emitConv2d(
+    Value x, Value weight, Value bias, ArrayRef<int64_t> stride,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups,
+    SourceRange where) {
+  std::string why;
+  Type t = inferConv2dType(x.getType(), weight.getType(), stride, padding,
+                           dilation, groups, &why);
+  if (!t) {
+    error(where, userMessage(why));
+    return std::nullopt;
+  }
+  auto wt = llvm::cast<RankedTensorType>(weight.getType());
+  if (!checkVector(*this, bias, wt.getDimSize(0), wt.getElementType(),
+                   "conv2d bias", where))
+    return std::nullopt;
+  Location l = loc(where);
+  Value y =
+      b.create<Conv2dOp>(l, t, x, weight, stride, padding, dilation, groups);
+  if (!bias)
+    return y;
+  // (O,) -> (O, 1, 1) broadcasts over N, H and W.
+  Value one = constInt(1, where);
+  Value b3 =
+      nn::reshape(*this, bias, {dimValues(bias, where)[0], one, one}, where);
+  return nn::binary(*this, "kiln.add", y, b3, where);
+}
+
+std::optional<Value> FunctionLowering::emitMaxPool2d(
+    Value x, ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, bool ceilMode,
+    SourceRange where) {
+  std::string why;
+  Type t = inferPool2dType(x.getType(), kernel, stride, padding, dilation,
+                           ceilMode, &why);
+  if (!t) {
+    error(where, "max_pool2d: " + userMessage(why));
+    return std::nullopt;
+  }
+  return b
+      .create<MaxPool2dOp>(loc(where), t, x, kernel, stride, padding, ceilMode,
+                           dilation)
+      .getResult();
+}
+
+std::optional<Value>
+FunctionLowering::emitAvgPool2d(Value x, ArrayRef<int64_t> kernel,
+                                ArrayRef<int64_t> stride,
+                                ArrayRef<int64_t> padding, bool ceilMode,
+                                bool countIncludePad, SourceRange where) {
+  std::string why;
+  Type t = inferPool2dType(x.getType(), kernel, stride, padding, {1, 1},
+                           ceilMode, &why);
+  if (!t) {
+    error(where, "avg_pool2d: " + userMessage(why));
+    return std::nullopt;
+  }
+  return b
+      .create<AvgPool2dOp>(loc(where), t, x, kernel, stride, padding, ceilMode,
+                           countIncludePad)
+      .getResult();
+}
+
+/// PyTorch's adaptive pooling windows along one dim of static size `in`:
+/// window i covers [floor(i * in / out), ceil((i + 1) * in / out)). Windows
+/// of one dim are averaged with slices and means, then joined with cat;
+/// doing H and W one after the other is exact because every row of a
+/// rectangle has the same number of elements.
+static Value adaptiveAlongDim(FunctionLowering &fl, Value x, int64_t dim,
+                              int64_t in, int64_t out, SourceRange where) {
+  auto t = llvm::cast<RankedTensorType>(x.getType());
+  SmallVector<Value> windows;
+  for (int64_t i = 0; i < out; ++i) {
+    int64_t start = i * in / out, end = ((i + 1) * in + out - 1) / out;
+    SmallVector<int64_t> shape(t.getShape());
+    shape[dim] = end - start;
+    Value window = fl.b.create<SliceOp>(
+        fl.loc(where), RankedTensorType::get(shape, t.getElementType()), x,
+        fl.constInt(start, where), fl.constInt(end, where),
+        fl.constInt(1, where), dim);
+    windows.push_back(nn::reduce(fl, "kiln.mean", window, {dim}, true, where));
+  }
+  Type windowType = windows[0].getType();
+  Value list = fl.b.create<ListConstructOp>(fl.loc(where),
+                                            ListType::get(windowType), windows);
+  SmallVector<int64_t> shape(t.getShape());
+  shape[dim] = out;
+  return fl.b.create<CatOp>(fl.loc(where),
+                            RankedTensorType::get(shape, t.getElementType()),
+                            list, dim);
+}
+
+std::optional<Value>
+FunctionLowering::emitAdaptiveAvgPool2d(Value x, ArrayRef<int64_t> outputSize,
+                                        SourceRange where) {
+  auto t = llvm::cast<RankedTensorType>(x.getType());
+  if (t.getRank() != 4 || !isFloatTensor(x)) {
+    error(where, "adaptive_avg_pool2d takes a 4-D float input (N, C, H, W), "
+                 "got " +
+                     typeOf(x));
+    return std::nullopt;
+  }
+  assert(outputSize.size() == 2 && "output size is (height, width)");
+  // A negative size (None in PyTorch) keeps the input's size.
+  int64_t in[2] = {t.getDimSize(2), t.getDimSize(3)};
+  int64_t out[2];
+  for (int i = 0; i < 2; ++i) {
+    if (outputSize[i] == 0 || outputSize[i] < -1) {
+      error(where, "adaptive_avg_pool2d output size must be positive, got " +
+                       std::to_string(outputSize[i]));
+      return std::nullopt;
+    }
+    out[i] = outputSize[i] < 0 ? in[i] : outputSize[i];
+  }
+  auto keeps = [&](int i) { return outputSize[i] < 0 || in[i] == out[i]; };
+  if (out[0] == 1 && out[1] == 1)
+    return nn::reduce(*this, "kiln.mean", x, {2, 3}, true, where);
+  if (keeps(0) && keeps(1))
+    return x;
+  bool divides = true;
+  for (int i = 0; i < 2; ++i)
+    divides &= !ShapedType::isDynamic(in[i]) &&
+               !ShapedType::isDynamic(out[i]) && in[i] % out[i] == 0;
+  if (divides) {
+    SmallVector<int64_t, 2> kernel = {in[0] / out[0], in[1] / out[1]};
+    return emitAvgPool2d(x, kernel, kernel, {0, 0}, false, true, where);
+  }
+  Value y = x;
+  for (int i = 0; i < 2; ++i) {
+    if (keeps(i))
+      continue;
+    if (out[i] == 1) {
+      y = nn::reduce(*this, "kiln.mean", y, {2 + i}, true, where);
+      continue;
+    }
+    if (ShapedType::isDynamic(in[i])) {
+      error(where, "adaptive_avg_pool2d to a size other than 1 needs a "
+                   "static input " +
+                       std::string(i ? "width" : "height") + ", got " +
+                       typeOf(x));
+      return std::nullopt;
+    }
+    y = adaptiveAlongDim(*this, y, 2 + i, in[i], out[i], where);
+  }
+  return y;
+}
+
+std::optional<Value> FunctionLowering::emitBatchNorm(Value x, Value mean,
+                                                     Value var, Value weight,
+                                                     Value bias, double eps,
+                                                     SourceRange where) {
+  auto t = llvm::cast<RankedTensorType>(x.getType());
+  if (t.getRank() < 2 || !isFloatTensor(x)) {
+    error(where, "batch_norm takes a float input with a channel dim "
+                 "(N, C, ...), got " +
+                     typeOf(x));
+    return std::nullopt;
+  }
+  int64_t channels = t.getDimSize(1);
+  Type element = t.getElementType();
+  for (auto [v, what] : {std::pair{mean, "batch_norm running_mean"},
+                         {var, "batch_norm running_var"},
+                         {weight, "batch_norm weight"},
+                         {bias, "batch_norm bias"}})
+    if (!checkVector(*this, v, channels, element, what, where))
+      return std::nullopt;
+  // y = x * scale + shift with per-channel scale = weight / sqrt(var + eps)
+  // and shift = bias - mean * scale, as PyTorch's eval kernel computes it.
+  Value scale = nn::unary(
+      *this, "kiln.rsqrt",
+      nn::binary(*this, "kiln.add", var, constFloat(eps, where), where), where);
+  if (weight)
+    scale = nn::binary(*this, "kiln.mul", scale, weight, where);
+  Value shift =
+      nn::unary(*this, "kiln.neg",
+                nn::binary(*this, "kiln.mul", mean, scale, where), where);
+  if (bias)
+    shift = nn::binary(*this, "kiln.add", shift, bias, where);
+  if (t.getRank() > 2) {
+    // (C,) -> (C, 1, ..., 1) lines the channels up with dim 1.
+    SmallVector<Value> sizes(t.getRank() - 1, constInt(1, where));
+    sizes[0] = dimValues(scale, where)[0];
+    scale = nn::reshape(*this, scale, sizes, where);
+    shift = nn::reshape(*this, shift, sizes, where);
+  }
+  return nn::binary(*this, "kiln.add",
+                    nn::binary(*this, "kiln.mul", x, scale, where), shift,
+                    where);
+}
+
+std::optional<Value>
+FunctionLowering::emitLayerNorm(Value x, ArrayRef<int64_t> normalizedShape,
+                                Value weight, Value bias, double eps,
+                                SourceRange where) {
+  auto t = llvm::cast<RankedTensorType>(x.getType());
+  int64_t rank = t.getRank(), k = normalizedShape.size();
+  auto shapeText = [&] {
+    std::string s = "(";
+    for (int64_t i = 0; i < k; ++i)
+      s += (i ? ", " : "") + std::to_string(normalizedShape[i]);
+    return s + (k == 1 ? ",)" : ")");
+  };
+  bool matches = k >= 1 && k <= rank;
+  for (int64_t i = 0; matches && i < k; ++i) {
+    int64_t d = t.getDimSize(rank - k + i);
+    matches = ShapedType::isDynamic(d) || d == normalizedShape[i];
+  }
+  if (!matches) {
+    error(where, "layer_norm normalized_shape " + shapeText() +
+                     " does not match the last dims of the input " + typeOf(x));
+    return std::nullopt;
+  }
+  if (!isFloatTensor(x)) {
+    error(where, "layer_norm needs a float input, got " + typeOf(x));
+    return std::nullopt;
+  }
+  for (auto [v, what] : {std::pair{weight, "weight"}, {bias, "bias"}}) {
+    if (!v)
+      continue;
+    auto vt = llvm::cast<RankedTensorType>(v.getType());
+    bool ok = vt.getRank() == k && vt.getElementType() == t.getElementType();
+    for (int64_t i = 0; ok && i < k; ++i)
+      ok = vt.isDynamicDim(i) || vt.getDimSize(i) == normalizedShape[i];
+    if (!ok) {
+      error(where, std::string("layer_norm ") + what + " must have the shape " +
+                       shapeText() + " and the input's dtype, got " +
+                       typeOf(v));
+      return std::nullopt;
+    }
+  }
+  // The biased variance, as PyTorch normalizes with.
+  SmallVector<int64_t> dims;
+  for (int64_t i = rank - k; i < rank; ++i)
+    dims.push_back(i);
+  Value mean = nn::reduce(*this, "kiln.mean", x, dims, true, where);
+  Value centered = nn::binary(*this, "kiln.sub", x, mean, where);
+  Value var =
+      nn::reduce(*this, "kiln.mean",
+                 nn::binary(*this, "kiln.mul", centered, centered, where), dims,
+                 true, where);
+  Value inv = nn::unary(
+      *this, "kiln.rsqrt",
+      nn::binary(*this, "kiln.add", var, constFloat(eps, where), where), where);
+  Value y = nn::binary(*this, "kiln.mul", centered, inv, where);
+  if (weight)
+    y = nn::binary(*this, "kiln.mul", y, weight, where);
+  if (bias)
+    y = nn::binary(*this, "kiln.add", y, bias, where);
+  return y;
+}
+
+std::optional<Value> FunctionLowering::emitEmbedding(Value weight,
+                                                     Value indices,
+                                                     SourceRange where) {
+  std::string why;
+  Type t = inferEmbeddingType(weight.getType(), indices.getType(), &why);
+  if (!t) {
+    error(where, userMessage(why));
+    return std::nullopt;
+  }
+  return b.create<EmbeddingOp>(loc(where), t, weight, indices).getResult();
+}
+
+} // namespace kiln

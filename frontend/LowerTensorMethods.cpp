@@ -36,7 +36,7 @@ bool isKnownTensorMethod(llvm::StringRef name) {
       "to", "view", "reshape", "expand", "flatten", "unsqueeze", "squeeze",
       "transpose", "t", "permute", "zeros_like", "ones_like", "rand_like",
       "randn_like", "full_like"};
-  return llvm::is_contained(methods, name);
+  return llvm::is_contained(methods, name) || isNNTensorMethod(name);
 }
 
 
@@ -64,6 +64,8 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
     error(where, "the list method '" + name + "' is not supported");
     return std::nullopt;
   }
+  if (isNNTensorMethod(name))
+    return callNNMethod(self, name, call);
   std::optional<Value> xs =
       requireTensor(self, where, "the receiver of ." + name + "()");
   if (!xs)

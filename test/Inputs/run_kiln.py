@@ -67,6 +67,24 @@ def eager_run(fn, args):
     return run_eager.flatten(out), buffer.getvalue().splitlines()
 
 
+def split_output(stdout):
+    """Separates `kiln run`'s result summaries from the script's own prints.
+
+    A summary starts with `resultN: ` and wraps onto more lines at PyTorch's
+    line width; it ends where its parentheses balance. Returns (printed
+    lines, number of results)."""
+    printed, count, depth = [], 0, 0
+    for line in stdout.splitlines():
+        if depth > 0:
+            depth += line.count("(") - line.count(")")
+        elif re.match(r"result\d+: ", line):
+            count += 1
+            depth = line.count("(") - line.count(")")
+        else:
+            printed.append(line)
+    return printed, count
+
+
 def kiln_run(bin_dir, archive, name, params, args, work):
     cmd = [os.path.join(bin_dir, "kiln"), "run", archive, "--entry", name,
            "--output", work]
@@ -78,9 +96,7 @@ def kiln_run(bin_dir, archive, name, params, args, work):
     if proc.returncode != 0:
         raise RuntimeError("kiln run failed (%d): %s" % (proc.returncode,
                                                         proc.stderr.strip()))
-    lines = proc.stdout.splitlines()
-    printed = [l for l in lines if not re.match(r"result\d+: ", l)]
-    count = len(lines) - len(printed)
+    printed, count = split_output(proc.stdout)
     outputs = [np.load(os.path.join(work, "%s.result%d.npy" % (name, i)))
                for i in range(count)]
     return outputs, printed

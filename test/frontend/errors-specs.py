@@ -58,12 +58,12 @@ def spec_on_scalar(x: int):
 
 # An --entry that names nothing in the file is rejected.
 # RUN: not kiln compile %s --emit=ir --entry no_such_function 2>&1 | FileCheck %s --check-prefix=NOENTRY --strict-whitespace --implicit-check-not='{{error|note}}:'
-# NOENTRY: {{^.*}}errors-specs.py: error: --entry 'no_such_function' names no function in '{{.*}}errors-specs.py'{{$}}
+# NOENTRY: {{^.*}}errors-specs.py: error: --entry 'no_such_function' names no function or class in '{{.*}}errors-specs.py'{{$}}
 
 
-# An --entry naming a class is rejected at the class name.
+# An --entry naming a class that is not an nn.Module is rejected at its name.
 # RUN: not kiln compile %s --emit=ir --entry Holder 2>&1 | FileCheck %s --check-prefix=CLASSENTRY --strict-whitespace --implicit-check-not='{{error|note}}:'
-# CLASSENTRY: {{^.*}}errors-specs.py:[[@LINE+3]]:7: error: compiling nn.Module class 'Holder' is not supported yet; pass a function to --entry{{$}}
+# CLASSENTRY: {{^.*}}errors-specs.py:[[@LINE+3]]:7: error: 'Holder' is not an nn.Module{{$}}
 # CLASSENTRY-NEXT: {{^}}class Holder:{{$}}
 # CLASSENTRY-NEXT: {{^}}      ^~~~~~{{$}}
 class Holder:

@@ -1,0 +1,184 @@
+# Golden IR for torch.nn.functional and the nn tensor ops: what each call is
+# composed of. Only conv2d, the pools, embedding, where, arange and erf are
+# ops of their own; the rest is elementwise ops, reductions and shape ops
+# that fusion can see through.
+# RUN: kiln compile %s --emit=ir | FileCheck %s
+# RUN: kiln compile %s --emit=ir | kiln-opt | kiln-opt | FileCheck %s
+import torch
+import torch.nn.functional as F
+
+
+# softmax subtracts the max before exp (stable), then divides by the sum;
+# log_softmax subtracts the log of the sum instead; both keep the reduced
+# dim for broadcasting. A negative dim is normalized.
+# CHECK-LABEL: func.func @softmaxes
+# CHECK:      %[[M:.*]] = kiln.amax %arg0 {dims = array<i64: 1>, keepdim = true} : tensor<?x5xf32> -> tensor<?x1xf32>
+# CHECK-NEXT: %[[S:.*]] = kiln.sub %arg0, %[[M]] : (tensor<?x5xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
+# CHECK-NEXT: %[[E:.*]] = kiln.exp %[[S]] : tensor<?x5xf32>
+# CHECK-NEXT: %[[Z:.*]] = kiln.sum %[[E]] {dims = array<i64: 1>, keepdim = true} : tensor<?x5xf32> -> tensor<?x1xf32>
+# CHECK-NEXT: kiln.div %[[E]], %[[Z]] : (tensor<?x5xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
+# CHECK:      %[[M2:.*]] = kiln.amax %arg0 {dims = array<i64: 0>, keepdim = true}
+# CHECK-NEXT: %[[S2:.*]] = kiln.sub %arg0, %[[M2]]
+# CHECK-NEXT: %[[E2:.*]] = kiln.exp %[[S2]]
+# CHECK-NEXT: %[[Z2:.*]] = kiln.sum %[[E2]] {dims = array<i64: 0>, keepdim = true}
+# CHECK-NEXT: %[[L2:.*]] = kiln.log %[[Z2]] : tensor<1x5xf32>
+# CHECK-NEXT: kiln.sub %[[S2]], %[[L2]] : (tensor<?x5xf32>, tensor<1x5xf32>) -> tensor<?x5xf32>
+# kiln: x=f32[B,5]
+@torch.jit.script
+def softmaxes(x):
+    return F.softmax(x, dim=-1), x.log_softmax(0)
+
+
+# linear is x @ w.T + b.
+# CHECK-LABEL: func.func @linear
+# CHECK:      %[[T:.*]] = kiln.transpose %arg1 {dim0 = 0 : i64, dim1 = 1 : i64} : tensor<6x8xf32> -> tensor<8x6xf32>
+# CHECK-NEXT: %[[MM:.*]] = kiln.matmul %arg0, %[[T]] : (tensor<?x?x8xf32>, tensor<8x6xf32>) -> tensor<?x?x6xf32>
+# CHECK-NEXT: kiln.add %[[MM]], %arg2 : (tensor<?x?x6xf32>, tensor<6xf32>) -> tensor<?x?x6xf32>
+# kiln: x=f32[B,T,8], w=f32[6,8], b=f32[6]
+@torch.jit.script
+def linear(x, w, b):
+    return F.linear(x, w, b)
+
+
+# conv2d has an op; int arguments become pairs and the bias is added after
+# it as (O, 1, 1), so it can fuse with what follows. max_pool2d's stride
+# defaults to the kernel; ceil_mode rounds the output size up.
+# CHECK-LABEL: func.func @conv_pool
+# CHECK:      %[[C:.*]] = kiln.conv2d %arg0, %arg1 {dilation = array<i64: 1, 2>, groups = 2 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<?x4x9x9xf32>, tensor<6x2x3x3xf32>) -> tensor<?x6x5x4xf32>
+# CHECK:      %[[B:.*]] = kiln.reshape %arg2[%c6_i64, %c1_i64, %c1_i64] : tensor<6xf32> -> tensor<6x1x1xf32>
+# CHECK-NEXT: %[[Y:.*]] = kiln.add %[[C]], %[[B]] : (tensor<?x6x5x4xf32>, tensor<6x1x1xf32>) -> tensor<?x6x5x4xf32>
+# CHECK-NEXT: kiln.max_pool2d %[[Y]] {ceil_mode = true, dilation = array<i64: 1, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : tensor<?x6x5x4xf32> -> tensor<?x6x3x2xf32>
+# CHECK:      kiln.avg_pool2d %arg0 {ceil_mode = false, count_include_pad = false, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 3, 3>} : tensor<?x4x9x9xf32> -> tensor<?x4x3x3xf32>
+# kiln: x=f32[B,4,9,9], w=f32[6,2,3,3], b=f32[6]
+@torch.jit.script
+def conv_pool(x, w, b):
+    y = F.conv2d(x, w, b, stride=2, padding=1, dilation=(1, 2), groups=2)
+    return F.max_pool2d(y, 2, ceil_mode=True), F.avg_pool2d(x, 3, padding=1, count_include_pad=False)
+
+
+# adaptive_avg_pool2d: (1, 1) is a mean over H and W; sizes that divide the
+# input are an avg_pool2d; others average PyTorch's windows
+# [floor(i*in/out), ceil((i+1)*in/out)) with slices, one dim at a time.
+# CHECK-LABEL: func.func @adaptive
+# CHECK:      kiln.mean %arg0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<?x3x10x7xf32> -> tensor<?x3x1x1xf32>
+# CHECK-NEXT: kiln.avg_pool2d %arg0 {ceil_mode = false, count_include_pad = true, kernel = array<i64: 2, 7>, padding = array<i64: 0, 0>, stride = array<i64: 2, 7>} : tensor<?x3x10x7xf32> -> tensor<?x3x5x1xf32>
+# CHECK:      kiln.slice %arg0[%{{.*}} : %{{.*}} : %{{.*}}] {dim = 2 : i64} : tensor<?x3x10x7xf32> -> tensor<?x3x4x7xf32>
+# CHECK:      kiln.mean %{{.*}} {dims = array<i64: 2>, keepdim = true} : tensor<?x3x4x7xf32> -> tensor<?x3x1x7xf32>
+# CHECK-COUNT-2: kiln.slice %arg0
+# CHECK:      %[[H:.*]] = kiln.cat %{{.*}} {dim = 2 : i64} : !kiln.list<tensor<?x3x1x7xf32>> -> tensor<?x3x3x7xf32>
+# CHECK:      kiln.mean %[[H]] {dims = array<i64: 3>, keepdim = true} : tensor<?x3x3x7xf32> -> tensor<?x3x3x1xf32>
+# kiln: x=f32[B,3,10,7]
+@torch.jit.script
+def adaptive(x):
+    return F.adaptive_avg_pool2d(x, 1), F.adaptive_avg_pool2d(x, (5, 1)), F.adaptive_avg_pool2d(x, (3, 1))
+
+
+# layer_norm normalizes with the biased variance, the mean of the squared
+# deviations; batch_norm folds its running statistics into a per-channel
+# scale and shift, reshaped to (C, 1, 1).
+# CHECK-LABEL: func.func @norms
+# CHECK:      %[[MU:.*]] = kiln.mean %arg0 {dims = array<i64: 2>, keepdim = true}
+# CHECK-NEXT: %[[D:.*]] = kiln.sub %arg0, %[[MU]]
+# CHECK-NEXT: %[[SQ:.*]] = kiln.mul %[[D]], %[[D]]
+# CHECK-NEXT: %[[VAR:.*]] = kiln.mean %[[SQ]] {dims = array<i64: 2>, keepdim = true}
+# CHECK-NEXT: %[[EPS:.*]] = arith.constant 1.000000e-05 : f64
+# CHECK-NEXT: %[[VE:.*]] = kiln.add %[[VAR]], %[[EPS]]
+# CHECK-NEXT: %[[INV:.*]] = kiln.rsqrt %[[VE]]
+# CHECK-NEXT: %[[N:.*]] = kiln.mul %[[D]], %[[INV]]
+# CHECK-NEXT: %[[W:.*]] = kiln.mul %[[N]], %arg1 : (tensor<?x?x6xf32>, tensor<6xf32>) -> tensor<?x?x6xf32>
+# CHECK-NEXT: kiln.add %[[W]], %arg2 : (tensor<?x?x6xf32>, tensor<6xf32>) -> tensor<?x?x6xf32>
+# CHECK:      %[[SC:.*]] = kiln.rsqrt %{{.*}} : tensor<4xf32>
+# CHECK:      %[[SH:.*]] = kiln.neg %{{.*}} : tensor<4xf32>
+# CHECK:      %[[SC3:.*]] = kiln.reshape %[[SC]][%c4_i64, %c1_i64, %c1_i64] : tensor<4xf32> -> tensor<4x1x1xf32>
+# CHECK-NEXT: %[[SH3:.*]] = kiln.reshape %[[SH]][%c4_i64, %c1_i64, %c1_i64] : tensor<4xf32> -> tensor<4x1x1xf32>
+# CHECK-NEXT: %[[XS:.*]] = kiln.mul %arg3, %[[SC3]]
+# CHECK-NEXT: kiln.add %[[XS]], %[[SH3]]
+# kiln: x=f32[B,T,6], w=f32[6], b=f32[6], y=f32[B,4,5,5], m=f32[4], v=f32[4]
+@torch.jit.script
+def norms(x, w, b, y, m, v):
+    return F.layer_norm(x, (6,), w, b), F.batch_norm(y, m, v)
+
+
+# gelu is 0.5 * x * (1 + erf(x / sqrt(2))); dropout with training=False is
+# the identity; embedding has an op.
+# CHECK-LABEL: func.func @gelu_dropout_embedding
+# CHECK:      %[[K:.*]] = arith.constant 0.70710678118654757 : f64
+# CHECK-NEXT: %[[XK:.*]] = kiln.mul %arg0, %[[K]]
+# CHECK-NEXT: %[[ERF:.*]] = kiln.erf %[[XK]] : tensor<?x8xf32>
+# CHECK:      %[[EMB:.*]] = kiln.embedding %arg2[%arg1] : (tensor<10x8xf32>, tensor<?xi64>) -> tensor<?x8xf32>
+# CHECK:      return %{{.*}}, %arg0, %[[EMB]]
+# kiln: x=f32[N,8], i=i64[N], w=f32[10,8]
+@torch.jit.script
+def gelu_dropout_embedding(x, i, w):
+    return F.gelu(x), F.dropout(x, 0.5, training=False), F.embedding(i, w)
+
+
+# masked_fill is a where whose fill value takes x's dtype; float("-inf")
+# is a constant. triu compares column - row indices from arange with the
+# diagonal and picks with where.
+# CHECK-LABEL: func.func @masks
+# CHECK:      %[[NINF:.*]] = arith.constant 0xFFF0000000000000 : f64
+# CHECK-NEXT: kiln.where %arg1, %[[NINF]], %arg0 : (tensor<4x4xi1>, f64, tensor<?x4x4xf32>) -> tensor<?x4x4xf32>
+# CHECK:      %[[FILL:.*]] = kiln.cast %{{.*}} : f64 to i64
+# CHECK-NEXT: kiln.where %arg1, %[[FILL]], %arg2 : (tensor<4x4xi1>, i64, tensor<4x4xi32>) -> tensor<4x4xi32>
+# CHECK:      %[[ROWS:.*]] = kiln.arange %{{.*}}, %c4_i64, %{{.*}} : (i64, i64, i64) -> tensor<4xi64>
+# CHECK-NEXT: %[[R:.*]] = kiln.unsqueeze %[[ROWS]] {dim = 1 : i64} : tensor<4xi64> -> tensor<4x1xi64>
+# CHECK:      %[[COLS:.*]] = kiln.arange
+# CHECK-NEXT: %[[C:.*]] = kiln.unsqueeze %[[COLS]] {dim = 0 : i64} : tensor<4xi64> -> tensor<1x4xi64>
+# CHECK-NEXT: %[[OFF:.*]] = kiln.sub %[[C]], %[[R]] : (tensor<1x4xi64>, tensor<4x1xi64>) -> tensor<4x4xi64>
+# CHECK-NEXT: %[[KEEP:.*]] = kiln.cmp ge, %[[OFF]], %c1_i64{{.*}} : (tensor<4x4xi64>, i64) -> tensor<4x4xi1>
+# CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+# CHECK-NEXT: kiln.where %[[KEEP]], %arg0, %[[ZERO]] : (tensor<4x4xi1>, tensor<?x4x4xf32>, f64) -> tensor<?x4x4xf32>
+# kiln: x=f32[B,4,4], m=bool[4,4], i=i32[4,4]
+@torch.jit.script
+def masks(x, m, i):
+    return x.masked_fill(m, float("-inf")), i.masked_fill(m, 2.5), x.triu(1)
+
+
+# argmax is max_dim's indices; with no dim it runs over the flattened
+# tensor.
+# CHECK-LABEL: func.func @argmaxes
+# CHECK:      %{{.*}}, %[[I:.*]] = kiln.max_dim %arg0 {dim = 1 : i64, keepdim = true} : tensor<?x5xf32> -> (tensor<?x1xf32>, tensor<?x1xi64>)
+# CHECK:      %[[FLAT:.*]] = kiln.reshape %arg0[%{{.*}}] : tensor<?x5xf32> -> tensor<?xf32>
+# CHECK-NEXT: %{{.*}}, %[[J:.*]] = kiln.max_dim %[[FLAT]] {dim = 0 : i64, keepdim = false} : tensor<?xf32> -> (tensor<f32>, tensor<i64>)
+# CHECK:      return %[[I]], %[[J]] : tensor<?x1xi64>, tensor<i64>
+# kiln: x=f32[B,5]
+@torch.jit.script
+def argmaxes(x):
+    return x.argmax(-1, keepdim=True), x.argmax()
+
+
+# split and chunk slice static pieces; sizes given for a dynamic dim are
+# checked at run time, which makes the pieces' sizes static. cat of a tuple
+# of different widths has the sum of the widths.
+# CHECK-LABEL: func.func @splits
+# CHECK:      kiln.slice %arg0[%{{.*}} : %{{.*}} : %{{.*}}] {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x4xf32>
+# CHECK:      kiln.slice %arg0[%{{.*}} : %{{.*}} : %{{.*}}] {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x2xf32>
+# CHECK:      %[[N:.*]] = kiln.dim %arg0, 0 : tensor<?x6xf32>
+# CHECK:      %[[OK:.*]] = kiln.cmp eq, %[[N]], %c3_i64{{.*}} : (i64, i64) -> i1
+# CHECK-NEXT: kiln.assert %[[OK]], "split_with_sizes expects split_sizes to sum exactly to the size of dimension 0, but got split_sizes=[1, 2]"
+# CHECK:      kiln.slice %arg0[{{.*}}] {dim = 0 : i64} : tensor<?x6xf32> -> tensor<1x6xf32>
+# CHECK:      kiln.slice %arg0[{{.*}}] {dim = 0 : i64} : tensor<?x6xf32> -> tensor<2x6xf32>
+# CHECK-COUNT-3: kiln.slice %arg0[{{.*}}] {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x2xf32>
+# CHECK:      kiln.cat %{{.*}} {dim = 1 : i64} : !kiln.list<tensor<?x?xf32>> -> tensor<?x6xf32>
+# kiln: x=f32[B,6]
+@torch.jit.script
+def splits(x):
+    a, b = x.split(4, dim=1)
+    c, d = torch.split(x, [1, 2])
+    e, f, g = x.chunk(3, 1)
+    return a, b, c, d, e, f, g, torch.cat((a, b), dim=1)
+
+
+# arange: ints give i64, any float gives f32 (its bounds become f64); the
+# length is static when the bounds are constants.
+# CHECK-LABEL: func.func @aranges
+# CHECK:      kiln.arange %{{.*}}, %{{.*}}, %{{.*}} : (i64, i64, i64) -> tensor<3xi64>
+# CHECK:      kiln.arange %{{.*}}, %{{.*}}, %{{.*}} : (f64, f64, f64) -> tensor<4xf32>
+# CHECK:      %[[N:.*]] = kiln.dim %arg0, 0
+# CHECK:      kiln.arange %{{.*}}, %[[N]], %{{.*}} : (i64, i64, i64) -> tensor<?xi64>
+# CHECK:      kiln.arange %{{.*}} : (f64, f64, f64) -> tensor<?xf32>
+# kiln: x=f32[N]
+@torch.jit.script
+def aranges(x):
+    return torch.arange(2, 9, 3), torch.arange(0.0, 1.0, 0.25), torch.arange(x.size(0)), torch.arange(x.size(0), dtype=torch.float32)
