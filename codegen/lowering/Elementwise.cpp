@@ -93,12 +93,21 @@ static SmallVector<Value> broadcastSizes(OpBuilder &b, Location loc,
 Value buildElementwise(OpBuilder &b, Location loc, LoweringState &state,
                        Type resultType, ValueRange operands, Type computeType,
                        ScalarBody body) {
+  SmallVector<Type> computeTypes(operands.size(), widenHalf(computeType));
+  return buildElementwise(b, loc, state, resultType, operands, computeTypes,
+                          body);
+}
+
+Value buildElementwise(OpBuilder &b, Location loc, LoweringState &state,
+                       Type resultType, ValueRange operands,
+                       TypeRange computeTypes, ScalarBody body) {
+  assert(operands.size() == computeTypes.size() &&
+         "one compute type per operand");
   Type resultElement = kiln::getElementTypeOrSelf(resultType);
-  Type work = widenHalf(computeType);
   auto resultTensor = dyn_cast<RankedTensorType>(resultType);
   if (!resultTensor) {
     SmallVector<Value> converted;
-    for (Value operand : operands)
+    for (auto [operand, work] : llvm::zip(operands, computeTypes))
       converted.push_back(convertScalar(b, loc, operand, work));
     return convertScalar(b, loc, body(b, loc, converted), resultElement);
   }
@@ -113,7 +122,7 @@ Value buildElementwise(OpBuilder &b, Location loc, LoweringState &state,
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   SmallVector<std::pair<bool, Value>> slots; // (is input, scalar value)
-  for (Value operand : operands) {
+  for (auto [operand, work] : llvm::zip(operands, computeTypes)) {
     auto type = dyn_cast<RankedTensorType>(operand.getType());
     if (!type) {
       slots.push_back({false, convertScalar(b, loc, operand, work)});
@@ -139,10 +148,11 @@ Value buildElementwise(OpBuilder &b, Location loc, LoweringState &state,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         SmallVector<Value> converted;
         unsigned next = 0;
-        for (auto [isInput, scalar] : slots)
-          converted.push_back(isInput ? convertScalar(nb, nloc, args[next++],
-                                                      work)
-                                      : scalar);
+        for (auto [slot, work] : llvm::zip(slots, computeTypes)) {
+          auto [isInput, scalar] = slot;
+          converted.push_back(
+              isInput ? convertScalar(nb, nloc, args[next++], work) : scalar);
+        }
         Value value = body(nb, nloc, converted);
         nb.create<linalg::YieldOp>(
             nloc, convertScalar(nb, nloc, value, resultElement));

@@ -26,6 +26,13 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              LoweringState &state, mlir::Type resultType,
                              mlir::ValueRange operands, mlir::Type computeType,
                              ScalarBody body);
+/// The same with one compute type per operand, used as given (f16 and bf16
+/// are not widened), for ops whose operands play different roles, such as
+/// where's bool condition.
+mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                             LoweringState &state, mlir::Type resultType,
+                             mlir::ValueRange operands,
+                             mlir::TypeRange computeTypes, ScalarBody body);
 
 } // namespace kiln::codegen
 

@@ -238,6 +238,8 @@ Value unaryBody(OpBuilder &b, Location loc, Value x) {
     return b.create<math::LogOp>(loc, x);
   if constexpr (std::is_same_v<Op, TanhOp>)
     return b.create<math::TanhOp>(loc, x);
+  if constexpr (std::is_same_v<Op, ErfOp>)
+    return b.create<math::ErfOp>(loc, x);
   if constexpr (std::is_same_v<Op, SigmoidOp>) {
     Value one = floatConstant(b, loc, type, 1.0);
     Value e = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x));
@@ -280,6 +282,27 @@ template <typename Op> struct UnaryLowering : KilnLowering<Op> {
         kiln::getElementTypeOrSelf(resultType),
         [&](OpBuilder &b, Location loc, ValueRange v) {
           return unaryBody<Op>(b, loc, v[0]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// torch.where: the values convert to the result's (promoted) element type,
+/// the condition stays bool, and the three broadcast together.
+struct WhereLowering : KilnLowering<WhereOp> {
+  using KilnLowering::KilnLowering;
+  LogicalResult
+  matchAndRewrite(WhereOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType resultType = op.getResult().getType();
+    Type element = resultType.getElementType();
+    Type computeTypes[] = {rewriter.getI1Type(), element, element};
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), state, resultType,
+        {adaptor.getCondition(), adaptor.getLhs(), adaptor.getRhs()},
+        computeTypes, [](OpBuilder &b, Location loc, ValueRange v) -> Value {
+          return b.create<arith::SelectOp>(loc, v[0], v[1], v[2]);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -412,21 +435,19 @@ void populateElementwisePatterns(RewritePatternSet &patterns,
                                  TypeConverter &converter,
                                  LoweringState &state) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<BinaryLowering<AddOp>, BinaryLowering<SubOp>,
-               BinaryLowering<MulOp>, BinaryLowering<DivOp>,
-               BinaryLowering<FloorDivOp>, BinaryLowering<RemOp>,
-               BinaryLowering<PowOp>, BinaryLowering<MaximumOp>,
-               BinaryLowering<MinimumOp>, BinaryLowering<BitAndOp>,
-               BinaryLowering<BitOrOp>, BinaryLowering<BitXorOp>, CmpLowering,
-               UnaryLowering<NegOp>, UnaryLowering<AbsOp>,
-               UnaryLowering<ExpOp>, UnaryLowering<LogOp>,
-               UnaryLowering<TanhOp>, UnaryLowering<SigmoidOp>,
-               UnaryLowering<ReluOp>, UnaryLowering<SqrtOp>,
-               UnaryLowering<RsqrtOp>, UnaryLowering<SinOp>,
-               UnaryLowering<CosOp>, UnaryLowering<FloorOp>,
-               UnaryLowering<CeilOp>, UnaryLowering<NotOp>, CastLowering,
-               FromScalarLowering, ItemLowering, FullLowering,
-               ConstantLowering, UndefLowering>(converter, context, state);
+  patterns.add<
+      BinaryLowering<AddOp>, BinaryLowering<SubOp>, BinaryLowering<MulOp>,
+      BinaryLowering<DivOp>, BinaryLowering<FloorDivOp>, BinaryLowering<RemOp>,
+      BinaryLowering<PowOp>, BinaryLowering<MaximumOp>,
+      BinaryLowering<MinimumOp>, BinaryLowering<BitAndOp>,
+      BinaryLowering<BitOrOp>, BinaryLowering<BitXorOp>, CmpLowering,
+      UnaryLowering<NegOp>, UnaryLowering<AbsOp>, UnaryLowering<ExpOp>,
+      UnaryLowering<LogOp>, UnaryLowering<TanhOp>, UnaryLowering<ErfOp>,
+      UnaryLowering<SigmoidOp>, UnaryLowering<ReluOp>, UnaryLowering<SqrtOp>,
+      UnaryLowering<RsqrtOp>, UnaryLowering<SinOp>, UnaryLowering<CosOp>,
+      UnaryLowering<FloorOp>, UnaryLowering<CeilOp>, UnaryLowering<NotOp>,
+      WhereLowering, CastLowering, FromScalarLowering, ItemLowering,
+      FullLowering, ConstantLowering, UndefLowering>(converter, context, state);
 }
 
 } // namespace kiln::codegen

@@ -49,6 +49,7 @@ struct LowerKilnToLinalgPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
+    passWeightsAsArguments(module);
     rewriteEntryBoundaries(module);
     declareRuntimeFunctions(module);
     markInPlaceAppends(module);
@@ -87,12 +88,16 @@ struct LowerKilnToLinalgPass
     populateShapePatterns(patterns, converter, state);
     populateReductionPatterns(patterns, converter, state);
     populateMatmulPatterns(patterns, converter, state);
+    populateIndexingPatterns(patterns, converter, state);
+    populatePoolingPatterns(patterns, converter, state);
+    populateConvolutionPatterns(patterns, converter, state);
     populateRandomPatterns(patterns, converter, state);
     populateRuntimeCallPatterns(patterns, converter, state);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     fuseAndInlineGroups(module);
+    eraseUnreadTransposes(module);
     eraseUnusedRuntimeFunctions(module);
     copyViewResults(module);
     state.tables.store(module);

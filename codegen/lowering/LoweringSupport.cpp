@@ -236,6 +236,14 @@ void declareRuntimeFunctions(ModuleOp module) {
   declare("kiln_rt_list_len", {ptr}, {i64});
   declare("kiln_rt_list_result_dim", {ptr, i32, i64, i64, i64}, {i64});
   declare("kiln_rt_random_stream", {}, {i64});
+  // The kernel library is called in f32 only: f16 and bf16 are converted
+  // around the call (LibraryCalls.cpp).
+  Type f32Tensor = UnrankedMemRefType::get(b.getF32Type(), /*memorySpace=*/0);
+  declare("kiln_rt_matmul_f32", {f32Tensor, f32Tensor, f32Tensor, i64}, {});
+  declare(
+      "kiln_rt_conv2d_f32",
+      {f32Tensor, f32Tensor, f32Tensor, i64, i64, i64, i64, i64, i64, i64, i64},
+      {});
   for (auto [suffix, type] : tensorElementTypes(b)) {
     Type unranked = UnrankedMemRefType::get(type, /*memorySpace=*/0);
     declare(("kiln_rt_print_tensor_" + suffix).str(), {unranked}, {});
@@ -262,7 +270,8 @@ std::string elementSuffix(Type elementType) {
   llvm_unreachable("elementSuffix: not a kiln element type");
 }
 
-Value viewAsUnrankedMemref(OpBuilder &b, Location loc, Value tensor) {
+Value viewAsUnrankedMemref(OpBuilder &b, Location loc, Value tensor,
+                           ArrayRef<int64_t> permutation) {
   auto type = cast<RankedTensorType>(tensor.getType());
   // A fully dynamic layout accepts whatever buffer bufferization picks, so
   // no copy is made just to print or append.
@@ -273,6 +282,12 @@ Value viewAsUnrankedMemref(OpBuilder &b, Location loc, Value tensor) {
       MemRefType::get(type.getShape(), type.getElementType(), layout);
   Value memref = b.create<bufferization::ToMemrefOp>(loc, memrefType, tensor,
                                                      /*read_only=*/true);
+  if (!permutation.empty() &&
+      !llvm::equal(permutation, llvm::seq<int64_t>(0, permutation.size())))
+    memref = b.create<memref::TransposeOp>(
+        loc, memref,
+        AffineMapAttr::get(
+            AffineMap::getPermutationMap(permutation, b.getContext())));
   return b.create<memref::CastOp>(
       loc, UnrankedMemRefType::get(type.getElementType(), 0), memref);
 }

@@ -68,9 +68,11 @@ void declareRuntimeFunctions(mlir::ModuleOp module);
 void eraseUnusedRuntimeFunctions(mlir::ModuleOp module);
 
 /// A read-only view of `tensor` as an unranked memref (any layout), for
-/// passing to the runtime.
+/// passing to the runtime. With a `permutation`, dim i of the view is dim
+/// permutation[i] of `tensor`: a transposed view, with no copy.
 mlir::Value viewAsUnrankedMemref(mlir::OpBuilder &b, mlir::Location loc,
-                                 mlir::Value tensor);
+                                 mlir::Value tensor,
+                                 llvm::ArrayRef<int64_t> permutation = {});
 
 /// The size of every dim of a ranked tensor as index values (constants for
 /// static dims).
@@ -103,6 +105,12 @@ void markInPlaceAppends(mlir::ModuleOp module);
 /// its body.
 void fuseAndInlineGroups(mlir::ModuleOp module);
 
+/// Runs after the conversion: erases the copies of kiln.transpose and
+/// kiln.permute that nothing reads because every user (a matmul that calls
+/// the kernel library) reads the permuted tensor through a strided view.
+/// Without -O there is no canonicalization to drop them.
+void eraseUnreadTransposes(mlir::ModuleOp module);
+
 /// Pattern registration, one per op family.
 void populateElementwisePatterns(mlir::RewritePatternSet &patterns,
                                  mlir::TypeConverter &converter,
@@ -116,6 +124,15 @@ void populateReductionPatterns(mlir::RewritePatternSet &patterns,
 void populateMatmulPatterns(mlir::RewritePatternSet &patterns,
                             mlir::TypeConverter &converter,
                             LoweringState &state);
+void populateIndexingPatterns(mlir::RewritePatternSet &patterns,
+                              mlir::TypeConverter &converter,
+                              LoweringState &state);
+void populatePoolingPatterns(mlir::RewritePatternSet &patterns,
+                             mlir::TypeConverter &converter,
+                             LoweringState &state);
+void populateConvolutionPatterns(mlir::RewritePatternSet &patterns,
+                                 mlir::TypeConverter &converter,
+                                 LoweringState &state);
 void populateRandomPatterns(mlir::RewritePatternSet &patterns,
                             mlir::TypeConverter &converter,
                             LoweringState &state);

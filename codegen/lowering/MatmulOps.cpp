@@ -1,21 +1,36 @@
-//===- MatmulOps.cpp - torch.matmul as linalg contractions ------------------===//
+//===- MatmulOps.cpp - torch.matmul
+//-----------------------------------------===//
 //
-// See ReductionOps.cpp for how PyTorch's accumulation rules are followed.
+// f32, f16 and bf16 matmul call the kernel library (LibraryCalls.h); f64
+// and integer matmul become linalg contractions. Both follow torch.matmul's
+// shape rules and check sizes that are only known at run time with
+// PyTorch's messages.
+//
+// The library takes a, b and out of one rank, whose batch dims are 1 or
+// out's size, and broadcasts size-1 dims itself, so a vector becomes a
+// 1 x K row or K x 1 column and a missing batch dim a leading 1: views, not
+// copies. It also takes any strides, so an operand that is a kiln.transpose
+// or kiln.permute (F.linear's x @ w.t()) is passed as a transposed view of
+// the permuted tensor, and the permutation's copy is never read.
+//
+// The generated path uses linalg's named contractions (dot, matvec, vecmat,
+// matmul, batch_matmul) where the shapes allow, and one linalg.generic
+// contraction where batch dims broadcast. A lhs with batch dims times a
+// matrix or vector folds the batch into the rows, as PyTorch does, so it
+// stays one matmul.
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/lowering/LibraryCalls.h"
 #include "codegen/lowering/ReductionSupport.h"
 
 #include "ir/KilnDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Matchers.h"
-
-#include <cmath>
-#include <optional>
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -23,11 +38,6 @@ namespace kiln::codegen {
 namespace {
 
 using Pred = arith::CmpIPredicate;
-using FPred = arith::CmpFPredicate;
-
-//===----------------------------------------------------------------------===//
-// matmul
-//===----------------------------------------------------------------------===//
 
 /// The body of every contraction: acc + a * b, computed in acc's type.
 Value multiplyAdd(OpBuilder &b, Location loc, ValueRange args) {
@@ -41,73 +51,67 @@ Value multiplyAdd(OpBuilder &b, Location loc, ValueRange args) {
                                  b.create<arith::MulIOp>(loc, x, y));
 }
 
-struct MatmulLowering : KilnLowering<MatmulOp> {
+/// The rows of a lhs whose batch dims fold into them, as PyTorch folds
+/// them when the rhs has no batch dims.
+Value foldedRows(OpBuilder &b, Location loc, ArrayRef<Value> ls) {
+  if (ls.size() == 1)
+    return indexValue(b, loc, 1);
+  Value rows = ls[0];
+  for (Value size : ls.drop_front().drop_back())
+    rows = b.createOrFold<arith::MulIOp>(loc, rows, size);
+  return rows;
+}
+
+/// The broadcast batch dims of a matmul's result.
+struct BatchShape {
+  SmallVector<int64_t> shape;
+  SmallVector<Value> sizes; // index values
+  Value count;              // their product
+  /// True when no batch dim broadcasts: each is in both operands or in
+  /// neither.
+  bool plain;
+};
+
+/// torch.matmul's shape rules and checks, which both lowerings share.
+struct MatmulBase : KilnLowering<MatmulOp> {
   using KilnLowering::KilnLowering;
 
-  LogicalResult
-  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
-    auto lhsType = cast<RankedTensorType>(lhs.getType());
-    auto rhsType = cast<RankedTensorType>(rhs.getType());
-    int64_t lhsRank = lhsType.getRank(), rhsRank = rhsType.getRank();
-    Type element = lhsType.getElementType();
-    Type acc = accumulatorType(element);
-    SmallVector<Value> ls = tensorSizes(rewriter, loc, lhs);
-    SmallVector<Value> rs = tensorSizes(rewriter, loc, rhs);
-    Value k1 = ls.back();
-    Value k2 = rhsRank == 1 ? rs[0] : rs[rhsRank - 2];
-    Value n = rhsRank == 1 ? Value() : rs.back();
-
-    Value result;
-    if (rhsRank <= 2) {
-      // A lhs with batch dims folds them into its rows, as PyTorch does.
-      Value rows = lhsRank == 1 ? indexValue(rewriter, loc, 1) : ls[0];
-      if (lhsRank > 2) {
-        for (int64_t i = 1; i < lhsRank - 1; ++i)
-          rows = rewriter.createOrFold<arith::MulIOp>(loc, rows, ls[i]);
-        SmallVector<ReassociationIndices> groups{
-            llvm::to_vector(llvm::seq<int64_t>(0, lhsRank - 1)), {lhsRank - 1}};
-        int64_t folded = 1;
-        for (int64_t i = 0; i < lhsRank - 1; ++i)
-          folded = ShapedType::isDynamic(folded) || lhsType.isDynamicDim(i)
-                       ? ShapedType::kDynamic
-                       : folded * lhsType.getDimSize(i);
-        lhs = rewriter.create<tensor::CollapseShapeOp>(
-            loc,
-            RankedTensorType::get({folded, lhsType.getShape().back()}, element),
-            lhs, groups);
+  /// The batch dims of `lhsType` and `rhsType` (sizes `ls`, `rs`)
+  /// broadcast, with checks where `?` dims must agree.
+  BatchShape broadcastBatch(OpBuilder &b, Location loc,
+                            RankedTensorType lhsType, RankedTensorType rhsType,
+                            ArrayRef<Value> ls, ArrayRef<Value> rs) const {
+    int64_t lhsBatch = std::max<int64_t>(lhsType.getRank() - 2, 0);
+    int64_t rhsBatch = std::max<int64_t>(rhsType.getRank() - 2, 0);
+    int64_t batchRank = std::max(lhsBatch, rhsBatch);
+    BatchShape batch{{}, {}, indexValue(b, loc, 1), lhsBatch == rhsBatch};
+    for (int64_t i = 0; i < batchRank; ++i) {
+      int64_t li = i - (batchRank - lhsBatch), ri = i - (batchRank - rhsBatch);
+      int64_t ld = li >= 0 ? lhsType.getDimSize(li) : 1;
+      int64_t rd = ri >= 0 ? rhsType.getDimSize(ri) : 1;
+      bool lhsIn = li >= 0 && ld != 1, rhsIn = ri >= 0 && rd != 1;
+      if (lhsIn != rhsIn)
+        batch.plain = false;
+      int64_t dim = ShapedType::kDynamic;
+      Value size;
+      if (!lhsIn && !rhsIn) {
+        dim = 1;
+        size = indexValue(b, loc, 1);
+      } else if (lhsIn && (!rhsIn || !ShapedType::isDynamic(ld))) {
+        dim = ld;
+        size = ls[li];
+      } else {
+        dim = rd;
+        size = rs[ri];
       }
-      checkContraction(rewriter, loc, lhsRank, rhsRank, rows, k1, k2, n, {});
-      result = smallMatmul(rewriter, loc, lhs, rhs, acc, rows, n);
-      if (lhsRank > 2) {
-        // Unfold the rows.
-        SmallVector<int64_t> shape(lhsType.getShape().drop_back());
-        SmallVector<Value> sizes(ArrayRef<Value>(ls).drop_back());
-        ReassociationIndices rowGroup =
-            llvm::to_vector(llvm::seq<int64_t>(0, lhsRank - 1));
-        SmallVector<ReassociationIndices> groups{rowGroup};
-        if (rhsRank == 2) {
-          shape.push_back(rhsType.getShape().back());
-          sizes.push_back(n);
-          groups.push_back({lhsRank - 1});
-        }
-        result = expandTo(rewriter, loc, result,
-                          RankedTensorType::get(shape, acc), groups, sizes);
-      }
-    } else {
-      result = batchedMatmul(rewriter, loc, lhs, rhs, acc, ls, rs);
+      if (lhsIn && rhsIn &&
+          (ShapedType::isDynamic(ld) || ShapedType::isDynamic(rd)))
+        checkBatchDim(b, loc, ls[li], rs[ri], i);
+      batch.shape.push_back(dim);
+      batch.sizes.push_back(size);
+      batch.count = b.createOrFold<arith::MulIOp>(loc, size, batch.count);
     }
-
-    if (acc != element)
-      result = mapElements(rewriter, loc, result, element,
-                           [&](OpBuilder &b, Location l, Value x) {
-                             return convertScalar(b, l, x, element);
-                           });
-    rewriter.replaceOp(op,
-                       castTo(rewriter, loc, result, op.getResult().getType()));
-    return success();
+    return batch;
   }
 
   /// Raises PyTorch's message when the contracted sizes differ. `rows` is
@@ -142,6 +146,233 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
                 " and " + c + "x" + m + ")";
     }
     check(b, loc, state, differs, message, args.values);
+  }
+
+  /// Batch dims of matmul broadcast as elementwise operands do; a `?` dim
+  /// is assumed not to stretch, and saying so helps when it is 1.
+  void checkBatchDim(OpBuilder &b, Location loc, Value lhsSize, Value rhsSize,
+                     int64_t dim) const {
+    std::string mismatch =
+        "the size of tensor a ({0}) must match the size of tensor b ({1}) at "
+        "non-singleton dimension " +
+        std::to_string(dim);
+    int64_t plain = state.tables.addSite(loc, mismatch);
+    int64_t dynamicOne = state.tables.addSite(
+        loc, mismatch + "; kiln broadcasts a dynamic dim only where its "
+                        "shape spec declares it 1");
+    Value one = indexValue(b, loc, 1);
+    Value isOne = b.create<arith::OrIOp>(
+        loc, b.create<arith::CmpIOp>(loc, Pred::eq, lhsSize, one),
+        b.create<arith::CmpIOp>(loc, Pred::eq, rhsSize, one));
+    Value site = b.create<arith::SelectOp>(
+        loc, isOne,
+        b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(dynamicOne)),
+        b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(plain)));
+    Value differs = b.create<arith::CmpIOp>(loc, Pred::ne, lhsSize, rhsSize);
+    emitCheck(b, loc, differs, site, {lhsSize, rhsSize});
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The kernel library
+//===----------------------------------------------------------------------===//
+
+/// A matmul operand as the library reads it: dim i is dim permutation[i]
+/// of `source`.
+struct OperandView {
+  Value source;
+  SmallVector<int64_t> permutation;
+
+  RankedTensorType type() const {
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t p : permutation)
+      shape.push_back(sourceType.getDimSize(p));
+    return RankedTensorType::get(shape, sourceType.getElementType());
+  }
+  SmallVector<Value> sizes(OpBuilder &b, Location loc) const {
+    SmallVector<Value> sourceSizes = tensorSizes(b, loc, source);
+    SmallVector<Value> result;
+    for (int64_t p : permutation)
+      result.push_back(sourceSizes[p]);
+    return result;
+  }
+};
+
+/// Follows kiln.transpose and kiln.permute back from `operand` (lowered to
+/// `lowered`) to the tensor they permute.
+OperandView lookThroughPermutes(ConversionPatternRewriter &rewriter,
+                                Value operand, Value lowered) {
+  int64_t rank = cast<RankedTensorType>(operand.getType()).getRank();
+  SmallVector<int64_t> permutation =
+      llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  Value value = operand;
+  while (true) {
+    SmallVector<int64_t> step;
+    if (auto transpose = value.getDefiningOp<TransposeOp>()) {
+      step = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+      std::swap(step[transpose.getDim0()], step[transpose.getDim1()]);
+      value = transpose.getInput();
+    } else if (auto permute = value.getDefiningOp<PermuteOp>()) {
+      step = llvm::to_vector(permute.getDims());
+      value = permute.getInput();
+    } else {
+      break;
+    }
+    for (int64_t &p : permutation)
+      p = step[p];
+  }
+  if (value == operand)
+    return {lowered, permutation};
+  return {rewriter.getRemappedValue(value), permutation};
+}
+
+/// `view` as the library's operand of `rank` dims: leading size-1 batch
+/// dims added, and a vector made a 1 x K row (lhs) or a K x 1 column (rhs).
+Value libraryOperand(OpBuilder &b, Location loc, const OperandView &view,
+                     int64_t rank, bool isRhs) {
+  Value source = toLibraryElements(b, loc, view.source);
+  int64_t viewRank = view.permutation.size();
+  SmallVector<bool> unit(rank, true);
+  SmallVector<int64_t> permutation =
+      llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  if (viewRank == 1) {
+    unit[isRhs ? rank - 2 : rank - 1] = false;
+  } else {
+    int64_t added = rank - viewRank;
+    for (int64_t i = 0; i < viewRank; ++i) {
+      unit[added + i] = false;
+      permutation[added + i] = added + view.permutation[i];
+    }
+  }
+  if (llvm::is_contained(unit, true))
+    source = insertUnitDims(b, loc, source, unit);
+  return viewAsUnrankedMemref(b, loc, source, permutation);
+}
+
+struct LibraryMatmulLowering : MatmulBase {
+  using MatmulBase::MatmulBase;
+
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type element = op.getLhs().getType().getElementType();
+    if (!usesKernelLibrary(element))
+      return rewriter.notifyMatchFailure(op, "not a kernel-library dtype");
+    Location loc = op.getLoc();
+    OperandView lhs =
+        lookThroughPermutes(rewriter, op.getLhs(), adaptor.getLhs());
+    OperandView rhs =
+        lookThroughPermutes(rewriter, op.getRhs(), adaptor.getRhs());
+    RankedTensorType lhsType = lhs.type(), rhsType = rhs.type();
+    int64_t lhsRank = lhsType.getRank(), rhsRank = rhsType.getRank();
+    SmallVector<Value> ls = lhs.sizes(rewriter, loc);
+    SmallVector<Value> rs = rhs.sizes(rewriter, loc);
+
+    BatchShape batch = broadcastBatch(rewriter, loc, lhsType, rhsType, ls, rs);
+    Value k1 = ls.back();
+    Value k2 = rhsRank == 1 ? rs[0] : rs[rhsRank - 2];
+    Value n = rhsRank == 1 ? Value() : rs.back();
+    if (rhsRank > 2)
+      checkContraction(rewriter, loc, lhsRank, rhsRank, Value(), k1, k2, n,
+                       batch.count);
+    else if (!constantInt(k1) || !constantInt(k2))
+      checkContraction(rewriter, loc, lhsRank, rhsRank,
+                       foldedRows(rewriter, loc, ls), k1, k2, n, {});
+
+    // out is batch x M x N, with M or N 1 for a vector operand.
+    SmallVector<int64_t> shape = batch.shape;
+    SmallVector<Value> sizes = batch.sizes;
+    Value one = indexValue(rewriter, loc, 1);
+    shape.push_back(lhsRank == 1 ? 1 : lhsType.getDimSize(lhsRank - 2));
+    sizes.push_back(lhsRank == 1 ? one : ls[lhsRank - 2]);
+    shape.push_back(rhsRank == 1 ? 1 : rhsType.getShape().back());
+    sizes.push_back(rhsRank == 1 ? one : rs.back());
+    int64_t rank = shape.size();
+    Value a = libraryOperand(rewriter, loc, lhs, rank, /*isRhs=*/false);
+    Value b = libraryOperand(rewriter, loc, rhs, rank, /*isRhs=*/true);
+    Value result = callKernelLibrary(rewriter, loc, state, "matmul", {a, b},
+                                     shape, sizes, {});
+
+    // Drop the M or N of a vector operand, as torch.matmul does.
+    SmallVector<bool> unit(rank, false);
+    unit[rank - 2] = lhsRank == 1;
+    unit[rank - 1] = rhsRank == 1;
+    if (llvm::is_contained(unit, true))
+      result = dropUnitDims(rewriter, loc, result, unit);
+    result = fromLibraryElements(rewriter, loc, result, element);
+    rewriter.replaceOp(op,
+                       castTo(rewriter, loc, result, op.getResult().getType()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Generated contractions
+//===----------------------------------------------------------------------===//
+
+struct MatmulLowering : MatmulBase {
+  using MatmulBase::MatmulBase;
+
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    int64_t lhsRank = lhsType.getRank(), rhsRank = rhsType.getRank();
+    Type element = lhsType.getElementType();
+    if (usesKernelLibrary(element))
+      return rewriter.notifyMatchFailure(op, "calls the kernel library");
+    // f64 and integers accumulate in their own type, as in PyTorch.
+    Type acc = element;
+    SmallVector<Value> ls = tensorSizes(rewriter, loc, lhs);
+    SmallVector<Value> rs = tensorSizes(rewriter, loc, rhs);
+    Value k1 = ls.back();
+    Value k2 = rhsRank == 1 ? rs[0] : rs[rhsRank - 2];
+    Value n = rhsRank == 1 ? Value() : rs.back();
+
+    Value result;
+    if (rhsRank <= 2) {
+      Value rows = foldedRows(rewriter, loc, ls);
+      if (lhsRank > 2) {
+        SmallVector<ReassociationIndices> groups{
+            llvm::to_vector(llvm::seq<int64_t>(0, lhsRank - 1)), {lhsRank - 1}};
+        int64_t folded = 1;
+        for (int64_t i = 0; i < lhsRank - 1; ++i)
+          folded = ShapedType::isDynamic(folded) || lhsType.isDynamicDim(i)
+                       ? ShapedType::kDynamic
+                       : folded * lhsType.getDimSize(i);
+        lhs = rewriter.create<tensor::CollapseShapeOp>(
+            loc,
+            RankedTensorType::get({folded, lhsType.getShape().back()}, element),
+            lhs, groups);
+      }
+      checkContraction(rewriter, loc, lhsRank, rhsRank, rows, k1, k2, n, {});
+      result = smallMatmul(rewriter, loc, lhs, rhs, acc, rows, n);
+      if (lhsRank > 2) {
+        // Unfold the rows.
+        SmallVector<int64_t> shape(lhsType.getShape().drop_back());
+        SmallVector<Value> sizes(ArrayRef<Value>(ls).drop_back());
+        ReassociationIndices rowGroup =
+            llvm::to_vector(llvm::seq<int64_t>(0, lhsRank - 1));
+        SmallVector<ReassociationIndices> groups{rowGroup};
+        if (rhsRank == 2) {
+          shape.push_back(rhsType.getShape().back());
+          sizes.push_back(n);
+          groups.push_back({lhsRank - 1});
+        }
+        result = expandTo(rewriter, loc, result,
+                          RankedTensorType::get(shape, acc), groups, sizes);
+      }
+    } else {
+      result = batchedMatmul(rewriter, loc, lhs, rhs, acc, ls, rs);
+    }
+
+    rewriter.replaceOp(op,
+                       castTo(rewriter, loc, result, op.getResult().getType()));
+    return success();
   }
 
   /// 1-D and 2-D operands: dot, matvec, vecmat or matmul into a zeroed
@@ -186,39 +417,11 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
     int64_t lhsRank = lhsType.getRank(), rhsRank = rhsType.getRank();
     int64_t lhsBatch = std::max<int64_t>(lhsRank - 2, 0);
     int64_t rhsBatch = rhsRank - 2;
-    int64_t batchRank = std::max(lhsBatch, rhsBatch);
-
-    // The broadcast batch shape, with checks where `?` dims must agree.
-    SmallVector<int64_t> shape;
-    SmallVector<Value> sizes;
-    bool plainBatch = lhsBatch == rhsBatch;
-    Value batch = indexValue(b, loc, 1);
-    for (int64_t i = 0; i < batchRank; ++i) {
-      int64_t li = i - (batchRank - lhsBatch), ri = i - (batchRank - rhsBatch);
-      int64_t ld = li >= 0 ? lhsType.getDimSize(li) : 1;
-      int64_t rd = ri >= 0 ? rhsType.getDimSize(ri) : 1;
-      bool lhsIn = li >= 0 && ld != 1, rhsIn = ri >= 0 && rd != 1;
-      if (lhsIn != rhsIn)
-        plainBatch = false;
-      int64_t dim = ShapedType::kDynamic;
-      Value size;
-      if (!lhsIn && !rhsIn) {
-        dim = 1;
-        size = indexValue(b, loc, 1);
-      } else if (lhsIn && (!rhsIn || !ShapedType::isDynamic(ld))) {
-        dim = ld;
-        size = ls[li];
-      } else {
-        dim = rd;
-        size = rs[ri];
-      }
-      if (lhsIn && rhsIn &&
-          (ShapedType::isDynamic(ld) || ShapedType::isDynamic(rd)))
-        checkBatchDim(b, loc, ls[li], rs[ri], i);
-      shape.push_back(dim);
-      sizes.push_back(size);
-      batch = b.createOrFold<arith::MulIOp>(loc, size, batch);
-    }
+    BatchShape broadcast = broadcastBatch(b, loc, lhsType, rhsType, ls, rs);
+    int64_t batchRank = broadcast.shape.size();
+    SmallVector<int64_t> shape = broadcast.shape;
+    SmallVector<Value> sizes = broadcast.sizes;
+    Value batch = broadcast.count;
     checkContraction(b, loc, lhsRank, rhsRank, Value(), ls.back(),
                      rs[rhsRank - 2], rs.back(), batch);
     if (lhsRank >= 2) {
@@ -230,7 +433,7 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
     auto resultType = RankedTensorType::get(shape, acc);
     Value zero = constantOf(b, loc, acc, 0.0);
 
-    if (plainBatch && lhsRank >= 3) {
+    if (broadcast.plain && lhsRank >= 3) {
       // Fold the batch dims into one and use batch_matmul.
       auto fold = [&](Value v, RankedTensorType t) -> Value {
         if (batchRank == 1)
@@ -323,37 +526,33 @@ struct MatmulLowering : KilnLowering<MatmulOp> {
             {batchRank},
             {batchRank + 1}};
   }
-
-  /// Batch dims of matmul broadcast as elementwise operands do; a `?` dim
-  /// is assumed not to stretch, and saying so helps when it is 1.
-  void checkBatchDim(OpBuilder &b, Location loc, Value lhsSize, Value rhsSize,
-                     int64_t dim) const {
-    std::string mismatch =
-        "the size of tensor a ({0}) must match the size of tensor b ({1}) at "
-        "non-singleton dimension " +
-        std::to_string(dim);
-    int64_t plain = state.tables.addSite(loc, mismatch);
-    int64_t dynamicOne = state.tables.addSite(
-        loc, mismatch + "; kiln broadcasts a dynamic dim only where its "
-                        "shape spec declares it 1");
-    Value one = indexValue(b, loc, 1);
-    Value isOne = b.create<arith::OrIOp>(
-        loc, b.create<arith::CmpIOp>(loc, Pred::eq, lhsSize, one),
-        b.create<arith::CmpIOp>(loc, Pred::eq, rhsSize, one));
-    Value site = b.create<arith::SelectOp>(
-        loc, isOne,
-        b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(dynamicOne)),
-        b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(plain)));
-    Value differs = b.create<arith::CmpIOp>(loc, Pred::ne, lhsSize, rhsSize);
-    emitCheck(b, loc, differs, site, {lhsSize, rhsSize});
-  }
 };
 
 } // namespace
 
+void eraseUnreadTransposes(ModuleOp module) {
+  // The copies and what only they read (a permute of a transpose reads the
+  // transpose's copy and its sizes).
+  llvm::SetVector<Operation *> worklist;
+  module.walk([&](linalg::TransposeOp op) {
+    if (op.hasPureTensorSemantics())
+      worklist.insert(op);
+  });
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!isOpTriviallyDead(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *producer = operand.getDefiningOp())
+        worklist.insert(producer);
+    op->erase();
+  }
+}
+
 void populateMatmulPatterns(RewritePatternSet &patterns, TypeConverter &converter,
                             LoweringState &state) {
-  patterns.add<MatmulLowering>(converter, patterns.getContext(), state);
+  patterns.add<LibraryMatmulLowering, MatmulLowering>(
+      converter, patterns.getContext(), state);
 }
 
 } // namespace kiln::codegen

@@ -1,14 +1,10 @@
-//===- ReductionOps.cpp - kiln reductions ------------------------------------===//
-//
-// matmul becomes linalg's named contractions (dot, matvec, vecmat, matmul,
-// batch_matmul) where the shapes allow, and one linalg.generic contraction
-// where batch dims broadcast. A lhs with batch dims times a matrix or vector
-// folds the batch into the rows, as PyTorch does, so it stays one matmul.
+//===- ReductionOps.cpp - kiln reductions
+//------------------------------------===//
 //
 // Reductions are linalg.generic ops with reduction iterators over the
 // reduced dims; keepdim reinserts them as size-1 dims (a view). Accumulation
-// follows PyTorch: f16 and bf16 accumulate in f32 (matmul too), ints and
-// bools sum in i64, f32 and f64 in their own type. var is two-pass (mean,
+// follows PyTorch: f16 and bf16 accumulate in f32, ints and bools sum in
+// i64, f32 and f64 in their own type. var is two-pass (mean,
 // then squared deviations) and divides by max(N - correction, 0), which
 // gives inf or nan exactly where PyTorch does. max(x, dim) returns the first
 // index of the maximum and propagates NaN; its combining step does not

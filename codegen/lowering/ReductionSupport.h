@@ -88,6 +88,29 @@ inline Value insertUnitDims(OpBuilder &b, Location loc, Value value,
   return b.create<tensor::ExpandShapeOp>(loc, resultType, value, groups, sizes);
 }
 
+/// `value` without its size-1 dims where `unit` is true; their type must
+/// say 1 (a view).
+inline Value dropUnitDims(OpBuilder &b, Location loc, Value value,
+                          ArrayRef<bool> unit) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices pending;
+  for (auto [i, isUnit] : llvm::enumerate(unit)) {
+    pending.push_back(static_cast<int64_t>(i));
+    if (isUnit)
+      continue;
+    shape.push_back(type.getDimSize(i));
+    groups.push_back(pending);
+    pending.clear();
+  }
+  // Trailing unit dims join the last group.
+  if (!groups.empty())
+    groups.back().append(pending.begin(), pending.end());
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  return b.create<tensor::CollapseShapeOp>(loc, resultType, value, groups);
+}
+
 /// `src` reshaped to `type` (dims `sizes`, index values), each result dim in
 /// one of `groups`: a tensor.expand_shape (a view) when no group has two `?`
 /// dims, else tensor.reshape, because MLIR 19's one-shot bufferization

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/lowering/CheckSupport.h"
+#include "codegen/lowering/IntMath.h"
 
 #include "ir/KilnDialect.h"
 
@@ -41,61 +42,6 @@ using Pred = arith::CmpIPredicate;
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-/// Integer arithmetic that folds as it is built, with constants shared and
-/// put on the right of commutative ops, where folders look for them.
-struct IntMath {
-  OpBuilder &b;
-  Location loc;
-  llvm::SmallDenseMap<std::pair<int64_t, unsigned>, Value> constants = {};
-
-  Value constant(int64_t v, unsigned width) {
-    Value &c = constants[{v, width}];
-    if (!c)
-      c = b.create<arith::ConstantOp>(
-          loc, b.getIntegerAttr(b.getIntegerType(width), v));
-    return c;
-  }
-  Value i64(int64_t v) { return constant(v, 64); }
-  Value boolean(bool v) { return constant(v ? 1 : 0, 1); }
-  template <typename Op> Value commutative(Value x, Value y) {
-    if (matchPattern(x, m_Constant()) && !matchPattern(y, m_Constant()))
-      std::swap(x, y);
-    return b.createOrFold<Op>(loc, x, y);
-  }
-  Value add(Value x, Value y) { return commutative<arith::AddIOp>(x, y); }
-  Value sub(Value x, Value y) {
-    return b.createOrFold<arith::SubIOp>(loc, x, y);
-  }
-  Value mul(Value x, Value y) { return commutative<arith::MulIOp>(x, y); }
-  Value div(Value x, Value y) {
-    return b.createOrFold<arith::DivSIOp>(loc, x, y);
-  }
-  Value rem(Value x, Value y) {
-    return b.createOrFold<arith::RemSIOp>(loc, x, y);
-  }
-  Value cmp(Pred p, Value x, Value y) {
-    return b.createOrFold<arith::CmpIOp>(loc, p, x, y);
-  }
-  Value select(Value c, Value x, Value y) {
-    return b.createOrFold<arith::SelectOp>(loc, c, x, y);
-  }
-  Value both(Value x, Value y) { return commutative<arith::AndIOp>(x, y); }
-  Value either(Value x, Value y) { return commutative<arith::OrIOp>(x, y); }
-  Value negate(Value x) {
-    return b.createOrFold<arith::XOrIOp>(loc, x, boolean(true));
-  }
-  Value toI64(Value index) {
-    if (index.getType().isInteger(64))
-      return index;
-    return b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(), index);
-  }
-  Value toIndex(Value i64) {
-    if (i64.getType().isIndex())
-      return i64;
-    return b.createOrFold<arith::IndexCastOp>(loc, b.getIndexType(), i64);
-  }
-};
 
 /// Index sizes as OpFoldResults that agree with `type`: attributes for its
 /// static dims, the values for its dynamic ones.
@@ -240,7 +186,7 @@ Value normalizeIndex(IntMath &m, LoweringState &state, Value index, Value size,
 /// i64). Returns the first index and the length (i64).
 std::pair<Value, Value> clampSlice(IntMath &m, LoweringState &state, Value size,
                                    Value start, Value end, Value step) {
-  Value zero = m.i64(0), one = m.i64(1);
+  Value zero = m.i64(0);
   check(m.b, m.loc, state, m.cmp(Pred::sle, step, zero),
         "slice step must be positive");
   auto clamp = [&](Value v, Value low) {
@@ -250,11 +196,7 @@ std::pair<Value, Value> clampSlice(IntMath &m, LoweringState &state, Value size,
   };
   start = clamp(start, zero);
   end = clamp(end, start);
-  // ceil((end - start) / step) without overflow for a huge step.
-  Value span = m.sub(end, start);
-  Value length = m.select(m.cmp(Pred::eq, span, zero), zero,
-                          m.add(m.div(m.sub(span, one), step), one));
-  return {start, length};
+  return {start, m.ceilDiv(m.sub(end, start), step)};
 }
 
 /// Checks that `src` has the shape `expected` (i64 sizes, one per src dim),

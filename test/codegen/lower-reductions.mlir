@@ -109,6 +109,8 @@ func.func @max_dim(%x: tensor<2x5xf32>) -> (tensor<2xf32>, tensor<2xi64>) {
 
 // -----
 
+// f64 and integer matmul stay generated code (f32, f16 and bf16 call the
+// kernel library: lower-library-calls.mlir).
 // 2-D matmul: linalg.matmul into a zero-filled accumulator, with the
 // contracted sizes checked when one is dynamic (PyTorch's message, with the
 // static sizes written in).
@@ -119,11 +121,11 @@ func.func @max_dim(%x: tensor<2x5xf32>) -> (tensor<2xf32>, tensor<2xi64>) {
 // CHECK: %[[NE:.*]] = arith.cmpi ne, %[[K1]], %[[K2]] : index
 // CHECK: scf.if %[[NE]] {
 // CHECK:   func.call @kiln_rt_raise
-// CHECK: %[[ACC:.*]] = linalg.fill ins(%cst{{.*}} : f32) outs(%{{.*}} : tensor<3x2xf32>)
-// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<3x?xf32>, tensor<?x2xf32>) outs(%[[ACC]] : tensor<3x2xf32>)
-func.func @matmul_checked(%a: tensor<3x?xf32>, %b: tensor<?x2xf32>) -> tensor<3x2xf32> {
-  %0 = kiln.matmul %a, %b : (tensor<3x?xf32>, tensor<?x2xf32>) -> tensor<3x2xf32>
-  return %0 : tensor<3x2xf32>
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%cst{{.*}} : f64) outs(%{{.*}} : tensor<3x2xf64>)
+// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<3x?xf64>, tensor<?x2xf64>) outs(%[[ACC]] : tensor<3x2xf64>)
+func.func @matmul_checked(%a: tensor<3x?xf64>, %b: tensor<?x2xf64>) -> tensor<3x2xf64> {
+  %0 = kiln.matmul %a, %b : (tensor<3x?xf64>, tensor<?x2xf64>) -> tensor<3x2xf64>
+  return %0 : tensor<3x2xf64>
 }
 
 // -----
@@ -132,10 +134,10 @@ func.func @matmul_checked(%a: tensor<3x?xf32>, %b: tensor<?x2xf32>) -> tensor<3x
 // CHECK: message = "inconsistent tensor size, expected tensor [{0}] and src [{1}] to have the same number of elements, but got {0} and {1} elements respectively"
 // CHECK-LABEL: func.func private @dot
 // CHECK: func.call @kiln_rt_raise
-// CHECK: linalg.dot ins(%arg0, %arg1 : tensor<?xf32>, tensor<?xf32>) outs(%{{.*}} : tensor<f32>)
-func.func @dot(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<f32> {
-  %0 = kiln.matmul %a, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<f32>
-  return %0 : tensor<f32>
+// CHECK: linalg.dot ins(%arg0, %arg1 : tensor<?xf64>, tensor<?xf64>) outs(%{{.*}} : tensor<f64>)
+func.func @dot(%a: tensor<?xf64>, %b: tensor<?xf64>) -> tensor<f64> {
+  %0 = kiln.matmul %a, %b : (tensor<?xf64>, tensor<?xf64>) -> tensor<f64>
+  return %0 : tensor<f64>
 }
 
 // -----
@@ -144,26 +146,12 @@ func.func @dot(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<f32> {
 // linalg.vecmat; static contracted sizes need no check.
 // CHECK-LABEL: func.func private @matvec_vecmat
 // CHECK-NOT: scf.if
-// CHECK: linalg.matvec ins(%arg0, %arg1 : tensor<?x4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<?xf32>)
-// CHECK: linalg.vecmat ins(%arg1, %arg2 : tensor<4xf32>, tensor<4x5xf32>) outs(%{{.*}} : tensor<5xf32>)
-func.func @matvec_vecmat(%m: tensor<?x4xf32>, %v: tensor<4xf32>, %w: tensor<4x5xf32>) -> (tensor<?xf32>, tensor<5xf32>) {
-  %0 = kiln.matmul %m, %v : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?xf32>
-  %1 = kiln.matmul %v, %w : (tensor<4xf32>, tensor<4x5xf32>) -> tensor<5xf32>
-  return %0, %1 : tensor<?xf32>, tensor<5xf32>
-}
-
-// -----
-
-// f16 operands accumulate in f32 (the named op extends each product) and
-// the result is rounded to f16 once.
-// CHECK-LABEL: func.func private @matmul_half
-// CHECK: %[[ACC:.*]] = linalg.fill ins(%cst{{.*}} : f32) outs(%{{.*}} : tensor<2x3xf32>)
-// CHECK: %[[P:.*]] = linalg.matmul ins(%arg0, %arg1 : tensor<2x8xf16>, tensor<8x3xf16>) outs(%[[ACC]] : tensor<2x3xf32>)
-// CHECK: linalg.generic {{.*}} ins(%[[P]] : tensor<2x3xf32>) outs(%{{.*}} : tensor<2x3xf16>)
-// CHECK:   arith.truncf %{{.*}} : f32 to f16
-func.func @matmul_half(%a: tensor<2x8xf16>, %b: tensor<8x3xf16>) -> tensor<2x3xf16> {
-  %0 = kiln.matmul %a, %b : (tensor<2x8xf16>, tensor<8x3xf16>) -> tensor<2x3xf16>
-  return %0 : tensor<2x3xf16>
+// CHECK: linalg.matvec ins(%arg0, %arg1 : tensor<?x4xf64>, tensor<4xf64>) outs(%{{.*}} : tensor<?xf64>)
+// CHECK: linalg.vecmat ins(%arg1, %arg2 : tensor<4xf64>, tensor<4x5xf64>) outs(%{{.*}} : tensor<5xf64>)
+func.func @matvec_vecmat(%m: tensor<?x4xf64>, %v: tensor<4xf64>, %w: tensor<4x5xf64>) -> (tensor<?xf64>, tensor<5xf64>) {
+  %0 = kiln.matmul %m, %v : (tensor<?x4xf64>, tensor<4xf64>) -> tensor<?xf64>
+  %1 = kiln.matmul %v, %w : (tensor<4xf64>, tensor<4x5xf64>) -> tensor<5xf64>
+  return %0, %1 : tensor<?xf64>, tensor<5xf64>
 }
 
 // -----
@@ -171,12 +159,12 @@ func.func @matmul_half(%a: tensor<2x8xf16>, %b: tensor<8x3xf16>) -> tensor<2x3xf
 // A batched lhs times a matrix folds the batch into the rows, as PyTorch
 // does: one linalg.matmul between two views.
 // CHECK-LABEL: func.func private @batch_times_matrix
-// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2]] : tensor<?x3x4xf32> into tensor<?x4xf32>
-// CHECK: %[[P:.*]] = linalg.matmul ins(%[[ROWS]], %arg1 : tensor<?x4xf32>, tensor<4x5xf32>) outs(%{{.*}} : tensor<?x5xf32>)
-// CHECK: tensor.expand_shape %[[P]] {{\[}}[0, 1], [2]] output_shape [%{{.*}}, 3, 5] : tensor<?x5xf32> into tensor<?x3x5xf32>
-func.func @batch_times_matrix(%a: tensor<?x3x4xf32>, %b: tensor<4x5xf32>) -> tensor<?x3x5xf32> {
-  %0 = kiln.matmul %a, %b : (tensor<?x3x4xf32>, tensor<4x5xf32>) -> tensor<?x3x5xf32>
-  return %0 : tensor<?x3x5xf32>
+// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2]] : tensor<?x3x4xf64> into tensor<?x4xf64>
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[ROWS]], %arg1 : tensor<?x4xf64>, tensor<4x5xf64>) outs(%{{.*}} : tensor<?x5xf64>)
+// CHECK: tensor.expand_shape %[[P]] {{\[}}[0, 1], [2]] output_shape [%{{.*}}, 3, 5] : tensor<?x5xf64> into tensor<?x3x5xf64>
+func.func @batch_times_matrix(%a: tensor<?x3x4xf64>, %b: tensor<4x5xf64>) -> tensor<?x3x5xf64> {
+  %0 = kiln.matmul %a, %b : (tensor<?x3x4xf64>, tensor<4x5xf64>) -> tensor<?x3x5xf64>
+  return %0 : tensor<?x3x5xf64>
 }
 
 // -----
@@ -189,10 +177,10 @@ func.func @batch_times_matrix(%a: tensor<?x3x4xf32>, %b: tensor<4x5xf32>) -> ten
 // CHECK: %[[BB:.*]] = tensor.dim %arg1, %c0
 // CHECK: %[[NE:.*]] = arith.cmpi ne, %[[BA]], %[[BB]] : index
 // CHECK: scf.if %[[NE]] {
-// CHECK: linalg.batch_matmul ins(%arg0, %arg1 : tensor<?x3x4xf32>, tensor<?x4x5xf32>) outs(%{{.*}} : tensor<?x3x5xf32>)
-func.func @bmm(%a: tensor<?x3x4xf32>, %b: tensor<?x4x5xf32>) -> tensor<?x3x5xf32> {
-  %0 = kiln.matmul %a, %b : (tensor<?x3x4xf32>, tensor<?x4x5xf32>) -> tensor<?x3x5xf32>
-  return %0 : tensor<?x3x5xf32>
+// CHECK: linalg.batch_matmul ins(%arg0, %arg1 : tensor<?x3x4xf64>, tensor<?x4x5xf64>) outs(%{{.*}} : tensor<?x3x5xf64>)
+func.func @bmm(%a: tensor<?x3x4xf64>, %b: tensor<?x4x5xf64>) -> tensor<?x3x5xf64> {
+  %0 = kiln.matmul %a, %b : (tensor<?x3x4xf64>, tensor<?x4x5xf64>) -> tensor<?x3x5xf64>
+  return %0 : tensor<?x3x5xf64>
 }
 
 // -----
@@ -204,12 +192,12 @@ func.func @bmm(%a: tensor<?x3x4xf32>, %b: tensor<?x4x5xf32>) -> tensor<?x3x5xf32
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func private @broadcast_batch
 // CHECK-NOT: scf.if
-// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<2x1x3x4xf32>, tensor<6x4x5xf32>) outs(%{{.*}} : tensor<2x6x3x5xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<2x1x3x4xf64>, tensor<6x4x5xf64>) outs(%{{.*}} : tensor<2x6x3x5xf64>)
 // CHECK:   arith.mulf
 // CHECK:   arith.addf
-func.func @broadcast_batch(%a: tensor<2x1x3x4xf32>, %b: tensor<6x4x5xf32>) -> tensor<2x6x3x5xf32> {
-  %0 = kiln.matmul %a, %b : (tensor<2x1x3x4xf32>, tensor<6x4x5xf32>) -> tensor<2x6x3x5xf32>
-  return %0 : tensor<2x6x3x5xf32>
+func.func @broadcast_batch(%a: tensor<2x1x3x4xf64>, %b: tensor<6x4x5xf64>) -> tensor<2x6x3x5xf64> {
+  %0 = kiln.matmul %a, %b : (tensor<2x1x3x4xf64>, tensor<6x4x5xf64>) -> tensor<2x6x3x5xf64>
+  return %0 : tensor<2x6x3x5xf64>
 }
 
 // -----

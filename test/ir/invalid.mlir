@@ -546,3 +546,133 @@ func.func @group_isolated(%x: tensor<3xf32>) -> tensor<3xf32> {
   }
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// conv2d: the input's channels must be the weight's C/groups times groups.
+func.func @conv_channels(%x: tensor<1x3x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error @+1 {{conv2d expects 4 input channels (weight tensor<6x4x3x3xf32>, groups 1), got tensor<1x3x8x8xf32>}}
+  %0 = kiln.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+// conv2d: groups must divide the output channels.
+func.func @conv_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<6x1x3x3xf32>) {
+  // expected-error @+1 {{conv2d groups must be >= 1 and divide the 6 output channels, got 4}}
+  %0 = kiln.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 4 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+// conv2d: a stride of 0 is rejected, naming the attribute.
+func.func @conv_stride(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error @+1 {{conv2d stride must be two values >= 1, got (0, 1)}}
+  %0 = kiln.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 0, 1>} : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+// Pooling: padding may be at most half the kernel, as PyTorch requires.
+func.func @pool_padding(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{pooling padding (2, 1) must be at most half the kernel size (3, 3)}}
+  %0 = kiln.max_pool2d %x {ceil_mode = false, dilation = array<i64: 1, 1>, kernel = array<i64: 3, 3>, padding = array<i64: 2, 1>, stride = array<i64: 1, 1>} : tensor<1x3x8x8xf32> -> tensor<1x3x10x8xf32>
+  return
+}
+
+// -----
+
+// Pooling: a window larger than the padded input is rejected.
+func.func @pool_window(%x: tensor<1x3x2x2xf32>) {
+  // expected-error @+1 {{pooling window (3, 3) is larger than the padded input tensor<1x3x2x2xf32>}}
+  %0 = kiln.avg_pool2d %x {ceil_mode = false, count_include_pad = true, kernel = array<i64: 3, 3>, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : tensor<1x3x2x2xf32> -> tensor<1x3x1x1xf32>
+  return
+}
+
+// -----
+
+// where needs a bool condition.
+func.func @where_condition(%c: tensor<3xf32>, %a: tensor<3xf32>) {
+  // expected-error @+1 {{where() needs a bool condition, got tensor<3xf32>}}
+  %0 = kiln.where %c, %a, %a : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// where: the condition broadcasts with the values like any operand.
+func.func @where_broadcast(%c: tensor<4xi1>, %a: tensor<3xf32>) {
+  // expected-error @+1 {{operands are not broadcast-compatible}}
+  %0 = kiln.where %c, %a, %a : (tensor<4xi1>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// embedding indices are integers.
+func.func @embedding_float_indices(%w: tensor<10x4xf32>, %i: tensor<5xf32>) {
+  // expected-error @+1 {{embedding indices must be an int32 or int64 tensor, got tensor<5xf32>}}
+  %0 = kiln.embedding %w[%i] : (tensor<10x4xf32>, tensor<5xf32>) -> tensor<5x4xf32>
+  return
+}
+
+// -----
+
+// embedding's weight is a 2-D table.
+func.func @embedding_weight_rank(%w: tensor<10xf32>, %i: tensor<5xi64>) {
+  // expected-error @+1 {{embedding weight must be a 2-D tensor, got tensor<10xf32>}}
+  %0 = kiln.embedding %w[%i] : (tensor<10xf32>, tensor<5xi64>) -> tensor<5x4xf32>
+  return
+}
+
+// -----
+
+// arange gives a 1-D tensor.
+func.func @arange_rank(%n: i64) {
+  // expected-error @+1 {{result must be 1-D, got 'tensor<2x?xf32>'}}
+  %0 = kiln.arange %n, %n, %n : (i64, i64, i64) -> tensor<2x?xf32>
+  return
+}
+
+// -----
+
+// arange cannot produce bools.
+func.func @arange_bool(%n: i64) {
+  // expected-error @+1 {{result cannot be bool, got 'tensor<?xi1>'}}
+  %0 = kiln.arange %n, %n, %n : (i64, i64, i64) -> tensor<?xi1>
+  return
+}
+
+// -----
+
+// A param must be declared in the module's kiln.params.
+module attributes {kiln.params = {"fc.bias" = tensor<3xf32>}} {
+  func.func @param_undeclared() {
+    // expected-error @+1 {{names 'fc.weight', which 'kiln.params' does not declare}}
+    %0 = kiln.param "fc.weight" : tensor<3x4xf32>
+    return
+  }
+}
+
+// -----
+
+// A param has the type its declaration gives.
+module attributes {kiln.params = {"fc.weight" = tensor<3x4xf32>}} {
+  func.func @param_type() {
+    // expected-error @+1 {{type 'tensor<4x3xf32>' differs from the declared 'tensor<3x4xf32>'}}
+    %0 = kiln.param "fc.weight" : tensor<4x3xf32>
+    return
+  }
+}
+
+// -----
+
+// A param needs the kiln.params table of its module.
+func.func @param_no_table() {
+  // expected-error @+1 {{needs the enclosing module's 'kiln.params' dictionary}}
+  %0 = kiln.param "fc.weight" : tensor<3x4xf32>
+  return
+}

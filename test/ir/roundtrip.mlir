@@ -284,3 +284,40 @@ func.func @fusion_group(%x: tensor<?x4xf32>, %s: f64) -> (tensor<?x4xf32>, tenso
   }
   return %0#0, %0#1 : tensor<?x4xf32>, tensor<?x4xf32>
 }
+
+// Ops of nn.Module models
+func.func @nn_ops(%x: tensor<?x4x32x32xf32>, %w: tensor<8x2x3x3xf32>, %c: tensor<?x1xi1>, %v: tensor<3xf32>, %i: tensor<?x5xi64>, %e: tensor<10x16xbf16>, %n: i64, %f: f64) {
+// CHECK-LABEL: func.func @nn_ops
+  // erf is a float unary op like tanh.
+  %0 = kiln.erf %x : tensor<?x4x32x32xf32>
+  // CHECK: kiln.erf %{{.*}} : tensor<?x4x32x32xf32>
+  // A strided, padded, grouped conv2d: 4 input channels in 2 groups of 2.
+  %1 = kiln.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 2 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<?x4x32x32xf32>, tensor<8x2x3x3xf32>) -> tensor<?x8x16x16xf32>
+  // CHECK: kiln.conv2d %{{.*}}, %{{.*}} {dilation = array<i64: 1, 1>, groups = 2 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<?x4x32x32xf32>, tensor<8x2x3x3xf32>) -> tensor<?x8x16x16xf32>
+  // max_pool2d with ceil_mode rounds (32 - 3) / 2 up: 16 windows, not 15.
+  %2 = kiln.max_pool2d %x {ceil_mode = true, dilation = array<i64: 1, 1>, kernel = array<i64: 3, 3>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : tensor<?x4x32x32xf32> -> tensor<?x4x16x16xf32>
+  // CHECK: kiln.max_pool2d %{{.*}} {ceil_mode = true, dilation = array<i64: 1, 1>, kernel = array<i64: 3, 3>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : tensor<?x4x32x32xf32> -> tensor<?x4x16x16xf32>
+  // avg_pool2d has no dilation but count_include_pad.
+  %3 = kiln.avg_pool2d %x {ceil_mode = false, count_include_pad = false, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : tensor<?x4x32x32xf32> -> tensor<?x4x16x16xf32>
+  // CHECK: kiln.avg_pool2d %{{.*}} {ceil_mode = false, count_include_pad = false, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : tensor<?x4x32x32xf32> -> tensor<?x4x16x16xf32>
+  // where broadcasts all three operands; a Python float keeps the f32 dtype.
+  %4 = kiln.where %c, %v, %f : (tensor<?x1xi1>, tensor<3xf32>, f64) -> tensor<?x3xf32>
+  // CHECK: kiln.where %{{.*}}, %{{.*}}, %{{.*}} : (tensor<?x1xi1>, tensor<3xf32>, f64) -> tensor<?x3xf32>
+  // arange takes Python ints and floats; the result's dtype is its own.
+  %5 = kiln.arange %n, %f, %n : (i64, f64, i64) -> tensor<?xf32>
+  // CHECK: kiln.arange %{{.*}}, %{{.*}}, %{{.*}} : (i64, f64, i64) -> tensor<?xf32>
+  // embedding appends the row size to the indices' shape.
+  %6 = kiln.embedding %e[%i] : (tensor<10x16xbf16>, tensor<?x5xi64>) -> tensor<?x5x16xbf16>
+  // CHECK: kiln.embedding %{{.*}}[%{{.*}}] : (tensor<10x16xbf16>, tensor<?x5xi64>) -> tensor<?x5x16xbf16>
+  return
+}
+
+// A weight is declared, with its type, in the enclosing module's kiln.params.
+// CHECK: module attributes {kiln.params = {fc.weight = tensor<3x4xf32>}}
+// CHECK: kiln.param "fc.weight" : tensor<3x4xf32>
+module attributes {kiln.params = {"fc.weight" = tensor<3x4xf32>}} {
+  func.func @param() -> tensor<3x4xf32> {
+    %0 = kiln.param "fc.weight" : tensor<3x4xf32>
+    return %0 : tensor<3x4xf32>
+  }
+}

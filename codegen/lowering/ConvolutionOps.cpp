@@ -1,0 +1,199 @@
+//===- ConvolutionOps.cpp - conv2d ----------------------------------------===//
+//
+// f32, f16 and bf16 convolutions call the kernel library (LibraryCalls.h),
+// which pads the input itself. f64 convolutions become linalg: the input is
+// padded with zeros (padSpatial), then linalg.conv_2d_nchw_fchw computes
+// them, or with groups linalg.conv_2d_ngchw_gfchw on views that split the
+// channels into groups (the weight's O x C/groups is already groups x
+// O/groups x C/groups in memory, so no operand is copied).
+//
+// Both check what only the run time knows with PyTorch's messages: a `?`
+// channel count against the weight, and `?` spatial sizes against the
+// dilated kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/LibraryCalls.h"
+#include "codegen/lowering/ReductionSupport.h"
+#include "codegen/lowering/WindowSupport.h"
+
+#include "ir/KilnDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace kiln::codegen {
+namespace {
+
+using Pred = arith::CmpIPredicate;
+
+/// The (height, width) windows of `op`.
+SmallVector<WindowDim, 2> windowsOf(Conv2dOp op) {
+  auto weightType = cast<RankedTensorType>(op.getWeight().getType());
+  SmallVector<WindowDim, 2> windows;
+  for (int i = 0; i < 2; ++i)
+    windows.push_back({weightType.getDimSize(2 + i), op.getStride()[i],
+                       op.getPadding()[i], op.getDilation()[i],
+                       /*ceilMode=*/false});
+  return windows;
+}
+
+/// The result's sizes N x O x OH x OW (index values), after checking the
+/// input's channels and spatial sizes where they are `?`.
+SmallVector<Value> convResultSizes(OpBuilder &b, Location loc,
+                                   LoweringState &state, Conv2dOp op,
+                                   Value input, Value weight) {
+  IntMath m{b, loc};
+  SmallVector<Value> in = tensorSizes(b, loc, input);
+  SmallVector<Value> w = tensorSizes(b, loc, weight);
+  Value channels = m.toI64(in[1]);
+  Value expected = m.mul(m.toI64(w[1]), m.i64(op.getGroups()));
+  MessageArgs args;
+  // The channel counts take the first placeholders; the shapes get what
+  // is left.
+  std::string expectedText = args(expected), channelsText = args(channels);
+  SmallVector<Value> inputShape(in);
+  inputShape[1] = channels; // so that the message names it once
+  std::string weightText = args.list(w), inputText = args.list(inputShape);
+  check(b, loc, state, m.cmp(Pred::ne, channels, expected),
+        "given groups=" + std::to_string(op.getGroups()) + ", weight of size " +
+            weightText + ", expected input" + inputText + " to have " +
+            expectedText + " channels, but got " + channelsText +
+            " channels instead",
+        args.values);
+
+  SmallVector<WindowDim, 2> windows = windowsOf(op);
+  SmallVector<Value> padded, outs;
+  Value tooSmall = m.boolean(false);
+  for (int i = 0; i < 2; ++i) {
+    Value size = m.toI64(in[2 + i]);
+    padded.push_back(m.add(size, m.i64(2 * windows[i].padding)));
+    outs.push_back(windows[i].outputSize(m, size));
+    tooSmall = m.either(tooSmall, m.cmp(Pred::slt, outs.back(), m.i64(1)));
+  }
+  MessageArgs sizeArgs;
+  std::string heightText = sizeArgs(padded[0]);
+  std::string widthText = sizeArgs(padded[1]);
+  check(b, loc, state, tooSmall,
+        "calculated padded input size per channel: (" + heightText + " x " +
+            widthText + "). kernel size: (" +
+            std::to_string(windows[0].span()) + " x " +
+            std::to_string(windows[1].span()) +
+            "). kernel size can't be greater than actual input size",
+        sizeArgs.values);
+  return {in[0], w[0], m.toIndex(outs[0]), m.toIndex(outs[1])};
+}
+
+struct LibraryConv2dLowering : KilnLowering<Conv2dOp> {
+  using KilnLowering::KilnLowering;
+  LogicalResult
+  matchAndRewrite(Conv2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType resultType = op.getResult().getType();
+    Type element = resultType.getElementType();
+    if (!usesKernelLibrary(element))
+      return rewriter.notifyMatchFailure(op, "not a kernel-library dtype");
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), weight = adaptor.getWeight();
+    SmallVector<Value> sizes =
+        convResultSizes(rewriter, loc, state, op, input, weight);
+    SmallVector<Value> operands;
+    for (Value operand : {input, weight})
+      operands.push_back(viewAsUnrankedMemref(
+          rewriter, loc, toLibraryElements(rewriter, loc, operand)));
+    IntMath m{rewriter, loc};
+    SmallVector<Value> params;
+    for (int64_t param :
+         {op.getStride()[0], op.getStride()[1], op.getPadding()[0],
+          op.getPadding()[1], op.getDilation()[0], op.getDilation()[1],
+          op.getGroups()})
+      params.push_back(m.i64(param));
+    Value result = callKernelLibrary(rewriter, loc, state, "conv2d", operands,
+                                     resultType.getShape(), sizes, params);
+    rewriter.replaceOp(op, fromLibraryElements(rewriter, loc, result, element));
+    return success();
+  }
+};
+
+/// Splits dim `dim` of `value` into (groups, size / groups): a view.
+Value splitGroups(OpBuilder &b, Location loc, Value value, int64_t dim,
+                  int64_t groups) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<Value> sizes = tensorSizes(b, loc, value);
+  int64_t size = type.getDimSize(dim);
+  Value perGroup = b.createOrFold<arith::DivSIOp>(loc, sizes[dim],
+                                                  indexValue(b, loc, groups));
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = ShapedType::isDynamic(size) ? size : size / groups;
+  shape.insert(shape.begin() + dim, groups);
+  sizes[dim] = perGroup;
+  sizes.insert(sizes.begin() + dim, indexValue(b, loc, groups));
+  SmallVector<ReassociationIndices> regroup;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    regroup.push_back(i < dim    ? ReassociationIndices{i}
+                      : i == dim ? ReassociationIndices{i, i + 1}
+                                 : ReassociationIndices{i + 1});
+  return expandTo(b, loc, value,
+                  RankedTensorType::get(shape, type.getElementType()), regroup,
+                  sizes);
+}
+
+struct Conv2dLowering : KilnLowering<Conv2dOp> {
+  using KilnLowering::KilnLowering;
+  LogicalResult
+  matchAndRewrite(Conv2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType resultType = op.getResult().getType();
+    Type element = resultType.getElementType();
+    if (usesKernelLibrary(element))
+      return rewriter.notifyMatchFailure(op, "calls the kernel library");
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), weight = adaptor.getWeight();
+    SmallVector<Value> sizes =
+        convResultSizes(rewriter, loc, state, op, input, weight);
+    Value zero = constantOf(rewriter, loc, element, 0.0);
+    ArrayRef<int64_t> padding = op.getPadding();
+    if (padding[0] != 0 || padding[1] != 0)
+      input = padSpatial(rewriter, loc, input, padding,
+                         {indexValue(rewriter, loc, padding[0]),
+                          indexValue(rewriter, loc, padding[1])},
+                         zero);
+    auto strides = rewriter.getI64TensorAttr(op.getStride());
+    auto dilations = rewriter.getI64TensorAttr(op.getDilation());
+    int64_t groups = op.getGroups();
+    if (groups == 1) {
+      Value init = filled(rewriter, loc, resultType, sizes, zero);
+      rewriter.replaceOpWithNewOp<linalg::Conv2DNchwFchwOp>(
+          op, TypeRange{resultType}, ValueRange{input, weight},
+          ValueRange{init}, strides, dilations);
+      return success();
+    }
+    // N x (G x C/G) x H x W and (G x O/G) x C/G x KH x KW.
+    Value groupedInput = splitGroups(rewriter, loc, input, 1, groups);
+    Value groupedWeight = splitGroups(rewriter, loc, weight, 0, groups);
+    Value init = filled(rewriter, loc, resultType, sizes, zero);
+    Value groupedInit = splitGroups(rewriter, loc, init, 1, groups);
+    Value grouped = rewriter
+                        .create<linalg::Conv2DNgchwGfchwOp>(
+                            loc, TypeRange{groupedInit.getType()},
+                            ValueRange{groupedInput, groupedWeight},
+                            ValueRange{groupedInit}, strides, dilations)
+                        .getResult(0);
+    SmallVector<ReassociationIndices> merge = {{0}, {1, 2}, {3}, {4}};
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, resultType,
+                                                         grouped, merge);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateConvolutionPatterns(RewritePatternSet &patterns,
+                                 TypeConverter &converter,
+                                 LoweringState &state) {
+  patterns.add<LibraryConv2dLowering, Conv2dLowering>(
+      converter, patterns.getContext(), state);
+}
+
+} // namespace kiln::codegen

@@ -1,0 +1,252 @@
+//===- IndexingOps.cpp - torch.arange and F.embedding ---------------------===//
+//
+// Two ops whose loops compute or gather indices.
+//
+// arange counts as PyTorch's arange_out does: an integer result converts
+// the bounds to i64 (a float truncates toward zero) and counts exactly; a
+// float result counts with ceil((end - start) / step) in f64. Element i is
+// start + step * i, computed where PyTorch's CPU kernel computes it (i64
+// for ints, f64 for f32 and f64, f32 for f16 and bf16), then converted.
+//
+// embedding is a gather: one linalg.generic over the indices' shape plus
+// the row, whose body extracts weight[index, column]. Every index is checked
+// before the gather, by a min/max reduction over the indices, so the gather
+// itself has no side effects and reads only rows that exist.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/CheckSupport.h"
+#include "codegen/lowering/IntMath.h"
+
+#include "ir/KilnDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace kiln::codegen {
+namespace {
+
+using Pred = arith::CmpIPredicate;
+using FPred = arith::CmpFPredicate;
+
+//===----------------------------------------------------------------------===//
+// arange
+//===----------------------------------------------------------------------===//
+
+struct ArangeLowering : KilnLowering<ArangeOp> {
+  using KilnLowering::KilnLowering;
+
+  LogicalResult
+  matchAndRewrite(ArangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getResult().getType();
+    Type element = resultType.getElementType();
+    Value start = adaptor.getStart(), end = adaptor.getEnd(),
+          step = adaptor.getStep();
+
+    Value length;
+    Type acc;
+    if (isa<IntegerType>(element)) {
+      acc = rewriter.getI64Type();
+      start = convertScalar(rewriter, loc, start, acc);
+      end = convertScalar(rewriter, loc, end, acc);
+      step = convertScalar(rewriter, loc, step, acc);
+      length = integerLength(rewriter, loc, start, end, step);
+    } else {
+      Type f64 = rewriter.getF64Type();
+      start = convertScalar(rewriter, loc, start, f64);
+      end = convertScalar(rewriter, loc, end, f64);
+      step = convertScalar(rewriter, loc, step, f64);
+      length = floatLength(rewriter, loc, start, end, step);
+      acc = element.isF16() || element.isBF16() ? rewriter.getF32Type() : f64;
+    }
+    // Converted once, outside the loop.
+    start = convertScalar(rewriter, loc, start, acc);
+    step = convertScalar(rewriter, loc, step, acc);
+
+    std::optional<int64_t> staticLength = constantInt(length);
+    auto type = RankedTensorType::get(
+        {staticLength ? *staticLength : ShapedType::kDynamic}, element);
+    Value init =
+        emptyTensor(rewriter, loc, type, {toIndex(rewriter, loc, length)});
+    AffineMap identity = rewriter.getMultiDimIdentityMap(1);
+    Value result =
+        rewriter
+            .create<linalg::GenericOp>(
+                loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+                ArrayRef<AffineMap>{identity},
+                ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+                [&](OpBuilder &b, Location l, ValueRange) {
+                  Value i = toI64(b, l, b.create<linalg::IndexOp>(l, 0));
+                  Value value;
+                  if (isa<IntegerType>(acc)) {
+                    value = b.create<arith::AddIOp>(
+                        l, start, b.create<arith::MulIOp>(l, step, i));
+                  } else {
+                    Value fi = b.create<arith::SIToFPOp>(l, acc, i);
+                    value = b.create<arith::AddFOp>(
+                        l, start, b.create<arith::MulFOp>(l, step, fi));
+                  }
+                  b.create<linalg::YieldOp>(
+                      l, convertScalar(b, l, value, element));
+                })
+            .getResult(0);
+    rewriter.replaceOp(op, castTo(rewriter, loc, result, resultType));
+    return success();
+  }
+
+  /// ceil((end - start) / step) on i64s, exactly, after PyTorch's checks.
+  Value integerLength(OpBuilder &b, Location loc, Value start, Value end,
+                      Value step) const {
+    IntMath m{b, loc};
+    Value zero = m.i64(0);
+    check(b, loc, state, m.cmp(Pred::eq, step, zero), "step must be nonzero");
+    Value up = m.cmp(Pred::sgt, step, zero);
+    Value inconsistent =
+        m.either(m.both(up, m.cmp(Pred::slt, end, start)),
+                 m.both(m.negate(up), m.cmp(Pred::sgt, end, start)));
+    check(b, loc, state, inconsistent,
+          "upper bound and larger bound inconsistent with step sign");
+    // Count along the direction of the step, so that the span and the
+    // stride are both non-negative.
+    Value span = m.select(up, m.sub(end, start), m.sub(start, end));
+    Value stride = m.select(up, step, m.sub(zero, step));
+    return m.ceilDiv(span, stride);
+  }
+
+  /// ceil((end - start) / step) in f64, after PyTorch's checks.
+  Value floatLength(OpBuilder &b, Location loc, Value start, Value end,
+                    Value step) const {
+    auto f64 = [&](double v) {
+      return b.createOrFold<arith::ConstantOp>(loc, b.getF64FloatAttr(v));
+    };
+    auto cmp = [&](FPred p, Value x, Value y) {
+      return b.createOrFold<arith::CmpFOp>(loc, p, x, y);
+    };
+    Value zero = f64(0.0);
+    // Unordered: a NaN step is not > 0 or < 0 either.
+    check(b, loc, state, cmp(FPred::UEQ, step, zero), "step must be nonzero");
+    Value inf = f64(std::numeric_limits<double>::infinity());
+    Value infinite = b.createOrFold<arith::OrIOp>(
+        loc, cmp(FPred::UEQ, b.createOrFold<math::AbsFOp>(loc, start), inf),
+        cmp(FPred::UEQ, b.createOrFold<math::AbsFOp>(loc, end), inf));
+    check(b, loc, state, infinite,
+          "unsupported range: start and end must be finite");
+    Value up = cmp(FPred::OGT, step, zero);
+    Value inconsistent = b.createOrFold<arith::SelectOp>(
+        loc, up, cmp(FPred::OLT, end, start), cmp(FPred::OGT, end, start));
+    check(b, loc, state, inconsistent,
+          "upper bound and larger bound inconsistent with step sign");
+    Value size = b.createOrFold<math::CeilOp>(
+        loc, b.createOrFold<arith::DivFOp>(
+                 loc, b.createOrFold<arith::SubFOp>(loc, end, start), step));
+    // 2^63 is the first double that does not fit in an i64.
+    check(b, loc, state, cmp(FPred::UGE, size, f64(0x1p63)),
+          "invalid size, possible overflow?");
+    return b.createOrFold<arith::FPToSIOp>(loc, b.getI64Type(), size);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// embedding
+//===----------------------------------------------------------------------===//
+
+/// The smallest and the largest of the `indices` (as i64), with 0 and -1
+/// for no indices, so that an empty tensor passes any check.
+std::pair<Value, Value> indexBounds(OpBuilder &b, Location loc, Value indices) {
+  auto type = cast<RankedTensorType>(indices.getType());
+  int64_t rank = type.getRank();
+  Type i64 = b.getI64Type();
+  auto scalar = RankedTensorType::get({}, i64);
+  auto filledWith = [&](int64_t v) {
+    Value init = b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{}, i64);
+    Value value = b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(v));
+    return b.create<linalg::FillOp>(loc, value, init).getResult(0);
+  };
+  MLIRContext *context = b.getContext();
+  AffineMap all = b.getMultiDimIdentityMap(rank);
+  AffineMap none = AffineMap::get(rank, 0, context);
+  SmallVector<utils::IteratorType> reduction(rank,
+                                             utils::IteratorType::reduction);
+  auto bounds = b.create<linalg::GenericOp>(
+      loc, TypeRange{scalar, scalar}, ValueRange{indices},
+      ValueRange{filledWith(0), filledWith(-1)},
+      ArrayRef<AffineMap>{all, none, none}, reduction,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value index = convertScalar(nb, nl, args[0], i64);
+        nb.create<linalg::YieldOp>(
+            nl, ValueRange{nb.create<arith::MinSIOp>(nl, args[1], index),
+                           nb.create<arith::MaxSIOp>(nl, args[2], index)});
+      });
+  return {b.create<tensor::ExtractOp>(loc, bounds.getResult(0), ValueRange{}),
+          b.create<tensor::ExtractOp>(loc, bounds.getResult(1), ValueRange{})};
+}
+
+struct EmbeddingLowering : KilnLowering<EmbeddingOp> {
+  using KilnLowering::KilnLowering;
+
+  LogicalResult
+  matchAndRewrite(EmbeddingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IntMath m{rewriter, loc};
+    Value weight = adaptor.getWeight(), indices = adaptor.getIndices();
+    RankedTensorType resultType = op.getResult().getType();
+    int64_t rank = resultType.getRank();
+    SmallVector<Value> weightSizes = tensorSizes(rewriter, loc, weight);
+
+    // PyTorch's index_select message, plus the index and the row count.
+    Value rows = m.toI64(weightSizes[0]);
+    auto [lowest, highest] = indexBounds(rewriter, loc, indices);
+    Value negative = m.cmp(Pred::slt, lowest, m.i64(0));
+    Value bad = m.either(negative, m.cmp(Pred::sge, highest, rows));
+    MessageArgs args;
+    std::string badText = args(m.select(negative, lowest, highest));
+    std::string rowsText = args(rows);
+    check(rewriter, loc, state, bad,
+          "index out of range in self: index " + badText +
+              " is out of bounds for dimension 0 with size " + rowsText,
+          args.values);
+
+    SmallVector<Value> sizes = tensorSizes(rewriter, loc, indices);
+    sizes.push_back(weightSizes[1]);
+    Value init = emptyTensor(rewriter, loc, resultType, sizes);
+    SmallVector<AffineExpr> indexExprs;
+    for (int64_t i = 0; i + 1 < rank; ++i)
+      indexExprs.push_back(rewriter.getAffineDimExpr(i));
+    SmallVector<AffineMap> maps{
+        AffineMap::get(rank, 0, indexExprs, rewriter.getContext()),
+        rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    auto gather = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, ValueRange{indices}, ValueRange{init}, maps,
+        parallel, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value row =
+              b.create<arith::IndexCastOp>(l, b.getIndexType(), args[0]);
+          Value column = b.create<linalg::IndexOp>(l, rank - 1);
+          Value element =
+              b.create<tensor::ExtractOp>(l, weight, ValueRange{row, column});
+          b.create<linalg::YieldOp>(l, element);
+        });
+    rewriter.replaceOp(op, gather.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateIndexingPatterns(RewritePatternSet &patterns,
+                              TypeConverter &converter, LoweringState &state) {
+  patterns.add<ArangeLowering, EmbeddingLowering>(converter,
+                                                  patterns.getContext(), state);
+}
+
+} // namespace kiln::codegen

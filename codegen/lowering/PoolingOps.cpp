@@ -1,0 +1,217 @@
+//===- PoolingOps.cpp - max_pool2d and avg_pool2d -------------------------===//
+//
+// Both pools become linalg's NCHW pooling ops on a padded input, so that
+// every window lies fully inside the (padded) tensor and the loops need no
+// bounds tests:
+// - max_pool2d pads with -inf, which never wins over an input element (a
+//   dilated window that holds none gives -inf, as in PyTorch), and uses
+//   linalg.pooling_nchw_max, whose maximumf propagates NaN as PyTorch does;
+// - avg_pool2d pads with 0, sums with linalg.pooling_nchw_sum (f16 and bf16
+//   in f32, as PyTorch's CPU kernel accumulates) and divides by PyTorch's
+//   divisor: the window clipped to the padded input, or with
+//   count_include_pad false to the input itself. That divisor is the same
+//   for every window unless padding is excluded or ceil_mode lets the last
+//   window hang over, and then it is computed per output element.
+//
+// ceil_mode's extra windows overhang the bottom and right; the input gets
+// extra high padding there, which neither pool counts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/lowering/ReductionSupport.h"
+#include "codegen/lowering/WindowSupport.h"
+
+#include "ir/KilnDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+namespace kiln::codegen {
+namespace {
+
+using Pred = arith::CmpIPredicate;
+
+/// The padded input and the output sizes of a pool.
+struct PooledShape {
+  Value padded;
+  SmallVector<Value> outSizes; // N, C, OH, OW as index values
+  Value inH, inW;              // i64
+};
+
+/// Pads `input` for `windows` (height, width) with `padValue` and computes
+/// the output sizes, raising where a run-time H or W is too small.
+PooledShape padForWindows(OpBuilder &b, Location loc, LoweringState &state,
+                          Value input, ArrayRef<WindowDim> windows,
+                          Value padValue) {
+  IntMath m{b, loc};
+  SmallVector<Value> inSizes = tensorSizes(b, loc, input);
+  PooledShape shape;
+  shape.outSizes = {inSizes[0], inSizes[1]};
+  SmallVector<int64_t> low;
+  SmallVector<Value> high;
+  bool anyPadding = false;
+  for (int i = 0; i < 2; ++i) {
+    const WindowDim &w = windows[i];
+    Value size = m.toI64(inSizes[2 + i]);
+    Value out = w.outputSize(m, size);
+    MessageArgs args;
+    std::string sizeText = args(size), outText = args(out);
+    check(b, loc, state, m.cmp(Pred::slt, out, m.i64(1)),
+          "output size is too small: input size " + sizeText +
+              " gives output size " + outText + " in dimension " +
+              std::to_string(2 + i),
+          args.values);
+    Value highPad = w.highPadding(m, size, out);
+    low.push_back(w.padding);
+    high.push_back(m.toIndex(highPad));
+    anyPadding |= w.padding != 0 || constantInt(highPad) != 0;
+    shape.outSizes.push_back(m.toIndex(out));
+    (i == 0 ? shape.inH : shape.inW) = size;
+  }
+  shape.padded =
+      anyPadding ? padSpatial(b, loc, input, low, high, padValue) : input;
+  return shape;
+}
+
+SmallVector<WindowDim, 2> windowsOf(ArrayRef<int64_t> kernel,
+                                    ArrayRef<int64_t> stride,
+                                    ArrayRef<int64_t> padding,
+                                    ArrayRef<int64_t> dilation, bool ceilMode) {
+  SmallVector<WindowDim, 2> windows;
+  for (int i = 0; i < 2; ++i)
+    windows.push_back(
+        {kernel[i], stride[i], padding[i], dilation[i], ceilMode});
+  return windows;
+}
+
+/// tensor.empty of the window's shape: linalg's pooling ops read only its
+/// sizes.
+Value windowTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> kernel,
+                   Type element) {
+  return b.create<tensor::EmptyOp>(loc, kernel, element);
+}
+
+struct MaxPool2dLowering : KilnLowering<MaxPool2dOp> {
+  using KilnLowering::KilnLowering;
+  LogicalResult
+  matchAndRewrite(MaxPool2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    Type element = cast<RankedTensorType>(input.getType()).getElementType();
+    Value lowest = constantOf(rewriter, loc, element,
+                              -std::numeric_limits<double>::infinity());
+    SmallVector<WindowDim, 2> windows =
+        windowsOf(op.getKernel(), op.getStride(), op.getPadding(),
+                  op.getDilation(), op.getCeilMode());
+    PooledShape shape =
+        padForWindows(rewriter, loc, state, input, windows, lowest);
+    RankedTensorType type = op.getResult().getType();
+    Value init = filled(rewriter, loc, type, shape.outSizes, lowest);
+    Value pooled =
+        rewriter
+            .create<linalg::PoolingNchwMaxOp>(
+                loc, TypeRange{type},
+                ValueRange{shape.padded, windowTensor(rewriter, loc,
+                                                      op.getKernel(), element)},
+                ValueRange{init}, rewriter.getI64TensorAttr(op.getStride()),
+                rewriter.getI64TensorAttr(op.getDilation()))
+            .getResult(0);
+    rewriter.replaceOp(op, pooled);
+    return success();
+  }
+};
+
+struct AvgPool2dLowering : KilnLowering<AvgPool2dOp> {
+  using KilnLowering::KilnLowering;
+  LogicalResult
+  matchAndRewrite(AvgPool2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    RankedTensorType resultType = op.getResult().getType();
+    Type element = resultType.getElementType();
+    Type acc = accumulatorType(element);
+    Value zero = constantOf(rewriter, loc, element, 0.0);
+    SmallVector<WindowDim, 2> windows =
+        windowsOf(op.getKernel(), op.getStride(), op.getPadding(), {1, 1},
+                  op.getCeilMode());
+    PooledShape shape =
+        padForWindows(rewriter, loc, state, input, windows, zero);
+    auto accType = RankedTensorType::get(resultType.getShape(), acc);
+    Value init = filled(rewriter, loc, accType, shape.outSizes,
+                        constantOf(rewriter, loc, acc, 0.0));
+    Value sums =
+        rewriter
+            .create<linalg::PoolingNchwSumOp>(
+                loc, TypeRange{accType},
+                ValueRange{shape.padded, windowTensor(rewriter, loc,
+                                                      op.getKernel(), element)},
+                ValueRange{init}, rewriter.getI64TensorAttr(op.getStride()),
+                rewriter.getI64TensorAttr({1, 1}))
+            .getResult(0);
+    rewriter.replaceOp(op, divide(rewriter, loc, op, sums, shape, windows));
+    return success();
+  }
+
+  /// sums / divisor, converted to the result's element type.
+  Value divide(OpBuilder &b, Location loc, AvgPool2dOp op, Value sums,
+               const PooledShape &shape, ArrayRef<WindowDim> windows) const {
+    RankedTensorType resultType = op.getResult().getType();
+    Type element = resultType.getElementType();
+    Type acc = cast<RankedTensorType>(sums.getType()).getElementType();
+    bool countPad = op.getCountIncludePad();
+    // Without ceil_mode every window ends inside the padded input, so
+    // counting the padding gives the whole window; without padding there is
+    // nothing to exclude.
+    bool uniform = !op.getCeilMode() &&
+                   (countPad || llvm::all_of(windows, [](const WindowDim &w) {
+                      return w.padding == 0;
+                    }));
+    int64_t windowSize = windows[0].kernel * windows[1].kernel;
+    Value inH = shape.inH, inW = shape.inW;
+    // The divisor depends on the output position, which the body reads
+    // with linalg.index.
+    return mapElements(
+        b, loc, sums, element,
+        [&](OpBuilder &nb, Location nl, Value sum) -> Value {
+          Value divisor;
+          if (uniform) {
+            divisor = constantOf(nb, nl, acc, static_cast<double>(windowSize));
+          } else {
+            IntMath m{nb, nl};
+            Value count = m.i64(1);
+            for (auto [i, w] : llvm::enumerate(windows)) {
+              Value size = i == 0 ? inH : inW;
+              Value o = m.toI64(nb.create<linalg::IndexOp>(nl, 2 + i));
+              // PyTorch's avg_pool2d: the window clipped to the padded input
+              // (not to ceil_mode's overhang), then to the input itself.
+              Value start = m.sub(m.mul(o, m.i64(w.stride)), m.i64(w.padding));
+              Value end = m.min(m.add(start, m.i64(w.kernel)),
+                                m.add(size, m.i64(w.padding)));
+              if (!countPad) {
+                start = m.max(start, m.i64(0));
+                end = m.min(end, size);
+              }
+              count = m.mul(count, m.sub(end, start));
+            }
+            divisor = nb.create<arith::SIToFPOp>(nl, acc, count);
+          }
+          Value mean = nb.create<arith::DivFOp>(nl, sum, divisor);
+          return convertScalar(nb, nl, mean, element);
+        });
+  }
+};
+
+} // namespace
+
+void populatePoolingPatterns(RewritePatternSet &patterns,
+                             TypeConverter &converter, LoweringState &state) {
+  patterns.add<MaxPool2dLowering, AvgPool2dLowering>(
+      converter, patterns.getContext(), state);
+}
+
+} // namespace kiln::codegen
