@@ -503,14 +503,20 @@ static int64_t windowOutput(int64_t in, int64_t kernel, int64_t stride,
                             int64_t pad, int64_t dilation, bool ceilMode) {
   if (ShapedType::isDynamic(in))
     return ShapedType::kDynamic;
-  int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1;
-  if (span < 0)
-    return -1;
-  int64_t out = (span + (ceilMode ? stride - 1 : 0)) / stride + 1;
-  // PyTorch: the last window must start inside the input or left padding.
+  // PyTorch's pooling_output_shape, with division rounding toward -inf.
+  int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1 +
+                 (ceilMode ? stride - 1 : 0);
+  int64_t out = (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
+  // With ceil_mode the last window must start inside the input or the left
+  // padding.
   if (ceilMode && (out - 1) * stride >= in + pad)
     --out;
   return out;
+}
+
+/// True when a static output size leaves no window at all.
+static bool noWindow(int64_t out) {
+  return !ShapedType::isDynamic(out) && out <= 0;
 }
 
 Type inferConv2dType(Type input, Type weight, ArrayRef<int64_t> stride,
@@ -555,7 +561,7 @@ Type inferConv2dType(Type input, Type weight, ArrayRef<int64_t> stride,
     }
     int64_t out = windowOutput(in.getDimSize(2 + i), k, stride[i], padding[i],
                                dilation[i], false);
-    if (out == -1 || out == 0) {
+    if (noWindow(out)) {
       fail(why, "conv2d kernel " + printType(weight) +
                     " is larger than the padded input " + printType(input));
       return {};
@@ -592,7 +598,7 @@ Type inferPool2dType(Type input, ArrayRef<int64_t> kernel,
   for (int i = 0; i < 2; ++i) {
     int64_t out = windowOutput(in.getDimSize(2 + i), kernel[i], stride[i],
                                padding[i], dilation[i], ceilMode);
-    if (out == -1 || out == 0) {
+    if (noWindow(out)) {
       fail(why, "pooling window " + pairText(kernel) +
                     " is larger than the padded input " + printType(input));
       return {};
@@ -615,6 +621,11 @@ Type inferWhereType(Type condition, Type lhs, Type rhs, std::string *why) {
   Type values = inferElementwiseType(ElementwiseKind::Arith, lhs, rhs, why);
   if (!values)
     return {};
+  // A scalar condition has no shape to add.
+  if (!llvm::isa<RankedTensorType>(condition))
+    return llvm::isa<RankedTensorType>(values)
+               ? values
+               : RankedTensorType::get({}, values);
   // Broadcast the condition's shape in without changing the element type.
   Type shaped = inferElementwiseType(
       ElementwiseKind::Arith,

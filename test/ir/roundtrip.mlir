@@ -321,3 +321,15 @@ module attributes {kiln.params = {"fc.weight" = tensor<3x4xf32>}} {
     return %0 : tensor<3x4xf32>
   }
 }
+
+// With ceil_mode a window may hang over the end of the input, as PyTorch's
+// pooling_output_shape allows: a 2x2 input, kernel 3, stride 2 gives 1x1.
+// A bool scalar condition picks between tensors without changing the shape.
+// CHECK-LABEL: func.func @window_overhang
+// CHECK: -> tensor<1x1x1x1xf32>
+// CHECK: kiln.where %{{.*}} : (i1, tensor<?xf16>, f64) -> tensor<?xf16>
+func.func @window_overhang(%x: tensor<1x1x2x2xf32>, %c: i1, %v: tensor<?xf16>, %s: f64) {
+  %0 = kiln.max_pool2d %x {ceil_mode = true, dilation = array<i64: 1, 1>, kernel = array<i64: 3, 3>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : tensor<1x1x2x2xf32> -> tensor<1x1x1x1xf32>
+  %1 = kiln.where %c, %v, %s : (i1, tensor<?xf16>, f64) -> tensor<?xf16>
+  return
+}
