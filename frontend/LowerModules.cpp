@@ -114,8 +114,8 @@ MaybeValue FunctionLowering::callObjectMethod(const ModuleObject &obj,
   }
   std::vector<BuiltinParam> params = {{"self"}};
   for (size_t i = 1; i < def.params.size(); ++i)
-    params.push_back({def.params[i].name.c_str(),
-                      def.params[i].defaultValue == nullptr});
+    params.push_back(
+        {def.params[i].name.c_str(), def.params[i].defaultValue == nullptr});
   auto bound = bindArgs(call, obj.typeName + "." + def.name, params, true);
   if (!bound)
     return std::nullopt;
@@ -158,8 +158,8 @@ MaybeValue FunctionLowering::callObject(const ModuleObject &obj,
     return std::nullopt;
   }
   // Every torch.nn module we compile takes one input tensor.
-  auto bound = bindArgs(args, "nn." + type + ".forward", {{"self"}, {"input"}},
-                        true);
+  auto bound =
+      bindArgs(args, "nn." + type + ".forward", {{"self"}, {"input"}}, true);
   if (!bound)
     return std::nullopt;
   const ast::Expr &inputExpr = *(*bound)[1];

@@ -1,4 +1,5 @@
-//===- ModuleObject.h - nn.Module instances known at compile time -*- C++ -*-===//
+//===- ModuleObject.h - nn.Module instances known at compile time -*- C++
+//-*-===//
 //
 // kiln runs a module's __init__ while compiling (ModuleEval.cpp), as
 // torch.jit.script(Net()) scripts an already-built instance. The result is
@@ -27,7 +28,15 @@ struct ModuleObject;
 /// A Python value computed while evaluating __init__.
 struct ConstValue {
   enum class Kind {
-    None, Int, Float, Bool, Str, Tuple, List, Module, Tensor,
+    None,
+    Int,
+    Float,
+    Bool,
+    Str,
+    Tuple,
+    List,
+    Module,
+    Tensor,
     /// A dotted name such as torch.float16 (in `str`).
     Global
   };
@@ -37,9 +46,9 @@ struct ConstValue {
   enum class TensorRole { Plain, Parameter, Buffer };
 
   Kind kind = Kind::None;
-  int64_t i = 0; // Int, Bool
-  double f = 0;  // Float
-  std::string str; // Str, Global
+  int64_t i = 0;                 // Int, Bool
+  double f = 0;                  // Float
+  std::string str;               // Str, Global
   std::vector<ConstValue> elems; // Tuple, List
   std::shared_ptr<ModuleObject> module;
   // Tensor

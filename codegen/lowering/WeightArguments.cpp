@@ -69,8 +69,7 @@ void passWeightsAsArguments(ModuleOp module) {
   for (auto fn : module.getOps<func::FuncOp>()) {
     auto &args = argumentOf[fn];
     fn.walk([&](ParamOp param) {
-      param.replaceAllUsesWith(
-          args.at(indexOf.at(param.getName().str())));
+      param.replaceAllUsesWith(args.at(indexOf.at(param.getName().str())));
       param.erase();
     });
     fn.walk([&](func::CallOp call) {

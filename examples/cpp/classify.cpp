@@ -2,8 +2,8 @@
 // examples/models/lenet.py: loads the archive once, runs its forward on a
 // batch read from .npy, and prints each image's predicted class and logits.
 //
-//   kiln compile examples/models/lenet.py --entry Net --weights net.safetensors -o net.kiln
-//   kiln-classify net.kiln images.npy
+//   kiln compile examples/models/lenet.py --entry Net --weights net.safetensors
+//   -o net.kiln kiln-classify net.kiln images.npy
 //
 // The .npy holds f32 images as the model's forward takes them, e.g.
 // [B, 1, 32, 32] for LeNet; a single image without the batch dim is
@@ -42,7 +42,8 @@ int main(int argc, char **argv) {
     batch = kiln::Tensor::borrow(batch.dtype(), shape, batch.data());
   }
 
-  kiln::Result<std::vector<kiln::Tensor>> outputs = model->run("forward", {batch});
+  kiln::Result<std::vector<kiln::Tensor>> outputs =
+      model->run("forward", {batch});
   if (!outputs) {
     std::cerr << outputs.error().message << "\n";
     return 1;

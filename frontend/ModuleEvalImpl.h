@@ -1,0 +1,174 @@
+//===- ModuleEvalImpl.h - The __init__ interpreter (private) -----*- C++
+//-*-===//
+//
+// Private to frontend/: the interpreter that runs nn.Module __init__ methods
+// at compile time. ModuleEval.cpp holds its statements, expressions and user
+// classes, ModuleEvalCalls.cpp its calls (builtins, torch tensor creation,
+// self.register_*), ModuleEvalNN.cpp the torch.nn module constructors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_FRONTEND_MODULEEVALIMPL_H
+#define KILN_FRONTEND_MODULEEVALIMPL_H
+
+#include "frontend/LoweringImpl.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <set>
+
+namespace kiln::moduleeval {
+
+using mlir::Builder;
+using mlir::Type;
+
+using CV = ConstValue;
+using Keywords = std::vector<std::pair<std::string, CV>>;
+
+inline CV makeInt(int64_t v) {
+  CV c;
+  c.kind = CV::Kind::Int;
+  c.i = v;
+  return c;
+}
+inline CV makeFloat(double v) {
+  CV c;
+  c.kind = CV::Kind::Float;
+  c.f = v;
+  return c;
+}
+inline CV makeBool(bool v) {
+  CV c;
+  c.kind = CV::Kind::Bool;
+  c.i = v;
+  return c;
+}
+inline CV makeStr(std::string s, CV::Kind kind = CV::Kind::Str) {
+  CV c;
+  c.kind = kind;
+  c.str = std::move(s);
+  return c;
+}
+inline CV makeSeq(CV::Kind kind, std::vector<CV> elems) {
+  CV c;
+  c.kind = kind;
+  c.elems = std::move(elems);
+  return c;
+}
+inline CV makeModule(std::shared_ptr<ModuleObject> m) {
+  CV c;
+  c.kind = CV::Kind::Module;
+  c.module = std::move(m);
+  return c;
+}
+inline CV makeTensor(Type elementType, std::vector<int64_t> shape,
+                     SourceRange where) {
+  CV c;
+  c.kind = CV::Kind::Tensor;
+  c.elementType = elementType;
+  c.shape = std::move(shape);
+  c.where = where;
+  return c;
+}
+
+inline double asDouble(const CV &v) {
+  return v.kind == CV::Kind::Float ? v.f : v.i;
+}
+
+inline std::string describeConst(const CV &v) {
+  switch (v.kind) {
+  case CV::Kind::None:
+    return "None";
+  case CV::Kind::Int:
+    return "an int";
+  case CV::Kind::Float:
+    return "a float";
+  case CV::Kind::Bool:
+    return "a bool";
+  case CV::Kind::Str:
+    return "a str";
+  case CV::Kind::Tuple:
+    return "a tuple";
+  case CV::Kind::List:
+    return "a list";
+  case CV::Kind::Module:
+    return "a module ('" + v.module->typeName + "')";
+  case CV::Kind::Tensor:
+    return "a tensor";
+  case CV::Kind::Global:
+    return "'" + v.str + "'";
+  }
+  return "a value";
+}
+
+/// A builtin's parameter: required when it has no default.
+struct Param {
+  const char *name;
+  std::optional<CV> defaultValue;
+};
+
+/// The arguments of one call, evaluated.
+struct Args {
+  std::vector<CV> positional;
+  Keywords keywords;
+  std::vector<SourceRange> positionalRanges;
+  SourceRange range;
+};
+
+class InitEvaluator {
+public:
+  explicit InitEvaluator(ModuleLowering &m) : m(m), b(&m.context) {}
+
+  std::shared_ptr<ModuleObject> instantiate(const ast::ClassDef &cls,
+                                            const Args &args);
+  bool error(SourceRange where, std::string message) {
+    m.diags.error(where, std::move(message));
+    return false;
+  }
+
+private:
+  struct Frame {
+    std::map<std::string, CV> locals;
+    std::shared_ptr<ModuleObject> self;
+  };
+
+  bool exec(const ast::Block &block, Frame &frame);
+  bool execStmt(const ast::Stmt &stmt, Frame &frame);
+  bool assign(const ast::Expr &target, CV value, Frame &frame);
+  std::optional<CV> eval(const ast::Expr &e, Frame &frame);
+  std::optional<CV> evalBinOp(ast::BinOpKind op, const CV &l, const CV &r,
+                              SourceRange where);
+  std::optional<bool> evalCompare(const ast::CompareExpr &e, Frame &frame);
+  std::optional<bool> truth(const CV &v, SourceRange where);
+  std::optional<CV> evalCall(const ast::CallExpr &call, Frame &frame);
+  std::optional<CV> callGlobal(const std::string &path, const Args &args);
+  std::optional<CV> callSelfMethod(Frame &frame, const std::string &name,
+                                   const Args &args);
+  std::optional<CV> callTensorMethod(const CV &self, const std::string &name,
+                                     const Args &args);
+  std::optional<CV> createTensor(const std::string &name, const Args &args);
+  std::optional<CV> constructNN(const std::string &name, const Args &args);
+  std::optional<std::vector<CV>>
+  bind(const std::string &fn, llvm::ArrayRef<Param> params, const Args &args);
+
+  std::optional<int64_t> toInt(const CV &v, const char *what,
+                               SourceRange where);
+  std::optional<std::vector<int64_t>> toInts(const CV &v, const char *what,
+                                             SourceRange where);
+  std::optional<std::vector<int64_t>> toPair(const CV &v, const char *what,
+                                             SourceRange where);
+  std::optional<Type> toDtype(const CV &v, SourceRange where);
+  std::optional<std::vector<int64_t>> sizesOf(const Args &args, size_t first);
+
+  /// The dotted path an expression names through the imports, e.g.
+  /// "torch.nn.Linear" for `nn.Linear`; empty if it is not a global.
+  std::string globalPath(const ast::Expr &e, const Frame &frame);
+
+  ModuleLowering &m;
+  Builder b;
+  /// Classes being constructed, to reject a module that contains itself.
+  std::set<const ast::ClassDef *> active;
+};
+
+} // namespace kiln::moduleeval
+
+#endif // KILN_FRONTEND_MODULEEVALIMPL_H
