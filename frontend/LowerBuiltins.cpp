@@ -430,13 +430,19 @@ MaybeValue FunctionLowering::callUserFunction(const ast::FunctionDef &fn,
       module.getOrLowerHelper(fn, args, call.range);
   if (!callee)
     return std::nullopt;
+  return emitHelperCall(*callee, args, call.range);
+}
+
+PyValue FunctionLowering::emitHelperCall(func::FuncOp callee,
+                                         ArrayRef<PyValue> args,
+                                         SourceRange where) {
   SmallVector<Value> operands;
   for (const PyValue &a : args)
     flattenValues(a, operands);
-  auto op = b.create<func::CallOp>(loc(call.range), *callee, operands);
+  auto op = b.create<func::CallOp>(loc(where), callee, operands);
   SmallVector<Value> results(op.getResults().begin(), op.getResults().end());
   ArrayRef<Value> rest(results);
-  return unflattenValues(module.resultShapes[callee->getSymName().str()], rest);
+  return unflattenValues(module.resultShapes[callee.getSymName().str()], rest);
 }
 
 MaybeValue FunctionLowering::callGlobal(const std::string &path,

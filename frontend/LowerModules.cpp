@@ -132,13 +132,7 @@ MaybeValue FunctionLowering::callObjectMethod(const ModuleObject &obj,
       module.getOrLowerHelper(def, args, call.range, &obj);
   if (!callee)
     return std::nullopt;
-  SmallVector<Value> operands;
-  for (const PyValue &a : args)
-    flattenValues(a, operands);
-  auto op = b.create<func::CallOp>(loc(call.range), *callee, operands);
-  SmallVector<Value> results(op.getResults().begin(), op.getResults().end());
-  ArrayRef<Value> rest(results);
-  return unflattenValues(module.resultShapes[callee->getSymName().str()], rest);
+  return emitHelperCall(*callee, args, call.range);
 }
 
 MaybeValue FunctionLowering::callObject(const ModuleObject &obj,

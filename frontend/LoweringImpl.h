@@ -170,6 +170,10 @@ public:
                         const CallArgs &call);
   MaybeValue callUserFunction(const ast::FunctionDef &def,
                               const ast::CallExpr &call);
+  /// Calls a lowered helper with `args` flattened; returns its results
+  /// shaped as the helper returned them.
+  PyValue emitHelperCall(mlir::func::FuncOp callee,
+                         llvm::ArrayRef<PyValue> args, SourceRange where);
   /// Matches a call's arguments to `params`; `self` (if any) fills the
   /// first. Missing optional parameters come back as nullptr.
   std::optional<std::vector<const ast::Expr *>>

@@ -124,6 +124,30 @@ def compare(expected, actual):
     return None, max_diff
 
 
+def check_run(label, make_inputs, eager_fn, bin_dir, archive, name, params,
+              work):
+    """Runs eager_fn and the archive's entry `name` on make_inputs(), prints
+    one line saying how they compare, and returns whether they agree."""
+    try:
+        args = make_inputs()
+        expected, expected_prints = eager_run(eager_fn, args)
+        actual, actual_prints = kiln_run(bin_dir, archive, name, params, args,
+                                         work)
+        problem, diff = compare(expected, actual)
+        if problem is None and not prints_match(expected_prints, actual_prints):
+            problem = "printed %r, expected %r" % (actual_prints, expected_prints)
+        if problem:
+            print("%s: FAILED: %s" % (label, problem))
+        else:
+            print("%s: ok (max diff %.3g, %d printed lines)" % (
+                label, diff, len(expected_prints)))
+    except Exception as exc:
+        problem = "error"
+        print("%s: error: %s" % (label, exc))
+    sys.stdout.flush()
+    return problem is None
+
+
 def main():
     if len(sys.argv) < 3:
         print("usage: run_kiln.py BIN_DIR FILE.py [ENTRY ...]", file=sys.stderr)
@@ -150,26 +174,9 @@ def main():
                 for k, dims in enumerate(run_eager.DIM_SETS):
                     runs += 1
                     label = "%s -O%d dims#%d" % (name, opt, k)
-                    try:
-                        args = run_eager.make_inputs(name, funcdef, spec, dims, k)
-                        expected, expected_prints = eager_run(eager_ns[name], args)
-                        actual, actual_prints = kiln_run(bin_dir, archive, name,
-                                                         params, args, work)
-                        problem, diff = compare(expected, actual)
-                        if problem is None and not prints_match(expected_prints,
-                                                                actual_prints):
-                            problem = "printed %r, expected %r" % (
-                                actual_prints, expected_prints)
-                        if problem:
-                            print("%s: FAILED: %s" % (label, problem))
-                            ok = False
-                        else:
-                            print("%s: ok (max diff %.3g, %d printed lines)" % (
-                                label, diff, len(expected_prints)))
-                    except Exception as exc:
-                        print("%s: error: %s" % (label, exc))
-                        ok = False
-                    sys.stdout.flush()
+                    ok &= check_run(
+                        label, lambda: run_eager.make_inputs(name, funcdef, spec, dims, k),
+                        eager_ns[name], bin_dir, archive, name, params, work)
     print("%s: %d runs" % ("all ok" if ok else "FAILED", runs))
     return 0 if ok else 1
 

@@ -129,27 +129,11 @@ def main():
                 for k, dims in enumerate(run_eager.DIM_SETS):
                     runs += 1
                     label = "%s.%s -O%d dims#%d" % (args.cls, name, opt, k)
-                    try:
-                        inputs = run_eager.make_inputs(name, funcdef, spec, dims, k)
-                        expected, expected_prints = run_kiln.eager_run(
-                            getattr(model, name), inputs)
-                        actual, actual_prints = run_kiln.kiln_run(
-                            args.bin_dir, archive, name, params, inputs, work)
-                        problem, diff = run_kiln.compare(expected, actual)
-                        if problem is None and not run_kiln.prints_match(
-                                expected_prints, actual_prints):
-                            problem = "printed %r, expected %r" % (
-                                actual_prints, expected_prints)
-                        if problem:
-                            print("%s: FAILED: %s" % (label, problem))
-                            ok = False
-                        else:
-                            print("%s: ok (max diff %.3g, %d printed lines)" % (
-                                label, diff, len(expected_prints)))
-                    except Exception as exc:
-                        print("%s: error: %s" % (label, exc))
-                        ok = False
-                    sys.stdout.flush()
+                    ok &= run_kiln.check_run(
+                        label,
+                        lambda: run_eager.make_inputs(name, funcdef, spec, dims, k),
+                        getattr(model, name), args.bin_dir, archive, name,
+                        params, work)
     print("%s: %d runs" % ("all ok" if ok else "FAILED", runs))
     return 0 if ok else 1
 
