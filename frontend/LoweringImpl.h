@@ -7,7 +7,8 @@
 //   LowerLoops.cpp         for and while
 //   LowerExpr.cpp          expressions and operators
 //   LowerIndexing.cpp      subscripts and subscript assignment
-//   LowerBuiltins.cpp      calls, Python builtins and torch creation ops
+//   LowerCalls.cpp         what a call resolves to; helper calls
+//   LowerBuiltins.cpp      Python builtins and torch creation ops
 //   LowerTensorMethods.cpp Tensor methods and torch.X(tensor, ...)
 //   LowerNNFunctional.cpp  torch.nn.functional and the ops of nn models
 //   LowerModules.cpp       nn.Module classes: __init__ at compile time,
