@@ -1,4 +1,4 @@
-//===- LowerBuiltins.cpp - torch.* and Python builtins ---------------------===//
+//===- LowerBuiltins.cpp - torch.* and Python builtins ------------------===//
 //
 // `torch.sum(x, 1)`, `x.sum(1)` and `x.sum(dim=1)` are one operation, so
 // functions and methods share one table keyed by the PyTorch name; a method
