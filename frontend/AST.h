@@ -51,6 +51,10 @@ struct Expr {
     Slice,
   };
   const Kind kind;
+  /// The number of nodes on the longest path down to a leaf, set by the
+  /// parser, which keeps it below a bound so that the recursive walks of the
+  /// tree (lowering, printing, destruction) cannot overflow the stack.
+  uint32_t height = 1;
   SourceRange range;
   Expr(Kind kind, SourceRange range) : kind(kind), range(range) {}
   virtual ~Expr() = default;

@@ -20,23 +20,24 @@ SourceRange SourceRange::cover(SourceRange a, SourceRange b) {
 
 SourceFile::SourceFile(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {
+  // Python ends a line at \n, \r\n or a lone \r, and so does the lexer.
   lineStarts_.push_back(0);
-  for (size_t i = 0; i < text_.size(); ++i)
-    if (text_[i] == '\n' && i + 1 < text_.size())
+  for (size_t i = 0; i < text_.size(); ++i) {
+    bool crlf = text_[i] == '\r' && i + 1 < text_.size() && text_[i + 1] == '\n';
+    if ((text_[i] == '\n' || text_[i] == '\r') && !crlf &&
+        i + 1 < text_.size())
       lineStarts_.push_back(i + 1);
+  }
 }
 
 std::string_view SourceFile::line(uint32_t line) const {
   if (line == 0 || line > lineStarts_.size())
     return {};
   size_t start = lineStarts_[line - 1];
-  size_t end = text_.find('\n', start);
+  size_t end = text_.find_first_of("\r\n", start);
   if (end == std::string::npos)
     end = text_.size();
-  std::string_view text(text_.data() + start, end - start);
-  if (!text.empty() && text.back() == '\r')
-    text.remove_suffix(1);
-  return text;
+  return std::string_view(text_.data() + start, end - start);
 }
 
 Diagnostic &DiagnosticEngine::error(SourceRange range, std::string message) {

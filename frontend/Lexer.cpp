@@ -54,8 +54,8 @@ bool Token::isKeyword() const {
 namespace {
 
 bool isIdentStart(unsigned char c) {
-  // Bytes of multi-byte UTF-8 sequences are accepted as identifier bytes:
-  // Python allows non-ASCII identifiers and we do not need to classify them.
+  // Non-ASCII bytes start a name so that lexName can check them and say
+  // what is wrong, whether bad UTF-8 or a non-ASCII identifier.
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
          c >= 0x80;
 }
@@ -72,6 +72,51 @@ int digitValue(char c) {
   if (c >= 'A' && c <= 'F')
     return c - 'A' + 10;
   return 99;
+}
+
+/// The length of the well-formed UTF-8 sequence at `s[i]`, or 0 where there
+/// is none: a stray continuation byte, an overlong form, a surrogate, a code
+/// point past U+10FFFF or a truncated sequence, all of which Python's
+/// decoder refuses.
+size_t utf8Length(std::string_view s, size_t i) {
+  auto byte = [&](size_t k) -> unsigned {
+    return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0;
+  };
+  unsigned c = byte(0);
+  if (c < 0x80)
+    return 1;
+  size_t n;
+  unsigned lo = 0x80, hi = 0xBF; // the range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    lo = c == 0xE0 ? 0xA0 : lo;
+    hi = c == 0xED ? 0x9F : hi;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    lo = c == 0xF0 ? 0x90 : lo;
+    hi = c == 0xF4 ? 0x8F : hi;
+  } else {
+    return 0;
+  }
+  if (byte(1) < lo || byte(1) > hi)
+    return 0;
+  for (size_t k = 2; k < n; ++k)
+    if (byte(k) < 0x80 || byte(k) > 0xBF)
+      return 0;
+  return n;
+}
+
+/// Keywords that may directly follow a number: Python 3.11 accepts `1if x
+/// else 2` (with a deprecation warning), so kiln must not call it an error.
+bool keywordAfterNumber(std::string_view rest) {
+  for (std::string_view kw : {"and", "else", "for", "if", "in", "is", "not",
+                              "or"})
+    if (rest.substr(0, kw.size()) == kw &&
+        (rest.size() == kw.size() || !isIdentChar(rest[kw.size()])))
+      return true;
+  return false;
 }
 
 void appendUtf8(std::string &out, uint32_t cp) {
@@ -105,15 +150,19 @@ private:
   std::vector<Token> toks;
   size_t pos = 0;
   uint32_t line = 1, col = 1;
-  int parenDepth = 0;
-  /// Indentation columns of the open blocks. A `phantom` level was pushed
-  /// after an inconsistent dedent; it emitted no Indent, so it must not emit
-  /// a Dedent either.
+  /// The open brackets, innermost last, for CPython's bracket errors.
+  std::vector<std::pair<char, SourceLoc>> brackets;
+  /// Indentation of the open blocks, measured twice as CPython does: `width`
+  /// with tabs to multiples of 8, `altWidth` with tabs as 1. A file whose
+  /// blocks compare differently under the two is ambiguous (TabError). A
+  /// `phantom` level was pushed after a bad dedent; it emitted no Indent,
+  /// so it must not emit a Dedent either.
   struct Level {
     unsigned width;
+    unsigned altWidth;
     bool phantom;
   };
-  std::vector<Level> indents{{0, false}};
+  std::vector<Level> indents{{0, 0, false}};
   bool lineHasTokens = false;
 
   char peek(size_t ahead = 0) const {
@@ -154,20 +203,75 @@ private:
   void error(std::string msg, SourceLoc begin) {
     push(TokenKind::Error, std::move(msg), begin);
   }
+  void fatal(std::string msg, SourceLoc begin) {
+    push(TokenKind::Error, std::move(msg), begin).fatal = true;
+  }
+  /// A fatal error blaming the single byte at `at`.
+  void fatalAt(std::string msg, SourceLoc at) {
+    Token t;
+    t.kind = TokenKind::Error;
+    t.text = std::move(msg);
+    t.range = {at, {at.line, at.col + 1}};
+    t.fatal = true;
+    toks.push_back(std::move(t));
+  }
+  /// Why the character at `pos` cannot be in a Python file at all (a NUL
+  /// byte or invalid UTF-8), or empty if it can.
+  std::string byteProblem() const {
+    if (src[pos] == '\0')
+      return "source code cannot contain null bytes";
+    if (utf8Length(src, pos) != 0)
+      return {};
+    char buf[80];
+    std::snprintf(buf, sizeof(buf),
+                  "byte 0x%02x is not valid UTF-8; Python source files must "
+                  "be UTF-8",
+                  unsigned(static_cast<unsigned char>(src[pos])));
+    return buf;
+  }
+  /// Moves past one character of a comment or string, which may be a
+  /// multi-byte UTF-8 sequence.
+  void advanceChar() {
+    size_t n = std::max<size_t>(1, utf8Length(src, pos));
+    for (size_t i = 0; i < n; ++i)
+      advance();
+  }
 
   void handleIndentation();
   void lexComment();
   void lexName();
   void lexNumber();
+  /// What lexString has found so far inside one literal.
+  struct StringState {
+    char quote = '"';
+    bool triple = false, raw = false, bytes = false;
+    std::string value;
+    /// The first fatal problem (invalid UTF-8, a bad escape) and where.
+    std::string problem;
+    SourceLoc problemAt;
+    /// Valid Python that kiln does not support (`\N{DASH}`).
+    std::string unsupported;
+  };
   bool lexString(); // false if the current position does not start a string
+  void lexStringChar(StringState &st);
+  void lexEscape(StringState &st);
   void lexOperator();
+  void openBracket();
+  void closeBracket();
 };
 
 void Lexer::lexComment() {
   SourceLoc begin = loc();
   size_t start = pos;
-  while (!atEnd() && !atNewline())
-    advance();
+  bool reported = false;
+  while (!atEnd() && !atNewline()) {
+    std::string problem = byteProblem();
+    if (!problem.empty() && !reported) {
+      fatalAt(std::move(problem), loc());
+      reported = true;
+    }
+    advanceChar();
+  }
   if (!specs)
     return;
   std::string_view text(src.data() + start + 1, pos - start - 1);
@@ -189,17 +293,20 @@ void Lexer::lexComment() {
 
 void Lexer::handleIndentation() {
   // Measure the indentation; blank and comment-only lines do not count.
-  unsigned width = 0;
+  unsigned width = 0, altWidth = 0;
   while (!atEnd()) {
     char c = peek();
-    if (c == ' ')
+    if (c == ' ') {
       ++width;
-    else if (c == '\t')
+      ++altWidth;
+    } else if (c == '\t') {
       width = (width / 8 + 1) * 8;
-    else if (c == '\f')
-      width = 0;
-    else
+      ++altWidth;
+    } else if (c == '\f') {
+      width = altWidth = 0; // as CPython, for Emacs users
+    } else {
       break;
+    }
     advance();
   }
   if (atEnd() || atNewline() || peek() == '#')
@@ -207,49 +314,79 @@ void Lexer::handleIndentation() {
   if (peek() == '\\' && (peek(1) == '\n' || peek(1) == '\r'))
     return; // a continuation line on its own: Python treats it as blank-ish
   SourceLoc here = loc();
-  if (width > indents.back().width) {
-    indents.push_back({width, false});
+  auto layoutToken = [&](TokenKind kind) {
     Token t;
-    t.kind = TokenKind::Indent;
+    t.kind = kind;
     t.range = {here, here};
     toks.push_back(std::move(t));
-    return;
+  };
+  const char *tabError = "inconsistent use of tabs and spaces in indentation";
+  if (width > indents.back().width) {
+    if (altWidth <= indents.back().altWidth)
+      return fatalAt(tabError, here);
+    // CPython's MAXINDENT: 100 levels with the top one.
+    if (indents.size() >= 100)
+      return fatalAt("too many levels of indentation", here);
+    indents.push_back({width, altWidth, false});
+    return layoutToken(TokenKind::Indent);
   }
   while (width < indents.back().width) {
     bool phantom = indents.back().phantom;
     indents.pop_back();
-    if (!phantom) {
-      Token t;
-      t.kind = TokenKind::Dedent;
-      t.range = {here, here};
-      toks.push_back(std::move(t));
-    }
+    if (!phantom)
+      layoutToken(TokenKind::Dedent);
   }
   if (width != indents.back().width) {
-    Token t;
-    t.kind = TokenKind::Error;
-    t.text = "unindent does not match any outer indentation level";
-    t.range = {here, {here.line, here.col + 1}};
-    toks.push_back(std::move(t));
-    indents.push_back({width, true});
+    fatalAt("unindent does not match any outer indentation level", here);
+    indents.push_back({width, altWidth, true});
+    return;
   }
+  if (altWidth != indents.back().altWidth)
+    fatalAt(tabError, here);
 }
 
 void Lexer::lexName() {
   SourceLoc begin = loc();
   size_t start = pos;
-  while (!atEnd() && isIdentChar(peek()))
-    advance();
+  bool nonAscii = false;
+  while (!atEnd() && isIdentChar(peek())) {
+    if (static_cast<unsigned char>(peek()) < 0x80) {
+      advance();
+      continue;
+    }
+    std::string problem = byteProblem();
+    if (!problem.empty()) {
+      fatalAt(std::move(problem), loc());
+      while (!atEnd() && isIdentChar(peek()))
+        advance();
+      return;
+    }
+    nonAscii = true;
+    advanceChar();
+  }
+  // Python normalizes non-ASCII names (NFKC) and allows only some
+  // characters in them; kiln does neither, so it refuses them rather than
+  // treat two spellings of one Python name as two names.
+  if (nonAscii)
+    return error("non-ASCII identifiers are not supported", begin);
   push(TokenKind::Name, src.substr(start, pos - start), begin);
 }
 
 void Lexer::lexNumber() {
   SourceLoc begin = loc();
   size_t start = pos;
-  auto finishBad = [&](std::string msg) {
+  // Malformed numbers are fatal: CPython's tokenizer rejects them too.
+  auto finishBad = [&](std::string msg, bool isFatal = true) {
     while (!atEnd() && (isIdentChar(peek()) || peek() == '.'))
       advance();
-    error(std::move(msg), begin);
+    if (isFatal)
+      fatal(std::move(msg), begin);
+    else
+      error(std::move(msg), begin);
+  };
+  auto endsWell = [&] {
+    return atEnd() || !isIdentChar(peek()) ||
+           keywordAfterNumber(std::string_view(src).substr(pos));
   };
 
   char p1 = peek(1) | 0x20;
@@ -275,7 +412,7 @@ void Lexer::lexNumber() {
         value = value * base + d;
       advance();
     }
-    if (!any || (!atEnd() && isIdentChar(peek()))) {
+    if (!any || !endsWell()) {
       const char *what = base == 16  ? "hexadecimal"
                          : base == 8 ? "octal"
                                      : "binary";
@@ -319,9 +456,11 @@ void Lexer::lexNumber() {
   }
   if ((peek() | 0x20) == 'j') {
     advance();
-    return finishBad("complex literal is not supported");
+    if (!endsWell())
+      return finishBad("invalid imaginary literal");
+    return finishBad("complex literal is not supported", /*isFatal=*/false);
   }
-  if (!atEnd() && isIdentChar(peek()))
+  if (!endsWell())
     return finishBad("invalid decimal literal");
   std::string spelling = src.substr(start, pos - start);
   if (isFloat) {
@@ -331,7 +470,7 @@ void Lexer::lexNumber() {
   }
   if (digits.size() > 1 && digits[0] == '0' &&
       digits.find_first_not_of('0') != std::string::npos)
-    return error("leading zeros in decimal integer literals are not "
+    return fatal("leading zeros in decimal integer literals are not "
                  "permitted; use an 0o prefix for octal integers",
                  begin);
   uint64_t value = 0;
@@ -367,146 +506,148 @@ bool Lexer::lexString() {
   SourceLoc begin = loc();
   for (size_t i = 0; i < n; ++i)
     advance();
-  char quote = peek();
-  bool triple = peek(1) == quote && peek(2) == quote;
-  for (int i = 0; i < (triple ? 3 : 1); ++i)
+  StringState st;
+  st.quote = peek();
+  st.triple = peek(1) == st.quote && peek(2) == st.quote;
+  st.raw = prefix.find('r') != std::string::npos;
+  st.bytes = prefix.find('b') != std::string::npos;
+  for (int i = 0; i < (st.triple ? 3 : 1); ++i)
     advance();
-  bool raw = prefix.find('r') != std::string::npos;
-  std::string value;
   while (true) {
-    if (atEnd() || (!triple && atNewline())) {
-      error(triple ? "unterminated triple-quoted string literal"
-                   : "unterminated string literal",
+    if (atEnd() || (!st.triple && atNewline())) {
+      fatal(st.triple ? "unterminated triple-quoted string literal"
+                      : "unterminated string literal",
             begin);
       return true;
     }
     char c = peek();
-    if (c == quote) {
-      if (!triple) {
+    if (c == st.quote) {
+      if (!st.triple) {
         advance();
         break;
       }
-      if (peek(1) == quote && peek(2) == quote) {
+      if (peek(1) == st.quote && peek(2) == st.quote) {
         advance();
         advance();
         advance();
         break;
       }
-      value += c;
+      st.value += c;
       advance();
       continue;
     }
     if (c == '\r') {
       // Normalize line endings inside triple-quoted strings.
-      value += '\n';
+      st.value += '\n';
       skipNewline();
       continue;
     }
-    if (c != '\\') {
-      value += c;
-      advance();
-      continue;
-    }
-    // A backslash.
-    advance();
-    if (atEnd())
-      continue; // reported as unterminated on the next iteration
-    char e = peek();
-    if (raw) {
-      value += '\\';
-      if (e == '\r' || e == '\n') {
-        value += '\n';
-        skipNewline();
-      } else {
-        value += e;
-        advance();
-      }
-      continue;
-    }
-    if (e == '\n' || e == '\r') {
-      skipNewline(); // line continuation inside the literal
-      continue;
-    }
-    advance();
-    switch (e) {
-    case 'n':
-      value += '\n';
-      break;
-    case 't':
-      value += '\t';
-      break;
-    case 'r':
-      value += '\r';
-      break;
-    case '0':
-    case '1':
-    case '2':
-    case '3':
-    case '4':
-    case '5':
-    case '6':
-    case '7': {
-      unsigned v = e - '0';
-      for (int i = 0; i < 2 && peek() >= '0' && peek() <= '7'; ++i) {
-        v = v * 8 + (peek() - '0');
-        advance();
-      }
-      appendUtf8(value, v);
-      break;
-    }
-    case 'a':
-      value += '\a';
-      break;
-    case 'b':
-      value += '\b';
-      break;
-    case 'f':
-      value += '\f';
-      break;
-    case 'v':
-      value += '\v';
-      break;
-    case '\\':
-      value += '\\';
-      break;
-    case '\'':
-      value += '\'';
-      break;
-    case '"':
-      value += '"';
-      break;
-    case 'x':
-    case 'u':
-    case 'U': {
-      int len = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-      uint32_t v = 0;
-      int i = 0;
-      for (; i < len && digitValue(peek()) < 16; ++i) {
-        v = v * 16 + digitValue(peek());
-        advance();
-      }
-      if (i != len || v > 0x10FFFF) {
-        // Consume the rest of the literal so lexing resumes after it.
-        while (!atEnd() && peek() != quote && !atNewline())
-          advance();
-        if (peek() == quote)
-          advance();
-        error("invalid escape sequence in string literal", begin);
-        return true;
-      }
-      appendUtf8(value, v);
-      break;
-    }
-    default:
-      // Python keeps unknown escapes verbatim.
-      value += '\\';
-      value += e;
-      break;
-    }
+    if (c == '\\')
+      lexEscape(st);
+    else
+      lexStringChar(st);
   }
-  Token &t = push(TokenKind::String, std::move(value), begin);
+  // The whole literal is consumed first, so that lexing resumes after it.
+  if (!st.problem.empty())
+    return fatalAt(st.problem, st.problemAt), true;
+  if (!st.unsupported.empty())
+    return error(st.unsupported, begin), true;
+  Token &t = push(TokenKind::String, std::move(st.value), begin);
   t.stringPrefix = prefix == "u" ? "" : prefix;
   return true;
+}
+
+void Lexer::lexStringChar(StringState &st) {
+  std::string problem = byteProblem();
+  if (problem.empty() && st.bytes &&
+      static_cast<unsigned char>(peek()) >= 0x80)
+    problem = "bytes can only contain ASCII literal characters";
+  if (!problem.empty() && st.problem.empty()) {
+    st.problem = std::move(problem);
+    st.problemAt = loc();
+  }
+  size_t start = pos;
+  advanceChar();
+  st.value.append(src, start, pos - start);
+}
+
+void Lexer::lexEscape(StringState &st) {
+  SourceLoc at = loc();
+  advance(); // the backslash
+  if (atEnd())
+    return; // reported as unterminated by the caller
+  char e = peek();
+  // A non-ASCII or NUL character is no escape; the caller checks it.
+  if (static_cast<unsigned char>(e) >= 0x80 || e == '\0') {
+    st.value += '\\';
+    return;
+  }
+  if (e == '\n' || e == '\r') {
+    // A line continuation inside the literal; raw strings keep it.
+    if (st.raw)
+      st.value += "\\\n";
+    skipNewline();
+    return;
+  }
+  advance();
+  if (st.raw) {
+    st.value += '\\';
+    st.value += e;
+    return;
+  }
+  auto bad = [&](const char *msg) {
+    if (st.problem.empty()) {
+      st.problem = msg;
+      st.problemAt = at;
+    }
+  };
+  static const std::string_view simple = "n\nt\tr\ra\ab\bf\fv\v\\\\''\"\"";
+  for (size_t i = 0; i < simple.size(); i += 2)
+    if (simple[i] == e) {
+      st.value += simple[i + 1];
+      return;
+    }
+  if (e >= '0' && e <= '7') {
+    unsigned v = e - '0';
+    for (int i = 0; i < 2 && peek() >= '0' && peek() <= '7'; ++i) {
+      v = v * 8 + (peek() - '0');
+      advance();
+    }
+    appendUtf8(st.value, v);
+    return;
+  }
+  // Bytes literals have no \u, \U or \N escapes: they stay verbatim.
+  if (e == 'x' || (!st.bytes && (e == 'u' || e == 'U'))) {
+    int len = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+    uint32_t v = 0;
+    int i = 0;
+    for (; i < len && !atEnd() && digitValue(peek()) < 16; ++i) {
+      v = v * 16 + digitValue(peek());
+      advance();
+    }
+    if (i != len || v > 0x10FFFF)
+      return bad("invalid escape sequence in string literal");
+    if (v >= 0xD800 && v <= 0xDFFF && st.unsupported.empty())
+      st.unsupported = "a surrogate code point in a string is not supported";
+    appendUtf8(st.value, v);
+    return;
+  }
+  if (e == 'N' && !st.bytes) {
+    // Python looks the name up in its Unicode database; kiln has none.
+    if (peek() != '{')
+      return bad("malformed \\N character escape");
+    while (!atEnd() && peek() != '}' && peek() != st.quote && !atNewline())
+      advance();
+    if (peek() != '}')
+      return bad("malformed \\N character escape");
+    advance();
+    if (st.unsupported.empty())
+      st.unsupported = "\\N{...} escapes are not supported";
+    return;
+  }
+  // Python keeps unknown escapes verbatim.
+  st.value += '\\';
+  st.value += e;
 }
 
 void Lexer::lexOperator() {
@@ -528,31 +669,66 @@ void Lexer::lexOperator() {
     if (rest.substr(0, 2) == op)
       return take(op);
   char c = peek();
-  if (std::string_view("+-*/%@&|^~<>()[]{},:.;=").find(c) !=
-      std::string_view::npos) {
-    if (c == '(' || c == '[' || c == '{')
-      ++parenDepth;
-    else if ((c == ')' || c == ']' || c == '}') && parenDepth > 0)
-      --parenDepth;
+  if (c == '(' || c == '[' || c == '{')
+    return openBracket();
+  if (c == ')' || c == ']' || c == '}')
+    return closeBracket();
+  if (std::string_view("+-*/%@&|^~<>,:.;=").find(c) != std::string_view::npos)
     return take(rest.substr(0, 1));
-  }
+  std::string problem = byteProblem();
   advance();
-  char buf[32];
-  if (c >= 0x20 && c < 0x7f)
+  if (!problem.empty())
+    return fatal(std::move(problem), begin);
+  char buf[48];
+  if (c > 0x20 && c < 0x7f)
     std::snprintf(buf, sizeof(buf), "invalid character '%c'", c);
   else
-    std::snprintf(buf, sizeof(buf), "invalid character '\\x%02x'",
+    std::snprintf(buf, sizeof(buf), "invalid non-printable character U+%04X",
                   unsigned(static_cast<unsigned char>(c)));
-  error(buf, begin);
+  fatal(buf, begin);
+}
+
+void Lexer::openBracket() {
+  SourceLoc begin = loc();
+  char c = peek();
+  advance();
+  // CPython's MAXLEVEL: its tokenizer refuses the 201st open bracket.
+  if (brackets.size() >= 200)
+    return fatal("too many nested parentheses", begin);
+  brackets.push_back({c, begin});
+  push(TokenKind::Op, std::string(1, c), begin);
+}
+
+void Lexer::closeBracket() {
+  SourceLoc begin = loc();
+  char c = peek();
+  advance();
+  if (brackets.empty())
+    return fatal(std::string("unmatched '") + c + "'", begin);
+  auto [open, openLoc] = brackets.back();
+  brackets.pop_back();
+  char expected = open == '(' ? ')' : open == '[' ? ']' : '}';
+  if (c != expected) {
+    std::string msg = std::string("closing parenthesis '") + c +
+                      "' does not match opening parenthesis '" + open + "'";
+    if (openLoc.line != begin.line)
+      msg += " on line " + std::to_string(openLoc.line);
+    return fatal(msg, begin);
+  }
+  push(TokenKind::Op, std::string(1, c), begin);
 }
 
 std::vector<Token> Lexer::run() {
+  // A UTF-8 byte order mark is allowed at the start, as in CPython.
+  if (src.compare(0, 3, "\xEF\xBB\xBF") == 0)
+    for (int i = 0; i < 3; ++i)
+      advance();
   bool atLineStart = true;
   while (true) {
     if (atLineStart) {
       // Inside brackets, a new line is a continuation: no layout.
       atLineStart = false;
-      if (parenDepth == 0)
+      if (brackets.empty())
         handleIndentation();
     }
     if (atEnd())
@@ -569,7 +745,7 @@ std::vector<Token> Lexer::run() {
     if (c == '\n' || c == '\r') {
       SourceLoc begin = loc();
       skipNewline();
-      if (parenDepth == 0 && lineHasTokens) {
+      if (brackets.empty() && lineHasTokens) {
         Token t;
         t.kind = TokenKind::Newline;
         t.range = {begin, {begin.line, begin.col + 1}};
@@ -582,13 +758,13 @@ std::vector<Token> Lexer::run() {
     if (c == '\\') {
       SourceLoc begin = loc();
       advance();
-      if (atNewline()) {
+      if (atNewline())
         skipNewline();
-        continue;
-      }
+      else if (!atEnd())
+        fatal("unexpected character after line continuation character", begin);
+      // A continuation must continue something.
       if (atEnd())
-        continue;
-      error("unexpected character after line continuation character", begin);
+        fatal("unexpected EOF while parsing", begin);
       continue;
     }
     if (isDigit(c) || (c == '.' && isDigit(peek(1)))) {
@@ -608,6 +784,9 @@ std::vector<Token> Lexer::run() {
     lexOperator();
   }
   SourceLoc end = loc();
+  if (!brackets.empty())
+    fatalAt(std::string("'") + brackets.back().first + "' was never closed",
+            brackets.back().second);
   if (lineHasTokens) {
     Token t;
     t.kind = TokenKind::Newline;

@@ -1,10 +1,13 @@
 //===- Lexer.h - Tokenizer for kiln's Python subset -----------------------===//
 //
 // Turns Python source into tokens with Python's layout rules (INDENT/DEDENT,
-// implicit line joining, backslash continuation). The lexer never fails as a
-// whole: every problem becomes an Error token carrying its message, so that a
-// broken training loop at the bottom of a file cannot stop kiln from
-// compiling the functions above it.
+// implicit line joining, backslash continuation). The lexer never stops:
+// every problem becomes an Error token carrying its message. There are two
+// kinds. Text CPython's tokenizer rejects too (invalid UTF-8, a NUL byte, a
+// bad dedent, an unclosed bracket) makes the whole file invalid Python, so
+// such a token is `fatal` and the parser rejects the file wherever it is.
+// Valid Python that kiln does not support (a complex literal, a non-ASCII
+// name) only matters inside code kiln compiles.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_LEXER_H
@@ -45,6 +48,8 @@ struct Token {
   /// String prefix letters in lower case and sorted ("", "b", "f", "r",
   /// "br", "fr", "u").
   std::string stringPrefix;
+  /// Error: CPython rejects this text as well, so the file is not Python.
+  bool fatal = false;
 
   bool is(TokenKind k) const { return kind == k; }
   bool isOp(std::string_view op) const {

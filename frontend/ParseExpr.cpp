@@ -17,6 +17,56 @@ Parser::Parser(const SourceFile &file) : file(file) {
   toks = tokenize(file, &specs);
 }
 
+/// The tallest child of `e`; 0 for a leaf.
+static uint32_t childHeight(const Expr &e) {
+  uint32_t h = 0;
+  auto see = [&](const ExprPtr &child) {
+    if (child)
+      h = std::max(h, child->height);
+  };
+  auto seeAll = [&](const std::vector<ExprPtr> &children) {
+    for (const ExprPtr &child : children)
+      see(child);
+  };
+  if (auto *t = llvm::dyn_cast<TupleExpr>(&e)) {
+    seeAll(t->elts);
+  } else if (auto *l = llvm::dyn_cast<ListExpr>(&e)) {
+    seeAll(l->elts);
+  } else if (auto *c = llvm::dyn_cast<ListCompExpr>(&e)) {
+    see(c->elt), see(c->target), see(c->iter);
+  } else if (auto *b = llvm::dyn_cast<BinOpExpr>(&e)) {
+    see(b->lhs), see(b->rhs);
+  } else if (auto *u = llvm::dyn_cast<UnaryOpExpr>(&e)) {
+    see(u->operand);
+  } else if (auto *bo = llvm::dyn_cast<BoolOpExpr>(&e)) {
+    see(bo->lhs), see(bo->rhs);
+  } else if (auto *cmp = llvm::dyn_cast<CompareExpr>(&e)) {
+    seeAll(cmp->operands);
+  } else if (auto *i = llvm::dyn_cast<IfExpExpr>(&e)) {
+    see(i->test), see(i->body), see(i->orelse);
+  } else if (auto *call = llvm::dyn_cast<CallExpr>(&e)) {
+    see(call->func);
+    seeAll(call->args);
+    for (const Keyword &k : call->keywords)
+      see(k.value);
+  } else if (auto *a = llvm::dyn_cast<AttributeExpr>(&e)) {
+    see(a->value);
+  } else if (auto *s = llvm::dyn_cast<SubscriptExpr>(&e)) {
+    see(s->value);
+    seeAll(s->indices);
+  } else if (auto *sl = llvm::dyn_cast<SliceExpr>(&e)) {
+    see(sl->lower), see(sl->upper), see(sl->step);
+  }
+  return h;
+}
+
+ExprPtr Parser::bounded(ExprPtr e) {
+  e->height = childHeight(*e) + 1;
+  if (e->height > kMaxExprHeight)
+    return failAtCur("expression is nested too deeply");
+  return e;
+}
+
 bool Parser::canStartExpr(const Token &t) const {
   switch (t.kind) {
   case TokenKind::Int:
@@ -69,23 +119,20 @@ ExprPtr Parser::parseTest() {
   if (!orelse)
     return nullptr;
   SourceRange r = SourceRange::cover(body->range, orelse->range);
-  return std::make_unique<IfExpExpr>(r, std::move(test), std::move(body),
+  return make<IfExpExpr>(r, std::move(test), std::move(body),
                                      std::move(orelse));
 }
 
 ExprPtr Parser::parseBoolChain(const char *keyword, BoolOpKind kind,
                                ExprPtr (Parser::*operand)()) {
   ExprPtr lhs = (this->*operand)();
-  int chain = 0;
   while (lhs && atKw(keyword)) {
-    if (++chain > kMaxNestingDepth)
-      return failAtCur("expression is nested too deeply");
     next();
     ExprPtr rhs = (this->*operand)();
     if (!rhs)
       return nullptr;
     SourceRange r = SourceRange::cover(lhs->range, rhs->range);
-    lhs = std::make_unique<BoolOpExpr>(r, kind, std::move(lhs), std::move(rhs));
+    lhs = make<BoolOpExpr>(r, kind, std::move(lhs), std::move(rhs));
   }
   return lhs;
 }
@@ -109,7 +156,7 @@ ExprPtr Parser::parseNotTest() {
   ExprPtr operand = parseNotTest();
   if (!operand)
     return nullptr;
-  return std::make_unique<UnaryOpExpr>(from(begin), UnaryOpKind::Not,
+  return make<UnaryOpExpr>(from(begin), UnaryOpKind::Not,
                                        std::move(operand));
 }
 
@@ -150,7 +197,7 @@ ExprPtr Parser::parseComparison() {
     }
     if (!op)
       break;
-    if (ops.size() >= size_t(kMaxNestingDepth))
+    if (ops.size() >= kMaxExprHeight)
       return failAtCur("expression is nested too deeply");
     next();
     ExprPtr rhs = parseBitOr();
@@ -161,7 +208,7 @@ ExprPtr Parser::parseComparison() {
   }
   if (ops.empty())
     return std::move(operands[0]);
-  return std::make_unique<CompareExpr>(from(begin), std::move(ops),
+  return make<CompareExpr>(from(begin), std::move(ops),
                                        std::move(operands));
 }
 
@@ -178,7 +225,6 @@ static ExprPtr parseBinaryLevel(Parser &p,
                                 std::initializer_list<BinOpSpelling> ops,
                                 Next next) {
   ExprPtr lhs = next();
-  int chain = 0;
   while (lhs) {
     const BinOpSpelling *match = nullptr;
     for (const BinOpSpelling &op : ops)
@@ -186,15 +232,13 @@ static ExprPtr parseBinaryLevel(Parser &p,
         match = &op;
     if (!match)
       break;
-    if (++chain > kMaxNestingDepth)
-      return p.failAtCur("expression is nested too deeply");
     SourceRange opRange = p.cur().range;
     p.next();
     ExprPtr rhs = next();
     if (!rhs)
       return nullptr;
     SourceRange r = SourceRange::cover(lhs->range, rhs->range);
-    lhs = std::make_unique<BinOpExpr>(r, match->kind, std::move(lhs),
+    lhs = p.make<BinOpExpr>(r, match->kind, std::move(lhs),
                                       std::move(rhs), opRange);
   }
   return lhs;
@@ -249,7 +293,7 @@ ExprPtr Parser::parseFactor() {
   ExprPtr operand = parseFactor();
   if (!operand)
     return nullptr;
-  return std::make_unique<UnaryOpExpr>(from(begin), *op, std::move(operand));
+  return make<UnaryOpExpr>(from(begin), *op, std::move(operand));
 }
 
 ExprPtr Parser::parsePower() {
@@ -267,7 +311,7 @@ ExprPtr Parser::parsePower() {
   if (!exp)
     return nullptr;
   SourceRange r = SourceRange::cover(base->range, exp->range);
-  return std::make_unique<BinOpExpr>(r, BinOpKind::Pow, std::move(base),
+  return make<BinOpExpr>(r, BinOpKind::Pow, std::move(base),
                                      std::move(exp), opRange);
 }
 
@@ -275,10 +319,7 @@ ExprPtr Parser::parsePrimary() {
   if (atKw("await"))
     return fail(cur().range, "await is not supported");
   ExprPtr e = parseAtom();
-  int chain = 0;
   while (e) {
-    if ((atOp("(") || atOp("[") || atOp(".")) && ++chain > kMaxNestingDepth)
-      return failAtCur("expression is nested too deeply");
     if (atOp("(")) {
       e = parseCall(std::move(e));
     } else if (atOp("[")) {
@@ -291,7 +332,7 @@ ExprPtr Parser::parsePrimary() {
       std::string attr = cur().text;
       next();
       SourceRange r = SourceRange::cover(e->range, attrRange);
-      e = std::make_unique<AttributeExpr>(r, std::move(e), std::move(attr),
+      e = make<AttributeExpr>(r, std::move(e), std::move(attr),
                                           attrRange);
     } else {
       break;
@@ -340,7 +381,7 @@ ExprPtr Parser::parseCall(ExprPtr func) {
   if (!expectOp(")"))
     return nullptr;
   SourceRange r = from(func->range.begin);
-  return std::make_unique<CallExpr>(r, std::move(func), std::move(args),
+  return make<CallExpr>(r, std::move(func), std::move(args),
                                     std::move(keywords));
 }
 
@@ -369,7 +410,7 @@ ExprPtr Parser::parseSubscriptIndex() {
     if (failed())
       return nullptr;
   }
-  return std::make_unique<SliceExpr>(from(begin), std::move(lower),
+  return make<SliceExpr>(from(begin), std::move(lower),
                                      std::move(upper), std::move(step));
 }
 
@@ -389,7 +430,7 @@ ExprPtr Parser::parseSubscript(ExprPtr value) {
   if (!expectOp("]"))
     return nullptr;
   SourceRange r = from(value->range.begin);
-  return std::make_unique<SubscriptExpr>(r, std::move(value),
+  return make<SubscriptExpr>(r, std::move(value),
                                          std::move(indices));
 }
 
@@ -405,7 +446,7 @@ ExprPtr Parser::parseStrings() {
     value += t.text;
     next();
   }
-  return std::make_unique<StrLitExpr>(from(begin), std::move(value));
+  return make<StrLitExpr>(from(begin), std::move(value));
 }
 
 ExprPtr Parser::parseAtom() {
@@ -415,12 +456,12 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::Int: {
     int64_t v = t.intValue;
     next();
-    return std::make_unique<IntLitExpr>(r, v);
+    return make<IntLitExpr>(r, v);
   }
   case TokenKind::Float: {
     double v = t.floatValue;
     next();
-    return std::make_unique<FloatLitExpr>(r, v);
+    return make<FloatLitExpr>(r, v);
   }
   case TokenKind::String:
     return parseStrings();
@@ -428,11 +469,11 @@ ExprPtr Parser::parseAtom() {
     if (t.text == "True" || t.text == "False") {
       bool v = t.text == "True";
       next();
-      return std::make_unique<BoolLitExpr>(r, v);
+      return make<BoolLitExpr>(r, v);
     }
     if (t.text == "None") {
       next();
-      return std::make_unique<NoneLitExpr>(r);
+      return make<NoneLitExpr>(r);
     }
     if (t.text == "yield")
       return fail(r, "yield is not supported");
@@ -445,7 +486,7 @@ ExprPtr Parser::parseAtom() {
     {
       std::string id = t.text;
       next();
-      return std::make_unique<NameExpr>(r, std::move(id));
+      return make<NameExpr>(r, std::move(id));
     }
   case TokenKind::Op:
     if (t.text == "(")
@@ -456,7 +497,7 @@ ExprPtr Parser::parseAtom() {
       return parseBraceDisplay();
     if (t.text == "...") {
       next();
-      return std::make_unique<EllipsisLitExpr>(r);
+      return make<EllipsisLitExpr>(r);
     }
     if (t.text == "*")
       return fail(r, "starred expression is not supported");
@@ -471,7 +512,7 @@ ExprPtr Parser::parseParenOrTuple() {
   next(); // (
   std::vector<ExprPtr> elts;
   if (acceptOp(")"))
-    return std::make_unique<TupleExpr>(from(begin), std::move(elts));
+    return make<TupleExpr>(from(begin), std::move(elts));
   ExprPtr first = parseNamedTest();
   if (!first)
     return nullptr;
@@ -485,7 +526,7 @@ ExprPtr Parser::parseParenOrTuple() {
   elts.push_back(std::move(first));
   if (!parseMoreElements(")", elts))
     return nullptr;
-  return std::make_unique<TupleExpr>(from(begin), std::move(elts));
+  return make<TupleExpr>(from(begin), std::move(elts));
 }
 
 bool Parser::parseMoreElements(const char *closer, std::vector<ExprPtr> &elts) {
@@ -505,7 +546,7 @@ ExprPtr Parser::parseListDisplay() {
   next(); // [
   std::vector<ExprPtr> elts;
   if (acceptOp("]"))
-    return std::make_unique<ListExpr>(from(begin), std::move(elts));
+    return make<ListExpr>(from(begin), std::move(elts));
   ExprPtr first = parseNamedTest();
   if (!first)
     return nullptr;
@@ -529,13 +570,13 @@ ExprPtr Parser::parseListDisplay() {
                   "comprehension with several 'for' clauses is not supported");
     if (!expectOp("]"))
       return nullptr;
-    return std::make_unique<ListCompExpr>(from(begin), std::move(first),
+    return make<ListCompExpr>(from(begin), std::move(first),
                                           std::move(target), std::move(iter));
   }
   elts.push_back(std::move(first));
   if (!parseMoreElements("]", elts))
     return nullptr;
-  return std::make_unique<ListExpr>(from(begin), std::move(elts));
+  return make<ListExpr>(from(begin), std::move(elts));
 }
 
 ExprPtr Parser::parseBraceDisplay() {
@@ -581,7 +622,7 @@ ExprPtr Parser::parseTestList(const char *starMessage) {
       return nullptr;
     elts.push_back(std::move(e));
   }
-  return std::make_unique<TupleExpr>(from(begin), std::move(elts));
+  return make<TupleExpr>(from(begin), std::move(elts));
 }
 
 ExprPtr Parser::parseExprList() {
@@ -603,7 +644,7 @@ ExprPtr Parser::parseExprList() {
       return nullptr;
     elts.push_back(std::move(e));
   }
-  return std::make_unique<TupleExpr>(from(begin), std::move(elts));
+  return make<TupleExpr>(from(begin), std::move(elts));
 }
 
 bool Parser::checkTarget(const Expr &e) {

@@ -18,9 +18,16 @@
 
 namespace kiln::detail {
 
-/// Deeper nesting than this is refused rather than risking the stack, both
-/// here and in every recursive walk of the tree after us.
-constexpr int kMaxNestingDepth = 200;
+/// The parser's own recursion (blocks, `not`, unary operators, `**`, and
+/// each bracket, which the lexer already limits to CPython's 200) stops here
+/// rather than risk the stack.
+constexpr int kMaxNestingDepth = 1000;
+
+/// The tallest expression tree the parser builds: a chain of 1,000 `+` is
+/// 1,000 high. Every walk of the tree after us (the lowering, the AST
+/// printer, the destructor) recurses once per level, so this bound keeps
+/// them all on the stack. CPython's compiler gives up near 3,000.
+constexpr uint32_t kMaxExprHeight = 1000;
 
 class Parser {
 public:
@@ -90,6 +97,12 @@ public:
   };
 
   //===--- Expressions (ParseExpr.cpp) ------------------------------------===//
+  /// Sets the height of a new node from its children's and refuses a tree
+  /// taller than kMaxExprHeight.
+  ast::ExprPtr bounded(ast::ExprPtr e);
+  template <typename T, typename... Args> ast::ExprPtr make(Args &&...args) {
+    return bounded(std::make_unique<T>(std::forward<Args>(args)...));
+  }
   bool canStartExpr(const Token &t) const;
   ast::ExprPtr parseNamedTest();
   ast::ExprPtr parseTest();

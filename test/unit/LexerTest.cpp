@@ -89,8 +89,50 @@ TEST_CASE("lexer: dedents at end of file", "[lexer]") {
 }
 
 TEST_CASE("lexer: tabs count to the next multiple of 8", "[lexer]") {
-  auto toks = lex("if a:\n\tb\n        c\n");
-  CHECK(shape(toks) == "if a : NL IN b NL c NL DE EOF");
+  auto toks = lex("if a:\n\tb\n\tif c:\n\t    d\n");
+  CHECK(shape(toks) == "if a : NL IN b NL if c : NL IN d NL DE DE EOF");
+}
+
+// CPython measures indentation with tabs as 8 columns and as 1; where the
+// two disagree about a block, the file means different things in different
+// editors, and CPython raises TabError.
+TEST_CASE("lexer: inconsistent tabs and spaces are fatal", "[lexer]") {
+  for (const char *src : {"if a:\n\tb\n        c\n",
+                          "if a:\n\tif b:\n        c\n",
+                          "if a:\n        b\n\tc\n"}) {
+    INFO(src);
+    auto toks = lex(src);
+    const Token *err = firstError(toks);
+    REQUIRE(err);
+    CHECK(err->fatal);
+    CHECK(err->text == "inconsistent use of tabs and spaces in indentation");
+    CHECK(err->range.begin.line == 3);
+  }
+}
+
+TEST_CASE("lexer: a dedent to no outer level is fatal", "[lexer]") {
+  auto toks = lex("def f(x):\n        y = x\n    return y\n");
+  const Token *err = firstError(toks);
+  REQUIRE(err);
+  CHECK(err->fatal);
+  CHECK(err->text == "unindent does not match any outer indentation level");
+  CHECK(err->range.begin.line == 3);
+  CHECK(err->range.begin.col == 5);
+}
+
+TEST_CASE("lexer: indentation is limited to CPython's 100 levels", "[lexer]") {
+  auto nested = [](int n) {
+    std::string src;
+    for (int i = 0; i < n; ++i)
+      src += std::string(i, ' ') + "if x:\n";
+    return src + std::string(n, ' ') + "pass\n";
+  };
+  CHECK(firstError(lex(nested(99))) == nullptr);
+  auto toks = lex(nested(100));
+  const Token *err = firstError(toks);
+  REQUIRE(err);
+  CHECK(err->fatal);
+  CHECK(err->text == "too many levels of indentation");
 }
 
 TEST_CASE("lexer: blank and comment lines emit nothing", "[lexer]") {
@@ -212,7 +254,7 @@ TEST_CASE("lexer: error tokens", "[lexer]") {
        "unexpected character after line continuation "
        "character",
        7},
-      {"x = '\\x4'\n", "invalid escape sequence in string literal", 5},
+      {"x = '\\x4'\n", "invalid escape sequence in string literal", 6},
   };
   for (const Case &c : cases) {
     INFO(c.src);
@@ -224,6 +266,102 @@ TEST_CASE("lexer: error tokens", "[lexer]") {
     CHECK(err->range.begin.col == c.col);
     CHECK(toks.back().is(TokenKind::EndOfFile));
   }
+}
+
+// Every error token is either fatal (CPython's tokenizer rejects the text,
+// so the file is not Python) or valid Python that kiln does not support.
+TEST_CASE("lexer: fatal and unsupported errors", "[lexer]") {
+  struct Case {
+    std::string src;
+    const char *msg;
+    uint32_t line, col;
+    bool fatal;
+  } cases[] = {
+      {std::string("x = 1 # a\0b\n", 12), "source code cannot contain null bytes", 1, 10, true},
+      {std::string("x = 'a\0b'\n", 11), "source code cannot contain null bytes",
+       1, 7, true},
+      {std::string("x = \0\n", 6), "source code cannot contain null bytes", 1, 5,
+       true},
+      {"def f\xff(x):\n", "byte 0xff is not valid UTF-8; Python source "
+                        "files must be UTF-8", 1, 6, true},
+      {"x = 'a\xc3('\n", "byte 0xc3 is not valid UTF-8; Python source "
+                        "files must be UTF-8", 1, 7, true},
+      {"x = 1  # \xed\xa0\x80 surrogate\n",
+       "byte 0xed is not valid UTF-8; Python source files must be UTF-8", 1,
+       10, true},
+      {"x = \xc0\x80\n", "byte 0xc0 is not valid UTF-8; Python source "
+                        "files must be UTF-8", 1, 5, true},
+      {"x = 1 + \\", "unexpected EOF while parsing", 1, 9, true},
+      {"x = 1 + \\\n", "unexpected EOF while parsing", 1, 9, true},
+      {"x = )\n", "unmatched ')'", 1, 5, true},
+      {"x = (]\n", "closing parenthesis ']' does not match opening "
+                 "parenthesis '('", 1, 6, true},
+      {"x = (1,\n 2]\n", "closing parenthesis ']' does not match opening "
+                       "parenthesis '(' on line 1", 2, 3, true},
+      {"x = [(1,\n", "'(' was never closed", 1, 6, true},
+      {"x = 1jabc\n", "invalid imaginary literal", 1, 5, true},
+      {"x = 007\n", "leading zeros in decimal integer literals are not "
+                  "permitted; use an 0o prefix for octal integers", 1, 5, true},
+      {"x = b'\xc3\xa9'\n", "bytes can only contain ASCII literal characters",
+       1, 7, true},
+      {"x = '\\N'\n", "malformed \\N character escape", 1, 6, true},
+      {"x = 1 \x01 2\n", "invalid non-printable character U+0001", 1, 7, true},
+      {"caf\xc3\xa9 = 1\n", "non-ASCII identifiers are not supported", 1, 1,
+       false},
+      {"x = '\\N{DASH}'\n", "\\N{...} escapes are not supported", 1, 5, false},
+      {"x = 1j\n", "complex literal is not supported", 1, 5, false},
+      {"x = 99999999999999999999\n", "integer literal is too large", 1, 5,
+       false},
+  };
+  for (const Case &c : cases) {
+    INFO(c.src);
+    auto toks = lex(c.src);
+    const Token *err = firstError(toks);
+    REQUIRE(err);
+    CHECK(err->text == c.msg);
+    CHECK(err->range.begin.line == c.line);
+    CHECK(err->range.begin.col == c.col);
+    CHECK(err->fatal == c.fatal);
+    CHECK(toks.back().is(TokenKind::EndOfFile));
+  }
+}
+
+TEST_CASE("lexer: valid Python that looks odd is accepted", "[lexer]") {
+  for (const char *src :
+       {"x = 1if y else 2\n", "x = 0x1for y in z\n", "\xef\xbb\xbfx = 1\n",
+        "x = b'\\u12'\n", "x = 'caf\xc3\xa9 \xf0\x9f\x94\xa5'  # \xe2\x82\xac\n",
+        "x = r'\\N'\n"}) {
+    INFO(src);
+    CHECK(firstError(lex(src)) == nullptr);
+  }
+  CHECK(shape(lex("x = 1if y else 2\n")) ==
+        "x = int:1 if y else int:2 NL EOF");
+}
+
+// CPython's MAXLEVEL is 200: the 201st open bracket is an error.
+TEST_CASE("lexer: brackets nest 200 deep", "[lexer]") {
+  auto nested = [](int n) {
+    return "x = " + std::string(n, '(') + "1" + std::string(n, ')') + "\n";
+  };
+  CHECK(firstError(lex(nested(200))) == nullptr);
+  auto toks = lex(nested(201));
+  const Token *err = firstError(toks);
+  REQUIRE(err);
+  CHECK(err->fatal);
+  CHECK(err->text == "too many nested parentheses");
+  CHECK(err->range.begin.col == 5 + 200);
+}
+
+TEST_CASE("lexer: a lone CR ends a line", "[lexer]") {
+  auto toks = lex("if a:\r    b = 1\r\r\nc\r");
+  CHECK(shape(toks) == "if a : NL IN b = int:1 NL DE c NL EOF");
+  CHECK(toks[7].range.begin.line == 2);
+  CHECK(toks[10].range.begin.line == 4);
+  SourceFile file("cr.py", "a\rbb\r\nccc\nd");
+  CHECK(file.numLines() == 4);
+  CHECK(file.line(2) == "bb");
+  CHECK(file.line(3) == "ccc");
+  CHECK(file.line(4) == "d");
 }
 
 TEST_CASE("lexer: lexing continues after an error", "[lexer]") {

@@ -230,8 +230,8 @@ TEST_CASE("parser: syntax errors", "[errors]") {
       {"x = a if c\n", "1:11: expected 'else' in conditional expression"},
       {"if x\n    pass\n", "1:5: expected ':'"},
       {"def f(x)\n    pass\n", "1:9: expected ':'"},
-      {"f(a, b\n", "2:1: expected ')'"},
-      {"x = [1, 2\n", "2:1: expected ']'"},
+      {"f(a, b\n", "1:2: '(' was never closed"},
+      {"x = [1, 2\n", "1:5: '[' was never closed"},
       {"x = \n", "1:5: expected an expression"},
       {"x = 1 +\n", "1:8: expected an expression"},
       {"x[]\n", "1:3: expected an expression"},
@@ -270,7 +270,7 @@ TEST_CASE("parser: syntax errors", "[errors]") {
       {"@script\nx = 1\n", "2:1: expected 'def' or 'class' after a decorator"},
       {"def (x):\n    pass\n", "1:5: expected a function name"},
       {"for x y:\n    pass\n", "1:7: expected 'in'"},
-      {"x = )\n", "1:5: expected an expression"},
+      {"x = )\n", "1:5: unmatched ')'"},
       {"x = if\n", "1:5: expected an expression"},
   };
   for (const Case &c : cases) {
@@ -280,18 +280,19 @@ TEST_CASE("parser: syntax errors", "[errors]") {
 }
 
 TEST_CASE("parser: nesting depth is capped", "[errors]") {
-  std::string deep =
-      "x = " + std::string(1000, '(') + "1" + std::string(1000, ')') + "\n";
-  std::string err = firstError(deep);
-  CHECK(err.find("expression is nested too deeply") != std::string::npos);
-  CHECK(err.substr(0, 2) == "1:");
-
-  std::string ok =
-      "x = " + std::string(150, '(') + "1" + std::string(150, ')') + "\n";
-  CHECK(firstError(ok) == "ok");
+  // Brackets nest 200 deep, as in CPython; the lexer refuses the 201st.
+  auto parens = [](int n) {
+    return "x = " + std::string(n, '(') + "1" + std::string(n, ')') + "\n";
+  };
+  CHECK(firstError(parens(1000)) == "1:205: too many nested parentheses");
+  CHECK(firstError(parens(201)) == "1:205: too many nested parentheses");
+  CHECK(firstError(parens(200)) == "ok");
+  CHECK(firstError("def f(x):\n    if x:\n        return " +
+                   parens(200).substr(4)) == "ok");
 
   CHECK(firstError("x = " + std::string(5000, '-') + "1\n") ==
-        "1:204: expression is nested too deeply");
+        "1:1004: expression is nested too deeply");
+  CHECK(firstError("x = " + std::string(999, '-') + "1\n") == "ok");
   std::string nots;
   for (int i = 0; i < 5000; ++i)
     nots += "not ";
@@ -301,7 +302,43 @@ TEST_CASE("parser: nesting depth is capped", "[errors]") {
   for (int i = 0; i < 500; ++i)
     blocks += std::string(i, ' ') + "if x:\n";
   blocks += std::string(500, ' ') + "pass\n";
-  CHECK(firstError(blocks).find("nested too deeply") != std::string::npos);
+  CHECK(firstError(blocks).find("too many levels of indentation") !=
+        std::string::npos);
+}
+
+// The expression tree's height is bounded, however it grows: a long chain of
+// one operator, nested brackets each holding a chain, or a long chain of
+// calls. Every walk of the tree after the parser recurses once per level.
+TEST_CASE("parser: expression trees are at most 1000 high", "[errors]") {
+  auto sum = [](int n) {
+    std::string s = "a";
+    for (int i = 1; i < n; ++i)
+      s += " + a";
+    return s;
+  };
+  CHECK(firstError("x = " + sum(1000) + "\n") == "ok");
+  CHECK(firstError("x = " + sum(1001) + "\n").find(
+            "expression is nested too deeply") != std::string::npos);
+  // 100 brackets, each holding a 100-term sum with the next bracket first:
+  // a tree 10,000 high.
+  std::string deep = "a";
+  for (int i = 0; i < 100; ++i)
+    deep = "(" + deep + " + " + sum(99) + ")";
+  std::string err = firstError("x = " + deep + "\n");
+  CHECK(err.find("expression is nested too deeply") != std::string::npos);
+  std::string calls = "x";
+  for (int i = 0; i < 5000; ++i)
+    calls += ".relu()";
+  CHECK(firstError("y = " + calls + "\n").find("nested too deeply") !=
+        std::string::npos);
+  for (const char *op : {" and ", " or ", " * ", " | ", " ** "}) {
+    std::string chain = "a";
+    for (int i = 0; i < 3000; ++i)
+      chain += op + std::string("a");
+    INFO(op);
+    CHECK(firstError("x = " + chain + "\n").find("nested too deeply") !=
+          std::string::npos);
+  }
 }
 
 //===----------------------------------------------------------------------===//
