@@ -27,6 +27,14 @@ std::unique_ptr<mlir::Pass> createExpandMathPass();
 /// no copy needs MLIR's C runner library.
 std::unique_ptr<mlir::Pass> createStridedCopiesPass();
 
+/// Checks every buffer allocation against KILN_MAX_TENSOR_BYTES: a static
+/// one at compile time, a dynamic one with a located run-time error.
+std::unique_ptr<mlir::Pass> createCheckAllocationSizesPass();
+
+/// Wraps each linalg op on buffers in `scf.if` (no extent is zero), so an
+/// empty iteration space runs no loops at all.
+std::unique_ptr<mlir::Pass> createSkipEmptyLoopNestsPass();
+
 /// Adds the CPU pipeline after kiln-level optimization: lowering to linalg,
 /// one-shot bufferization with buffer deallocation, and conversion to the
 /// LLVM dialect. `optLevel` is 0 to 3.

@@ -57,6 +57,8 @@ void kiln::registerCodegenPasses() {
   registerPass([] { return createLowerKilnToLinalgPass(); });
   registerPass([] { return createExpandMathPass(); });
   registerPass([] { return createStridedCopiesPass(); });
+  registerPass([] { return createCheckAllocationSizesPass(); });
+  registerPass([] { return createSkipEmptyLoopNestsPass(); });
   PassPipelineRegistration<>(
       "kiln-cpu-lowering",
       "Lower kiln IR to the LLVM dialect as `kiln compile -O2` does",

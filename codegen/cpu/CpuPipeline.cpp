@@ -65,7 +65,9 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel) {
   pm.addPass(createCanonicalizerPass());
 
   pm.addPass(createBufferizationToMemRefPass());
+  pm.addPass(createCheckAllocationSizesPass());
   pm.addPass(createStridedCopiesPass());
+  pm.addPass(createSkipEmptyLoopNestsPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createExpandMathPass());
   pm.addPass(createConvertSCFToCFPass());

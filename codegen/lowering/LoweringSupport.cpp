@@ -20,9 +20,7 @@ namespace kiln::codegen {
 // RuntimeTables
 //===----------------------------------------------------------------------===//
 
-/// The user-facing position of `loc`: after inlining a location may be a
-/// CallSiteLoc or FusedLoc around the FileLineColLoc we want.
-static FileLineColLoc findFileLoc(Location loc) {
+FileLineColLoc findFileLoc(Location loc) {
   if (auto file = dyn_cast<FileLineColLoc>(loc))
     return file;
   if (auto callSite = dyn_cast<CallSiteLoc>(loc))
@@ -65,6 +63,16 @@ void RuntimeTables::store(ModuleOp module) const {
     stringAttrs.push_back(b.getStringAttr(s));
   module->setAttr("kiln.sites", b.getArrayAttr(sites));
   module->setAttr("kiln.strings", b.getArrayAttr(stringAttrs));
+}
+
+RuntimeTables RuntimeTables::load(ModuleOp module) {
+  RuntimeTables tables;
+  if (auto sites = module->getAttrOfType<ArrayAttr>("kiln.sites"))
+    tables.sites.assign(sites.begin(), sites.end());
+  if (auto strings = module->getAttrOfType<ArrayAttr>("kiln.strings"))
+    for (Attribute s : strings)
+      tables.addString(cast<StringAttr>(s).getValue());
+  return tables;
 }
 
 //===----------------------------------------------------------------------===//

@@ -32,12 +32,20 @@ public:
   int64_t addString(llvm::StringRef text);
   /// Appends the tables to the module's attributes.
   void store(mlir::ModuleOp module) const;
+  /// The tables a previous store() left on `module`, for a later pass that
+  /// adds sites of its own.
+  static RuntimeTables load(mlir::ModuleOp module);
 
 private:
   std::vector<mlir::Attribute> sites;
   std::vector<std::string> strings;
   llvm::StringMap<int64_t> stringIndex;
 };
+
+/// The user-facing position of `loc`: after inlining a location may be a
+/// CallSiteLoc or FusedLoc around the FileLineColLoc we want. Null if there
+/// is none.
+mlir::FileLineColLoc findFileLoc(mlir::Location loc);
 
 /// Context handed to every lowering pattern.
 struct LoweringState {

@@ -227,9 +227,19 @@ int runCompile(const CompileOptions &o) {
   mlir::DialectRegistry registry;
   registerCodegenDialects(registry);
   mlir::MLIRContext context(registry);
-  // MLIR's own diagnostics only appear for internal errors (a verifier
-  // failure after lowering); show them rather than lose them.
-  mlir::ScopedDiagnosticHandler handler(&context, [](mlir::Diagnostic &d) {
+  // An error a pass reports at a place in the user's file (a static shape
+  // too large to allocate) is a user error and is rendered like the
+  // frontend's. Any other MLIR diagnostic is an internal error (a verifier
+  // failure after lowering); show it rather than lose it.
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    mlir::FileLineColLoc at = codegen::findFileLoc(d.getLocation());
+    if (d.getSeverity() == mlir::DiagnosticSeverity::Error && at &&
+        at.getFilename() == o.input) {
+      SourceLoc begin{at.getLine(), at.getColumn()};
+      Diagnostic &diag = diags.error({begin, {begin.line, begin.col + 1}}, d.str());
+      std::cerr << diags.render(diag);
+      return mlir::success();
+    }
     llvm::errs() << "kiln: internal: " << d << "\n";
     return mlir::success();
   });
@@ -300,7 +310,8 @@ int runCompile(const CompileOptions &o) {
   request.sharedObject = !o.output.empty();
   CpuArtifacts cpu;
   if (!compileForCpu(*lowered, o.optLevel, request, cpu, error)) {
-    std::cerr << "kiln: error: " << error << "\n";
+    if (!diags.hasErrors()) // else the located error says it all
+      std::cerr << "kiln: error: " << error << "\n";
     return 1;
   }
   llvm::outs() << cpu.llvmIR << cpu.assembly;

@@ -20,6 +20,14 @@ extern "C" {
 
 #define KILN_ABI_VERSION 2
 
+/* The largest tensor, in bytes, that compiled code or the runtime will
+ * create: 2^47, the user address space of x86-64 with 4-level paging.
+ * Every size derived from a shape is checked against it before use, so no
+ * byte count can wrap. An input whose dims, with each zero counted as one,
+ * would exceed it is refused at the boundary: compiled code may derive a
+ * non-empty shape from such an input (x.sum(0) of a [0, M, N] tensor). */
+#define KILN_MAX_TENSOR_BYTES ((uint64_t)1 << 47)
+
 /* The symbol every CPU code object exports; its value is a kiln_module. */
 #define KILN_MODULE_SYMBOL "kiln_module_v1"
 
