@@ -25,6 +25,9 @@ static bool isTensor(Value v) {
 }
 
 MaybeValue FunctionLowering::lowerExpr(const ast::Expr &expr) {
+  DepthGuard guard(module, expr.range);
+  if (!guard.ok())
+    return std::nullopt;
   switch (expr.kind) {
   case ast::Expr::Kind::Name:
     return lowerName(llvm::cast<ast::NameExpr>(expr));

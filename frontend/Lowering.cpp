@@ -497,6 +497,16 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
   return owned;
 }
 
+DepthGuard::DepthGuard(ModuleLowering &m, SourceRange where) : m(m) {
+  // Report once, where the limit is first crossed; the levels above fail
+  // quietly as the error unwinds.
+  if (++m.depth == kMaxLoweringDepth + 1)
+    m.diags.error(where, "expressions and helper calls nest more than " +
+                             std::to_string(kMaxLoweringDepth) +
+                             " deep here; kiln, like CPython, refuses code "
+                             "nested this deeply");
+}
+
 std::optional<func::FuncOp>
 ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
                                  ArrayRef<PyValue> args, SourceRange callSite,
@@ -530,6 +540,9 @@ ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
                 "recursive call to '" + def.name + "' is not supported");
     return std::nullopt;
   }
+  DepthGuard guard(*this, callSite);
+  if (!guard.ok())
+    return std::nullopt;
   if (!self && !checkDecorators(*this, def))
     return std::nullopt;
 
@@ -655,8 +668,13 @@ FunctionLowering::lowerBody(const ast::FunctionDef &fn,
     return std::nullopt;
 
   PyValue result = PyValue::none();
-  if (auto it = env.find(kRetvalVar); it != env.end())
+  std::optional<SourceRange> returnRange;
+  if (auto it = env.find(kRetvalVar); it != env.end()) {
     result = it->second.value;
+    returnRange = it->second.where;
+  }
+  if (!checkReturnAnnotation(fn, result, returnRange))
+    return std::nullopt;
   SmallVector<Value> results;
   if (!result.isNone() && !flattenValues(result, results)) {
     error(env[kRetvalVar].where,

@@ -104,6 +104,11 @@ public:
   std::optional<PyValue> lowerBody(const ast::FunctionDef &def,
                                    std::vector<PyValue> params);
 
+  /// Checks the result against `def`'s `->` annotation (ReturnAnnotation.cpp);
+  /// `returnRange` is the return statement that produced it, if any.
+  bool checkReturnAnnotation(const ast::FunctionDef &def, const PyValue &result,
+                             std::optional<SourceRange> returnRange);
+
   //===--- statements (LowerStmt.cpp) ---------------------------------===//
   bool lowerBlock(const ast::Block &block);
   bool lowerStmt(const ast::Stmt &stmt);
@@ -336,6 +341,29 @@ public:
   /// Specializations: key is name + flattened types.
   std::map<std::string, mlir::func::FuncOp> specializations;
   std::set<const ast::FunctionDef *> inProgress;
+  /// Nested expressions plus nested helper calls being lowered now; see
+  /// kMaxLoweringDepth.
+  unsigned depth = 0;
+};
+
+/// Lowering recurses through nested expressions and into the helpers a
+/// function calls, so a hostile file (a 10,000-deep expression, a chain of
+/// thousands of helpers) could overflow the stack. CPython refuses
+/// expressions nested about 3,000 deep; kiln refuses past the same depth,
+/// counting helper calls too, and compiles on a stack sized for it (see
+/// tools/kiln/CompileCommand.cpp).
+constexpr unsigned kMaxLoweringDepth = 3000;
+
+/// Counts one level of lowering depth while in scope. ok() is false past
+/// kMaxLoweringDepth, after reporting the error at `where`.
+class DepthGuard {
+public:
+  DepthGuard(ModuleLowering &m, SourceRange where);
+  ~DepthGuard() { --m.depth; }
+  bool ok() const { return m.depth <= kMaxLoweringDepth; }
+
+private:
+  ModuleLowering &m;
 };
 
 /// The methods of a module class that become entry points: forward, and

@@ -6,6 +6,11 @@
 //===----------------------------------------------------------------------===//
 #include "tools/kiln/Commands.h"
 
+#include <optional>
+#include <utility> // llvm/Support/thread.h uses std::exchange without it
+
+#include "llvm/Support/thread.h"
+
 #include <CLI/CLI.hpp>
 
 int main(int argc, char **argv) {
@@ -24,8 +29,17 @@ int main(int argc, char **argv) {
     // --help exits 0; every usage error exits 2, whatever CLI11's own code.
     return app.exit(e) == 0 ? 0 : 2;
   }
-  if (compileCmd->parsed())
-    return kiln::runCompile(compile);
+  if (compileCmd->parsed()) {
+    // The frontend recurses once per nesting level of the source, up to
+    // frontend's kMaxLoweringDepth; 1 GiB of stack (address space, touched
+    // only as deep as a file nests) holds that bound even with a
+    // sanitizer's larger frames, where the main thread's 8 MiB would not.
+    int status = 1;
+    llvm::thread compiler(std::optional<unsigned>(1u << 30),
+                          [&] { status = kiln::runCompile(compile); });
+    compiler.join();
+    return status;
+  }
   if (inspectCmd->parsed())
     return kiln::runInspect(inspect);
   if (runCmd->parsed())
