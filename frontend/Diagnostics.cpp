@@ -1,6 +1,8 @@
 //===- Diagnostics.cpp ----------------------------------------------------===//
 #include "frontend/Diagnostics.h"
 
+#include <cstdio>
+
 #include <algorithm>
 
 namespace kiln {
@@ -45,6 +47,36 @@ Diagnostic &DiagnosticEngine::error(SourceRange range, std::string message) {
   return diags_.back();
 }
 
+size_t utf8SequenceLength(std::string_view s, size_t i) {
+  auto byte = [&](size_t k) -> unsigned {
+    return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0;
+  };
+  unsigned c = byte(0);
+  if (c < 0x80)
+    return 1;
+  size_t n;
+  unsigned lo = 0x80, hi = 0xBF; // the range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    lo = c == 0xE0 ? 0xA0 : lo;
+    hi = c == 0xED ? 0x9F : hi;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    lo = c == 0xF0 ? 0x90 : lo;
+    hi = c == 0xF4 ? 0x8F : hi;
+  } else {
+    return 0;
+  }
+  if (byte(1) < lo || byte(1) > hi)
+    return 0;
+  for (size_t k = 2; k < n; ++k)
+    if (byte(k) < 0x80 || byte(k) > 0xBF)
+      return 0;
+  return n;
+}
+
 std::string DiagnosticEngine::renderOne(SourceRange range,
                                         std::string_view severity,
                                         std::string_view message) const {
@@ -60,18 +92,47 @@ std::string DiagnosticEngine::renderOne(SourceRange range,
   if (!range.begin.isValid())
     return out;
   std::string_view text = file_.line(range.begin.line);
-  // Tabs are kept in the caret line so the caret stays aligned.
-  std::string caret;
   uint32_t startCol = std::max<uint32_t>(range.begin.col, 1);
-  for (uint32_t c = 1; c < startCol; ++c)
-    caret += (c - 1 < text.size() && text[c - 1] == '\t') ? '\t' : ' ';
   uint32_t endCol = range.end.line == range.begin.line
                         ? range.end.col
                         : static_cast<uint32_t>(text.size()) + 1;
-  caret += '^';
-  for (uint32_t c = startCol + 1; c < endCol; ++c)
-    caret += '~';
-  out += text;
+  // The line is shown with control bytes and invalid UTF-8 escaped, so the
+  // terminal gets printable UTF-8 only, and the caret under each byte is
+  // as wide as what shows it. Tabs stay tabs to keep the caret aligned.
+  std::string shown, caret;
+  auto under = [&](uint32_t col, size_t width, std::string_view bytes) {
+    char mark = col < startCol ? ' ' : col == startCol ? '^' : '~';
+    if (col >= std::max(endCol, startCol + 1))
+      mark = 0;
+    if (mark == ' ' && bytes == "\t")
+      caret += '\t';
+    else if (mark == '^')
+      caret.append(1, '^').append(width - 1, '~');
+    else if (mark)
+      caret.append(width, mark);
+  };
+  for (size_t i = 0; i < text.size();) {
+    auto c = static_cast<unsigned char>(text[i]);
+    size_t n = c < 0x80 ? 1 : utf8SequenceLength(text, i);
+    uint32_t col = uint32_t(i + 1);
+    if ((c < 0x20 && c != '\t') || c == 0x7f || n == 0) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
+      shown += buf;
+      under(col, 4, {});
+      ++i;
+      continue;
+    }
+    shown.append(text.substr(i, n));
+    under(col, 1, text.substr(i, n));
+    for (size_t k = 1; k < n; ++k)
+      if (col + k == startCol)
+        caret += '^'; // a range starting inside a character
+    i += n;
+  }
+  if (startCol > text.size())
+    caret.append(startCol - 1 - text.size(), ' ') += '^';
+  out += shown;
   out += "\n";
   out += caret;
   out += "\n";

@@ -54,6 +54,12 @@ private:
   std::vector<size_t> lineStarts_;
 };
 
+/// The length of the well-formed UTF-8 sequence at `s[i]`, or 0 where there
+/// is none: a stray continuation byte, an overlong form, a surrogate, a code
+/// point past U+10FFFF or a truncated sequence, all of which Python's decoder
+/// refuses.
+size_t utf8SequenceLength(std::string_view s, size_t i);
+
 struct DiagnosticNote {
   SourceRange range;
   std::string message;

@@ -74,38 +74,8 @@ int digitValue(char c) {
   return 99;
 }
 
-/// The length of the well-formed UTF-8 sequence at `s[i]`, or 0 where there
-/// is none: a stray continuation byte, an overlong form, a surrogate, a code
-/// point past U+10FFFF or a truncated sequence, all of which Python's
-/// decoder refuses.
 size_t utf8Length(std::string_view s, size_t i) {
-  auto byte = [&](size_t k) -> unsigned {
-    return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0;
-  };
-  unsigned c = byte(0);
-  if (c < 0x80)
-    return 1;
-  size_t n;
-  unsigned lo = 0x80, hi = 0xBF; // the range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    lo = c == 0xE0 ? 0xA0 : lo;
-    hi = c == 0xED ? 0x9F : hi;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    lo = c == 0xF0 ? 0x90 : lo;
-    hi = c == 0xF4 ? 0x8F : hi;
-  } else {
-    return 0;
-  }
-  if (byte(1) < lo || byte(1) > hi)
-    return 0;
-  for (size_t k = 2; k < n; ++k)
-    if (byte(k) < 0x80 || byte(k) > 0xBF)
-      return 0;
-  return n;
+  return utf8SequenceLength(s, i);
 }
 
 /// Keywords that may directly follow a number: Python 3.11 accepts `1if x

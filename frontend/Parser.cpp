@@ -2,6 +2,7 @@
 #include "frontend/Parser.h"
 #include "frontend/ParserImpl.h"
 
+#include <algorithm>
 #include <set>
 
 namespace kiln::detail {
@@ -582,6 +583,18 @@ struct ItemInfo {
 };
 } // namespace
 
+/// Whether a decorator that failed to parse was meant to be script, so that
+/// its error is reported rather than the function silently left out: a
+/// spelling of script with at most a slip (`@torch.jit.script:`).
+static bool looksLikeScript(std::string_view text) {
+  auto near = [&](std::string_view spelling, size_t slack) {
+    return text.substr(0, spelling.size()) == spelling ||
+           editDistance(text, spelling) <= slack;
+  };
+  return near("torch.jit.script", 2) || near("jit.script", 1) ||
+         text == "script";
+}
+
 static ItemInfo describeItem(const std::vector<Token> &toks, size_t i) {
   ItemInfo info;
   size_t last = toks.size() - 1;
@@ -589,7 +602,7 @@ static ItemInfo describeItem(const std::vector<Token> &toks, size_t i) {
     std::string text;
     for (++i; i < last && !toks[i].is(TokenKind::Newline); ++i)
       text += toks[i].text;
-    if (text == "torch.jit.script" || text == "jit.script" || text == "script")
+    if (looksLikeScript(text))
       info.isScript = true;
     if (i < last)
       ++i; // Newline
@@ -654,6 +667,8 @@ Module Parser::parseModule() {
     m.skipped.push_back(std::move(item));
     pos = end;
   }
+  if (std::optional<Diagnostic> error = fileError(m, toks))
+    rejectFile(m, *error);
   return m;
 }
 

@@ -167,6 +167,17 @@ public:
   ast::Module parseModule();
 };
 
+//===--- Whole-file errors (ModuleChecks.cpp) -----------------------------===//
+/// The first error that makes Python refuse the whole file, if any: a fatal
+/// lexer token anywhere, or a decorator that cannot exist at import time.
+std::optional<Diagnostic> fileError(const ast::Module &m,
+                                    const std::vector<Token> &toks);
+/// Turns every def and class of `m` into a skipped item carrying `error`,
+/// and adds one item for the file that is reported with no --entry.
+void rejectFile(ast::Module &m, const Diagnostic &error);
+/// Levenshtein distance, to recognize a misspelled decorator.
+size_t editDistance(std::string_view a, std::string_view b);
+
 } // namespace kiln::detail
 
 #endif // KILN_FRONTEND_PARSERIMPL_H

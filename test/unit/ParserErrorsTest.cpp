@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <set>
+
 using namespace kiln;
 using namespace kiln::ast;
 using namespace kiln::test;
@@ -123,14 +125,15 @@ TEST_CASE("module: skips training code and keeps good items", "[module]") {
   CHECK(good.specs[0].text == "x=f32[B,784]");
 }
 
-TEST_CASE("module: lexer errors in skipped code do not matter", "[module]") {
+// Valid Python that kiln does not support only matters where kiln compiles.
+TEST_CASE("module: unsupported tokens in skipped code do not matter",
+          "[module]") {
   Module m = module("def f(x):\n"
                     "    return x\n"
-                    "print(1 $ 2)\n"
-                    "s = 'unterminated\n"
-                    "x = 0xZZ + 1j\n"
+                    "z = 1j + 99999999999999999999999\n"
+                    "caf\xc3\xa9 = 1\n"
                     "def g(x):\n"
-                    "    return x ? 1\n"
+                    "    return x + 2j\n"
                     "def h(x):\n"
                     "    return x\n");
   REQUIRE(m.items.size() == 2);
@@ -138,9 +141,142 @@ TEST_CASE("module: lexer errors in skipped code do not matter", "[module]") {
   CHECK(cast<FunctionDef>(*m.items[1]).name == "h");
   REQUIRE(m.skipped.size() == 1);
   CHECK(m.skipped[0].name == "g");
-  CHECK(m.skipped[0].error.message == "invalid character '?'");
-  CHECK(m.skipped[0].error.range.begin.line == 7);
-  CHECK(m.skipped[0].error.range.begin.col == 14);
+  CHECK(m.skipped[0].error.message == "complex literal is not supported");
+}
+
+// Text CPython's tokenizer rejects makes the file not Python, wherever it
+// is: every def and class is skipped with that error, and one more item,
+// reported with no --entry, stands for the file.
+TEST_CASE("module: a lexical error anywhere rejects the file", "[module]") {
+  struct Case {
+    std::string tail;
+    const char *msg;
+    uint32_t line;
+  } cases[] = {
+      {"print(1 $ 2)\n", "invalid character '$'", 6},
+      {"s = 'unterminated\n", "unterminated string literal", 6},
+      {"x = 0xZZ\n", "invalid hexadecimal literal", 6},
+      {std::string("# a\0b\n", 6), "source code cannot contain null bytes", 6},
+      {"# caf\xe9\n", "byte 0xe9 is not valid UTF-8; Python source files "
+                     "must be UTF-8", 6},
+      {"if x:\n        a\n    b\n",
+       "unindent does not match any outer indentation level", 8},
+      {"x = (1,\n", "'(' was never closed", 6},
+      {"x = 1 + \\", "unexpected EOF while parsing", 6},
+  };
+  for (const Case &c : cases) {
+    INFO(c.tail);
+    Module m = module("@torch.jit.script\n"
+                      "def f(x):\n"
+                      "    return x\n"
+                      "class C:\n" +
+                      std::string("    pass\n") + c.tail);
+    CHECK(m.items.empty());
+    REQUIRE(m.skipped.size() == 3);
+    std::set<std::string> names = {m.skipped[0].name, m.skipped[1].name};
+    CHECK(names == std::set<std::string>{"f", "C"});
+    CHECK(!m.skipped[0].isScript);
+    CHECK(!m.skipped[1].isScript);
+    CHECK(m.skipped[2].isScript);
+    for (const SkippedItem &item : m.skipped) {
+      CHECK(item.error.message == c.msg);
+      CHECK(item.error.range.begin.line == c.line);
+    }
+  }
+}
+
+TEST_CASE("module: a bad dedent inside a function rejects the file",
+          "[module]") {
+  Module m = module("import torch\n"
+                    "@torch.jit.script\n"
+                    "def f(x):\n"
+                    "        y = x\n"
+                    "    return y\n");
+  REQUIRE(m.items.size() == 1); // the import
+  REQUIRE(m.skipped.size() == 2);
+  CHECK(m.skipped[0].name == "f");
+  CHECK(!m.skipped[0].isScript);
+  CHECK(m.skipped[1].isScript);
+  CHECK(m.skipped[1].error.message ==
+        "unindent does not match any outer indentation level");
+  CHECK(m.skipped[1].error.range.begin.line == 5);
+  CHECK(m.skipped[1].error.range.begin.col == 5);
+}
+
+// A decorator whose name is bound nowhere in the file, or a near miss of a
+// torch.jit decorator, fails when Python imports the file; kiln must not
+// silently leave the function out.
+TEST_CASE("module: misspelled decorators reject the file", "[module]") {
+  struct Case {
+    const char *decorator;
+    const char *msg;
+    uint32_t col;
+  } cases[] = {
+      {"@tor3h.jit.script", "name 'tor3h' is not defined", 2},
+      {"@torch.jit.scrip", "unknown decorator '@torch.jit.scrip'; did you "
+                           "mean '@torch.jit.script'?", 2},
+      {"@torch.jot.script()", "unknown decorator '@torch.jot.script'; did "
+                              "you mean '@torch.jit.script'?", 2},
+      {"@jit.expor", "unknown decorator '@torch.jit.expor'; did you mean "
+                     "'@torch.jit.export'?", 2},
+  };
+  for (const Case &c : cases) {
+    INFO(c.decorator);
+    Module m = module("import torch\n"
+                      "from torch import jit\n" +
+                      std::string(c.decorator) +
+                      "\n"
+                      "def f(x):\n"
+                      "    return x\n");
+    REQUIRE(m.skipped.size() == 2);
+    CHECK(m.skipped[1].isScript);
+    CHECK(m.skipped[1].error.message == c.msg);
+    CHECK(m.skipped[1].error.range.begin.line == 3);
+    CHECK(m.skipped[1].error.range.begin.col == c.col);
+  }
+  // Decorators Python can resolve are fine.
+  Module ok = module("import torch\n"
+                     "import functools as ft\n"
+                     "from dataclasses import dataclass\n"
+                     "registry = {}\n"
+                     "@torch.no_grad()\n"
+                     "def train(x):\n"
+                     "    pass\n"
+                     "@ft.lru_cache(maxsize=None)\n"
+                     "def cached(n):\n"
+                     "    return n\n"
+                     "@registry.setdefault\n"
+                     "def g(x):\n"
+                     "    return x\n"
+                     "@dataclass\n"
+                     "class Config:\n"
+                     "    size: int = 3\n"
+                     "    @property\n"
+                     "    def twice(self):\n"
+                     "        return self.size * 2\n"
+                     "    @twice.setter\n"
+                     "    def twice(self, v):\n"
+                     "        pass\n"
+                     "    @staticmethod\n"
+                     "    def make():\n"
+                     "        pass\n"
+                     "    @torch.jit.export\n"
+                     "    def e(self):\n"
+                     "        pass\n");
+  CHECK(ok.skipped.empty());
+  CHECK(ok.items.size() == 7);
+}
+
+// A decorator line that does not parse keeps its function's error reported
+// with no --entry when it is a slip of script.
+TEST_CASE("module: a broken script decorator line is reported", "[module]") {
+  Module m = module("import torch\n"
+                    "@torch.jit.script:\n"
+                    "def f(x):\n"
+                    "    return x\n");
+  REQUIRE(m.skipped.size() == 1);
+  CHECK(m.skipped[0].isScript);
+  CHECK(m.skipped[0].error.message == "expected a newline after a decorator");
 }
 
 TEST_CASE("module: a failing decorator skips its def", "[module]") {
