@@ -12,6 +12,9 @@
 
 #include "codegen/archive/Weights.h"
 
+#include "kiln/Tensor.h"
+#include "runtime/src/Untrusted.h"
+
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
@@ -54,13 +57,6 @@ const DTypeInfo *dtypeInfo(const std::string &manifest) {
   return nullptr;
 }
 
-std::string systemError(int error) {
-  std::string text = std::error_code(error, std::generic_category()).message();
-  if (!text.empty())
-    text[0] = char(std::tolower((unsigned char)text[0]));
-  return text;
-}
-
 /// "f32[120, 400]", as the mismatch report prints a tensor.
 std::string typeText(const std::string &dtype,
                      const std::vector<int64_t> &shape) {
@@ -70,14 +66,11 @@ std::string typeText(const std::string &dtype,
   return out + "]";
 }
 
-/// numel * elementSize, or false when it does not fit in 64 bits.
+/// numel * elementSize, or false for a negative dim or a size over
+/// KILN_MAX_TENSOR_BYTES, by the runtime's one rule.
 bool byteSize(const std::vector<int64_t> &shape, size_t elementSize,
               uint64_t &bytes) {
-  bytes = elementSize;
-  for (int64_t dim : shape)
-    if (dim < 0 || __builtin_mul_overflow(bytes, uint64_t(dim), &bytes))
-      return false;
-  return true;
+  return checkedByteSize(shape, elementSize, bytes);
 }
 
 /// A whole file, mapped read-only: a model's weights are copied once, from
@@ -94,27 +87,23 @@ public:
 
   /// Returns an error message or "".
   std::string open(const std::string &path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-      return "cannot open: " + systemError(errno);
-    struct stat info;
-    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-      close(fd);
-      return "not a regular file";
-    }
+    RegularFile file;
+    std::string error = openRegularFile(path, file);
+    if (!error.empty())
+      return error;
     // mmap refuses an empty range; an empty file is simply too short.
-    if (info.st_size > 0) {
+    if (file.size > 0) {
       void *mapping =
-          mmap(nullptr, size_t(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+          mmap(nullptr, size_t(file.size), PROT_READ, MAP_PRIVATE, file.fd, 0);
       if (mapping == MAP_FAILED) {
         int error = errno;
-        close(fd);
+        close(file.fd);
         return "cannot map: " + systemError(error);
       }
       data = static_cast<const uint8_t *>(mapping);
-      size = size_t(info.st_size);
+      size = size_t(file.size);
     }
-    close(fd);
+    close(file.fd);
     return "";
   }
 
@@ -142,7 +131,7 @@ bool asSize(const json &value, uint64_t &out) {
 /// bytes. Returns an error message or "".
 std::string parseTensor(const std::string &name, const json &value,
                         uint64_t dataSize, StoredTensor &tensor) {
-  std::string what = "tensor '" + name + "'";
+  std::string what = "tensor " + inQuotes(name);
   if (!value.is_object())
     return "not a safetensors file: " + what + " is not a JSON object";
   auto dtype = value.find("dtype");
@@ -166,21 +155,23 @@ std::string parseTensor(const std::string &name, const json &value,
     for (const DTypeInfo &candidate : DTypes)
       supported +=
           (supported.empty() ? "" : ", ") + std::string(candidate.safetensors);
-    return what + " has dtype " + spelling +
+    return what + " has dtype " + escaped(spelling) +
            ", which kiln does not support (it supports " + supported + ")";
   }
   tensor.dtype = info->manifest;
   for (const json &dim : *shape) {
     uint64_t size;
+    // Never dump the shape: printing JSON recurses, and it may nest
+    // arrays 200,000 deep.
     if (!asSize(dim, size))
-      return "not a safetensors file: " + what + " has shape " + shape->dump() +
-             "; sizes must be non-negative integers";
+      return "not a safetensors file: " + what +
+             " has a dim that is not a non-negative integer";
     tensor.shape.push_back(int64_t(size));
   }
   if (!asSize((*offsets)[0], tensor.begin) ||
       !asSize((*offsets)[1], tensor.end))
-    return "not a safetensors file: " + what + " has data_offsets " +
-           offsets->dump() + "; offsets must be non-negative integers";
+    return "not a safetensors file: " + what +
+           " has data_offsets that are not non-negative integers";
 
   std::string range = "[" + std::to_string(tensor.begin) + ", " +
                       std::to_string(tensor.end) + "]";
@@ -203,6 +194,20 @@ std::string parseTensor(const std::string &name, const json &value,
   return "";
 }
 
+/// The safetensors library's limit on the header, against memory bombs.
+constexpr uint64_t kMaxHeaderSize = 100'000'000;
+
+/// safetensors requires "__metadata__" to map strings to strings.
+std::string checkMetadata(const json &metadata) {
+  if (!metadata.is_object())
+    return "not a safetensors file: \"__metadata__\" is not a JSON object";
+  for (auto it = metadata.begin(); it != metadata.end(); ++it)
+    if (!it.value().is_string())
+      return "not a safetensors file: \"__metadata__\" maps " +
+             inQuotes(it.key()) + " to a value that is not a string";
+  return "";
+}
+
 /// Parses and checks the whole header. Returns an error message or "".
 std::string parseHeader(const MappedFile &file,
                         std::map<std::string, StoredTensor> &tensors,
@@ -214,6 +219,10 @@ std::string parseHeader(const MappedFile &file,
   uint64_t headerSize = 0;
   for (int i = 7; i >= 0; --i)
     headerSize = headerSize << 8 | file.data[i];
+  if (headerSize > kMaxHeaderSize)
+    return "not a safetensors file: its header length is " +
+           std::to_string(headerSize) + " bytes, more than the " +
+           std::to_string(kMaxHeaderSize) + " safetensors reads";
   if (headerSize > file.size - 8)
     return "truncated or not a safetensors file: its header length is " +
            std::to_string(headerSize) + " bytes, but only " +
@@ -230,13 +239,18 @@ std::string parseHeader(const MappedFile &file,
     size_t tag = detail.find("] ");
     if (tag != std::string::npos)
       detail = detail.substr(tag + 2);
-    return "not a safetensors file: its header is not valid JSON: " + detail;
+    return "not a safetensors file: its header is not valid JSON: " +
+           escaped(detail);
   }
   if (!header.is_object())
     return "not a safetensors file: its header is not a JSON object";
   for (auto it = header.begin(); it != header.end(); ++it) {
-    if (it.key() == "__metadata__")
+    if (it.key() == "__metadata__") {
+      std::string error = checkMetadata(it.value());
+      if (!error.empty())
+        return error;
       continue;
+    }
     StoredTensor tensor;
     std::string error = parseTensor(it.key(), it.value(), dataSize, tensor);
     if (!error.empty())
@@ -258,8 +272,8 @@ std::string parseHeader(const MappedFile &file,
     const StoredTensor &previous = *byOffset[last].second;
     const StoredTensor &current = *byOffset[i].second;
     if (current.begin < previous.end)
-      return "not a safetensors file: tensors '" + *byOffset[last].first +
-             "' and '" + *byOffset[i].first + "' overlap: they hold bytes [" +
+      return "not a safetensors file: tensors " + inQuotes(*byOffset[last].first) +
+             " and " + inQuotes(*byOffset[i].first) + " overlap: they hold bytes [" +
              std::to_string(previous.begin) + ", " +
              std::to_string(previous.end) + ") and [" +
              std::to_string(current.begin) + ", " +
@@ -318,7 +332,7 @@ std::string readSafetensors(const std::string &path,
     }
     for (const auto &[name, found] : stored)
       if (!declared.count(name))
-        problems.push_back({name, "unexpected " + name + ": found " +
+        problems.push_back({name, "unexpected " + escaped(name) + ": found " +
                                       typeText(found.dtype, found.shape)});
     if (!problems.empty()) {
       std::stable_sort(

@@ -16,7 +16,9 @@
 
 #include "kiln/Format.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
@@ -54,18 +56,61 @@ thread_local CallState *current = nullptr;
   std::longjmp(current->jump, 1);
 }
 
+/// Runs the body of a host function. An exception (std::bad_alloc, most
+/// likely) must not unwind into compiled code, which has no handlers and
+/// may have no unwind tables; it becomes a raise at `site` instead, made
+/// once the exception object is gone. The caller's frame, which the raise
+/// skips, must hold no object with a destructor.
+template <typename F> auto guarded(int64_t site, F &&body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc &) {
+    current->errorMessage.assign("out of memory");
+  } catch (const std::exception &e) {
+    current->errorMessage.assign("internal error: ");
+    current->errorMessage.append(e.what());
+  }
+  current->errorSite = site;
+  std::longjmp(current->jump, 1);
+}
+
 //===--------------------------------------------------------------------===//
 // Memory
 //===--------------------------------------------------------------------===//
 
+/// Ends the call with "out of memory allocating N bytes"; the message is
+/// built straight into the call state, so the raise skips no string.
+[[noreturn]] void failAllocation(uint64_t bytes, const char *why) {
+  current->errorMessage.assign(why);
+  current->errorMessage.append(std::to_string(bytes));
+  current->errorMessage.append(" bytes");
+  current->errorSite = -1;
+  std::longjmp(current->jump, 1);
+}
+
 void *hostAlloc(uint64_t bytes) {
+  // The last line of defence against a size that wrapped in compiled code
+  // (kiln/abi.h): no tensor is larger (MLIR asks for up to 64 bytes more,
+  // to align the buffer itself), and the rounding below cannot wrap.
+  if (bytes > KILN_MAX_TENSOR_BYTES + 64)
+    failAllocation(bytes, "cannot allocate more than 2^47 bytes for one "
+                          "tensor: asked for ");
   // 64-byte aligned, so MLIR's own alignment step is a no-op and a
   // result's data starts at its allocation.
   size_t size = (std::max<uint64_t>(bytes, 1) + 63) / 64 * 64;
   void *ptr = std::aligned_alloc(64, size);
   if (!ptr)
-    fail(-1, "out of memory allocating " + std::to_string(bytes) + " bytes");
-  current->allocations.insert(ptr);
+    failAllocation(bytes, "out of memory allocating ");
+  bool tracked = false;
+  try {
+    current->allocations.insert(ptr);
+    tracked = true;
+  } catch (const std::bad_alloc &) {
+  }
+  if (!tracked) {
+    std::free(ptr);
+    failAllocation(bytes, "out of memory allocating ");
+  }
   return ptr;
 }
 
@@ -166,13 +211,16 @@ void advanceFormat(CallState &state) {
 }
 
 void printBegin(int64_t format) {
-  const auto &strings = current->model->strings;
-  current->format = format >= 0 && format < static_cast<int64_t>(strings.size())
-                        ? strings[format]
-                        : std::string();
-  current->formatPos = 0;
-  current->line.clear();
-  advanceFormat(*current);
+  guarded(-1, [&] {
+    const auto &strings = current->model->strings;
+    current->format =
+        format >= 0 && format < static_cast<int64_t>(strings.size())
+            ? strings[format]
+            : std::string();
+    current->formatPos = 0;
+    current->line.clear();
+    advanceFormat(*current);
+  });
 }
 
 void printValue(const std::string &text) {
@@ -180,16 +228,24 @@ void printValue(const std::string &text) {
   advanceFormat(*current);
 }
 
-void printI64(int64_t value) { printValue(formatInt(value)); }
-void printF64(double value) { printValue(formatFloat(value)); }
-void printBool(int32_t value) { printValue(formatBool(value != 0)); }
+void printI64(int64_t value) {
+  guarded(-1, [&] { printValue(formatInt(value)); });
+}
+void printF64(double value) {
+  guarded(-1, [&] { printValue(formatFloat(value)); });
+}
+void printBool(int32_t value) {
+  guarded(-1, [&] { printValue(formatBool(value != 0)); });
+}
 void printTensor(const kiln_unranked_memref *tensor, int32_t dtype) {
-  printValue(formatTensor(copyIn(tensor, dtype)));
+  guarded(-1, [&] { printValue(formatTensor(copyIn(tensor, dtype))); });
 }
 
 void printEnd() {
-  advanceFormat(*current);
-  current->line += '\n';
+  guarded(-1, [&] {
+    advanceFormat(*current);
+    current->line += '\n';
+  });
   // One write per line, so lines from concurrent runs never interleave.
   static std::mutex stdoutMutex;
   std::lock_guard<std::mutex> lock(stdoutMutex);
@@ -204,19 +260,25 @@ void printEnd() {
 enum ListOp : int32_t { GetElement = 0, Stack = 1, Cat = 2 };
 
 void *listNew() {
-  current->lists.push_back(std::make_unique<List>());
-  return current->lists.back().get();
+  return guarded(-1, [&] {
+    current->lists.push_back(std::make_unique<List>());
+    return static_cast<void *>(current->lists.back().get());
+  });
 }
 
 void *listClone(void *list) {
-  current->lists.push_back(
-      std::make_unique<List>(*static_cast<List *>(list)));
-  return current->lists.back().get();
+  return guarded(-1, [&] {
+    current->lists.push_back(
+        std::make_unique<List>(*static_cast<List *>(list)));
+    return static_cast<void *>(current->lists.back().get());
+  });
 }
 
 void listAppend(void *list, const kiln_unranked_memref *element,
                 int32_t dtype) {
-  static_cast<List *>(list)->items.push_back(copyIn(element, dtype));
+  guarded(-1, [&] {
+    static_cast<List *>(list)->items.push_back(copyIn(element, dtype));
+  });
 }
 
 int64_t listLen(void *list) {
@@ -246,6 +308,12 @@ bool resultShape(const List &list, int32_t op, int64_t axis,
     return false;
   }
   const std::vector<int64_t> &first = items[0].shape();
+  int64_t rank = static_cast<int64_t>(first.size());
+  if (axis < 0 || axis > rank || (op == Cat && axis == rank)) {
+    error = "Dimension out of range (got " + std::to_string(axis) +
+            " for a list of tensors of rank " + std::to_string(rank) + ")";
+    return false;
+  }
   shape = first;
   for (int64_t i = 1; i < count; ++i) {
     const std::vector<int64_t> &other = items[i].shape();
@@ -276,7 +344,12 @@ bool resultShape(const List &list, int32_t op, int64_t axis,
         return false;
       }
     }
-    shape[axis] += other[axis];
+    // Each size is at most 2^47 bytes' worth, but the elements of a
+    // tensor with a zero dim may have huge other dims.
+    if (__builtin_add_overflow(shape[axis], other[axis], &shape[axis])) {
+      error = "torch.cat(): the result is too large";
+      return false;
+    }
   }
   if (op == Stack)
     shape.insert(shape.begin() + axis, count);
@@ -307,13 +380,18 @@ int64_t checkedResultDim(const List &list, int32_t op, int64_t axis,
 
 int64_t listResultDim(void *list, int32_t op, int64_t axis, int64_t dim,
                       int64_t site) {
-  return checkedResultDim(*static_cast<List *>(list), op, axis, dim, site);
+  return guarded(site, [&] {
+    return checkedResultDim(*static_cast<List *>(list), op, axis, dim, site);
+  });
 }
 
-int64_t product(const std::vector<int64_t> &shape, size_t from, size_t to) {
-  int64_t n = 1;
-  for (size_t i = from; i < to && i < shape.size(); ++i)
-    n *= shape[i];
+/// The product of shape[from, to), which the caller knows to be in range.
+size_t product(const std::vector<int64_t> &shape, size_t from, size_t to) {
+  uint64_t n = 1;
+  to = std::min(to, shape.size());
+  [[maybe_unused]] bool fits =
+      from >= to || checkedByteSize(shape.data() + from, to - from, 1, n);
+  assert(fits && "a block of a non-empty, allocated result");
   return n;
 }
 
@@ -324,6 +402,13 @@ void listMaterialize(void *list, int32_t op, int64_t axis,
   checkedResultDim(l, op, axis, -1, site); // validates, as listResultDim did
   size_t element = dtypeSize(static_cast<DType>(dtype));
   uint8_t *dst = outputData(out, element);
+  // An empty result needs no bytes; a non-empty one was allocated, so each
+  // block and count below is a sub-product of its dims, within the limit.
+  uint64_t bytes;
+  if (!checkedByteSize(out->desc->dims, static_cast<size_t>(out->rank),
+                       element, bytes) ||
+      bytes == 0)
+    return;
   if (op == GetElement) {
     int64_t count = static_cast<int64_t>(l.items.size());
     const Tensor &item = l.items[axis < 0 ? axis + count : axis];

@@ -44,6 +44,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -78,11 +79,24 @@ View viewOf(const kiln_unranked_memref &memref, size_t element) {
   return view;
 }
 
+/// The element count of `sizes` by the runtime's one rule (checkedByteSize),
+/// or -1 for a shape that no tensor can have.
 int64_t numel(const Dims &sizes) {
-  int64_t n = 1;
-  for (int64_t size : sizes)
-    n *= size;
-  return n;
+  uint64_t n;
+  return checkedByteSize(sizes.data(), sizes.size(), 1, n)
+             ? static_cast<int64_t>(n)
+             : -1;
+}
+
+/// "" when every view has a shape a tensor can have, so that no size or
+/// offset computed from them wraps; otherwise the error of `op`.
+std::string checkExtents(const char *op,
+                         std::initializer_list<const View *> views) {
+  for (const View *view : views)
+    if (numel(view->sizes) < 0)
+      return std::string(op) + ": shape " + shapeText(view->sizes) +
+             " is negative or too large";
+  return "";
 }
 
 /// Zeros every element of `view`; zero is all-zero bits in f32 and bf16.
@@ -358,7 +372,9 @@ std::string matmul(const kiln_unranked_memref &am,
   size_t element = memory::data_type_size(type);
   View a = viewOf(am, element), b = viewOf(bm, element),
        out = viewOf(outm, element);
-  std::string error = checkMatmul(a.sizes, b.sizes, out.sizes);
+  std::string error = checkExtents("matmul", {&a, &b, &out});
+  if (error.empty())
+    error = checkMatmul(a.sizes, b.sizes, out.sizes);
   if (!error.empty() || numel(out.sizes) == 0)
     return error;
   if (a.sizes.back() == 0) {
@@ -399,10 +415,17 @@ struct ConvParams {
 };
 
 /// An output size as torch computes it; -1 when the dilated kernel does not
-/// fit in the padded input.
+/// fit in the padded input, or when a parameter is so large that the sizes
+/// wrap (the sizes are checked, the parameters are the script's).
 int64_t convOutSize(int64_t in, int64_t kernel, int64_t stride, int64_t pad,
                     int64_t dilation) {
-  int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1;
+  int64_t padded, reach, span;
+  if (__builtin_mul_overflow(pad, 2, &padded) ||
+      __builtin_add_overflow(in, padded, &padded) ||
+      __builtin_mul_overflow(dilation, kernel - 1, &reach) ||
+      __builtin_sub_overflow(padded, reach, &span) ||
+      __builtin_sub_overflow(span, 1, &span))
+    return -1;
   return span < 0 ? -1 : span / stride + 1;
 }
 
@@ -421,7 +444,9 @@ std::string checkConv2d(const Dims &in, const Dims &w, const Dims &out,
            ", " + std::to_string(p.padW) + "), dilation (" +
            std::to_string(p.dilationH) + ", " + std::to_string(p.dilationW) +
            ") or groups " + std::to_string(p.groups);
-  if (in[1] % p.groups != 0 || w[0] % p.groups != 0 || w[1] * p.groups != in[1])
+  int64_t channels;
+  if (in[1] % p.groups != 0 || w[0] % p.groups != 0 ||
+      __builtin_mul_overflow(w[1], p.groups, &channels) || channels != in[1])
     return "conv2d: weight " + shapeText(w) + " does not fit input " +
            shapeText(in) + " with groups=" + std::to_string(p.groups);
   int64_t oh = convOutSize(in[2], w[2], p.strideH, p.padH, p.dilationH);
@@ -508,7 +533,9 @@ std::string conv2d(const kiln_unranked_memref &inputm,
   size_t element = memory::data_type_size(type);
   View in = viewOf(inputm, element), w = viewOf(weightm, element),
        out = viewOf(outm, element);
-  std::string error = checkConv2d(in.sizes, w.sizes, out.sizes, p);
+  std::string error = checkExtents("conv2d", {&in, &w, &out});
+  if (error.empty())
+    error = checkConv2d(in.sizes, w.sizes, out.sizes, p);
   if (!error.empty() || numel(out.sizes) == 0)
     return error;
   if (in.sizes[1] == 0) {

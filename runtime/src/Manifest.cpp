@@ -1,12 +1,15 @@
 //===- Manifest.cpp - Read manifest.json (docs/archive.md) ----------------===//
 //
 // The manifest is untrusted input: every field is checked for presence and
-// type, and any problem becomes one "corrupt manifest: ..." message rather
-// than an exception leaving the runtime.
+// type, every integer for its range (integerField), and any problem becomes
+// one "corrupt manifest: ..." message rather than an exception leaving the
+// runtime. No part of the manifest is ever dumped into a message: printing
+// JSON recurses, and a manifest may nest arrays 100,000 deep.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ModelImpl.h"
+#include "Untrusted.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +20,45 @@ using json = nlohmann::json;
 namespace kiln {
 namespace {
 
+/// Bounds of the manifest's integers (docs/archive.md). A source line or
+/// column, an ABI or format version, needs far less than 2^31; a size or
+/// offset is an int64_t.
+constexpr int64_t kMaxSmallInt = (int64_t(1) << 31) - 1;
+constexpr int64_t kMaxCrc32 = 0xffffffff;
+
+/// The integer `value`, which `what` names, checked to lie in [low, high].
+/// nlohmann's get<int64_t>() would convert a float (1e300) or wrap a large
+/// unsigned number instead of refusing it.
+int64_t integerValue(const json &value, const std::string &what, int64_t low,
+                     int64_t high) {
+  bool fits = value.is_number_integer() &&
+              !(value.is_number_unsigned() &&
+                value.get<uint64_t>() > uint64_t(INT64_MAX));
+  int64_t number = fits ? value.get<int64_t>() : 0;
+  if (!fits || number < low || number > high)
+    throw std::runtime_error(what + " must be an integer from " +
+                             std::to_string(low) + " to " +
+                             std::to_string(high));
+  return number;
+}
+
+int64_t integerField(const json &object, const char *key, int64_t low,
+                     int64_t high) {
+  return integerValue(object.at(key), "\"" + std::string(key) + "\"", low,
+                      high);
+}
+
+/// A dim of a signature or weight: a static size, or (where `symbols`) a
+/// symbol.
+DimInfo parseDim(const json &dim, const std::string &what, bool symbols) {
+  DimInfo d;
+  if (symbols && dim.is_string())
+    d.symbol = dim.get<std::string>();
+  else
+    d.size = integerValue(dim, what, 0, INT64_MAX);
+  return d;
+}
+
 ValueInfo parseValue(const json &value) {
   ValueInfo info;
   info.name = value.at("name").get<std::string>();
@@ -24,14 +66,9 @@ ValueInfo parseValue(const json &value) {
   if (!parseDType(dtype, info.dtype))
     throw std::runtime_error("unknown dtype '" + dtype + "'");
   info.scalar = value.at("scalar").get<bool>();
-  for (const json &dim : value.at("dims")) {
-    DimInfo d;
-    if (dim.is_number_integer())
-      d.size = dim.get<int64_t>();
-    else
-      d.symbol = dim.get<std::string>();
-    info.dims.push_back(d);
-  }
+  std::string what = "a dim of " + inQuotes(info.name);
+  for (const json &dim : value.at("dims"))
+    info.dims.push_back(parseDim(dim, what, /*symbols=*/true));
   return info;
 }
 
@@ -48,22 +85,17 @@ void parseWeights(const json &manifest, Model::Impl &impl,
   for (const json &weight : *table) {
     WeightInfo info;
     info.name = weight.at("name").get<std::string>();
-    std::string what = "weight '" + info.name + "'";
+    std::string what = "weight " + inQuotes(info.name);
     std::string dtype = weight.at("dtype").get<std::string>();
     if (!parseDType(dtype, info.dtype))
       throw std::runtime_error(what + " has unknown dtype '" + dtype + "'");
-    for (const json &dim : weight.at("dims")) {
-      if (!dim.is_number_integer() || dim.get<int64_t>() < 0)
-        throw std::runtime_error(what + " has dims " +
-                                 weight.at("dims").dump() +
-                                 "; sizes must be non-negative integers");
-      info.shape.push_back(dim.get<int64_t>());
-    }
+    for (const json &dim : weight.at("dims"))
+      info.shape.push_back(parseDim(dim, "a dim of " + what, false).size);
     std::string file = weight.at("file").get<std::string>();
     if (std::none_of(files.begin(), files.end(),
                      [&](const auto &listed) { return listed.first == file; }))
-      throw std::runtime_error(what + " is stored in '" + file +
-                               "', which \"files\" does not list");
+      throw std::runtime_error(what + " is stored in " + inQuotes(file) +
+                               ", which \"files\" does not list");
     impl.weights.push_back(std::move(info));
     impl.weightFiles.push_back(std::move(file));
   }
@@ -79,14 +111,16 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
     if (manifest.value("format", "") != "kiln")
       return "not a kiln archive: manifest.json has no \"format\": \"kiln\"";
     const json &version = manifest.at("format_version");
-    int64_t major = version.at(0).get<int64_t>();
-    int64_t minor = version.at(1).get<int64_t>();
+    int64_t major = integerValue(version.at(0), "the major format version",
+                                 0, kMaxSmallInt);
+    int64_t minor = integerValue(version.at(1), "the minor format version",
+                                 0, kMaxSmallInt);
     if (major != 1)
       return "archive format version " + std::to_string(major) + "." +
              std::to_string(minor) +
              " is not supported: this runtime (kiln " KILN_VERSION_STRING
              ") reads format version 1.x";
-    int64_t abi = manifest.at("abi_version").get<int64_t>();
+    int64_t abi = integerField(manifest, "abi_version", 0, kMaxSmallInt);
     if (abi != KILN_ABI_VERSION)
       return "the archive's code uses ABI version " + std::to_string(abi) +
              "; this runtime implements version " +
@@ -110,13 +144,15 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
     impl.strings = manifest.at("strings").get<std::vector<std::string>>();
     for (const json &site : manifest.at("sites"))
       impl.sites.push_back({site.at("file").get<std::string>(),
-                            site.at("line").get<int64_t>(),
-                            site.at("col").get<int64_t>(),
+                            integerField(site, "line", 0, kMaxSmallInt),
+                            integerField(site, "col", 0, kMaxSmallInt),
                             site.at("message").get<std::string>()});
     for (const json &file : manifest.at("files")) {
-      files.push_back({file.at("name").get<std::string>(),
-                       file.at("crc32").get<uint32_t>()});
-      fileSizes.push_back(file.at("size").get<uint64_t>());
+      files.push_back(
+          {file.at("name").get<std::string>(),
+           uint32_t(integerField(file, "crc32", 0, kMaxCrc32))});
+      fileSizes.push_back(
+          uint64_t(integerField(file, "size", 0, INT64_MAX)));
     }
     parseWeights(manifest, impl, files);
   } catch (const std::exception &e) {

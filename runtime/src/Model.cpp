@@ -9,8 +9,10 @@
 
 #include "kiln/Model.h"
 
+#include "ApiBoundary.h"
 #include "CpuFeatures.h"
 #include "ModelImpl.h"
+#include "Untrusted.h"
 #include "ZipReader.h"
 
 #include <dlfcn.h>
@@ -25,6 +27,7 @@
 #include <cerrno>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 namespace kiln {
 
@@ -46,8 +49,10 @@ Model::Impl::~Impl() {
 
 std::string Model::Impl::renderSiteError(int64_t site,
                                          const std::string &message) const {
+  // Unlocated, the message is like any other runtime error, which the
+  // caller prefixes as it likes ("kiln: error: ").
   if (site < 0 || site >= static_cast<int64_t>(sites.size()))
-    return "error: " + message;
+    return message;
   const Site &s = sites[site];
   std::ostringstream out;
   out << s.file << ":" << s.line << ":" << s.col << ": error: " << message;
@@ -56,7 +61,11 @@ std::string Model::Impl::renderSiteError(int64_t site,
     std::string line;
     for (int64_t i = 0; i < s.line && std::getline(lines, line); ++i) {
     }
-    out << "\n" << line << "\n" << std::string(std::max<int64_t>(s.col - 1, 0), ' ') << "^";
+    // A column past the end of the line (a corrupt manifest) gets no caret
+    // rather than a string of spaces as long as the column says.
+    out << "\n" << line;
+    if (s.col >= 1 && static_cast<uint64_t>(s.col) <= line.size() + 1)
+      out << "\n" << std::string(static_cast<size_t>(s.col - 1), ' ') << "^";
   }
   return out.str();
 }
@@ -65,15 +74,6 @@ namespace {
 
 Error loadError(const std::string &path, const std::string &message) {
   return Error{path + ": " + message};
-}
-
-/// strerror's text, lower-cased as runtime messages are.
-std::string systemError(int error) {
-  std::string text = std::strerror(error);
-  if (!text.empty())
-    text[0] =
-        static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-  return text;
 }
 
 /// Loads an ELF shared object from memory: an anonymous memfd holds it, so
@@ -128,16 +128,15 @@ std::string locateWeights(Model::Impl &impl,
     assert(entry != zipEntries.end() &&
            "parseManifest checked that \"files\" lists every weight's entry, "
            "and load that every listed entry is present");
-    std::string what = "weight '" + weight.name + "' (" +
+    std::string what = "weight " + inQuotes(weight.name) + " (" +
                        std::string(dtypeName(weight.dtype)) +
                        shapeText(weight.shape) + ")";
-    uint64_t bytes = dtypeSize(weight.dtype);
-    for (int64_t dim : weight.shape)
-      if (__builtin_mul_overflow(bytes, uint64_t(dim), &bytes))
-        return what + " is too large to address: the archive is corrupt";
+    uint64_t bytes;
+    if (!checkedByteSize(weight.shape, dtypeSize(weight.dtype), bytes))
+      return what + " is too large to address: the archive is corrupt";
     if (entry->size != bytes)
-      return what + " needs " + std::to_string(bytes) + " bytes, but entry '" +
-             file + "' holds " + std::to_string(entry->size) +
+      return what + " needs " + std::to_string(bytes) + " bytes, but entry " +
+             inQuotes(file) + " holds " + std::to_string(entry->size) +
              ": the archive is corrupt";
     const uint8_t *data = impl.mapping + entry->offset;
     if (reinterpret_cast<uintptr_t>(data) % 64 != 0)
@@ -160,30 +159,29 @@ std::string describeDims(const std::vector<DimInfo> &dims) {
 
 } // namespace
 
-Result<Model> Model::load(const std::string &path) {
-  auto impl = std::make_shared<Impl>();
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return loadError(path, "cannot open: " + systemError(errno));
-  struct stat info;
-  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    close(fd);
-    return loadError(path, "not a regular file");
-  }
-  if (info.st_size == 0) {
-    close(fd);
+namespace {
+
+/// Model::load's work; every exception it lets through is caught there.
+Result<std::shared_ptr<Model::Impl>> loadArchive(const std::string &path) {
+  auto impl = std::make_shared<Model::Impl>();
+  RegularFile file;
+  std::string error = openRegularFile(path, file);
+  if (!error.empty())
+    return loadError(path, error);
+  if (file.size == 0) {
+    close(file.fd);
     return loadError(path, "truncated or not a zip archive: the file is empty");
   }
-  void *mapping = mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ,
-                       MAP_PRIVATE, fd, 0);
-  close(fd);
+  void *mapping = mmap(nullptr, static_cast<size_t>(file.size), PROT_READ,
+                       MAP_PRIVATE, file.fd, 0);
+  int mapError = errno;
+  close(file.fd);
   if (mapping == MAP_FAILED)
-    return loadError(path, "cannot map: " + systemError(errno));
+    return loadError(path, "cannot map: " + systemError(mapError));
   impl->mapping = static_cast<const uint8_t *>(mapping);
-  impl->mappingSize = static_cast<size_t>(info.st_size);
+  impl->mappingSize = static_cast<size_t>(file.size);
 
   std::vector<ZipEntry> zipEntries;
-  std::string error;
   if (!readZipDirectory(impl->mapping, impl->mappingSize, zipEntries, error))
     return loadError(path, error);
   auto find = [&](const std::string &name) -> const ZipEntry * {
@@ -216,12 +214,13 @@ Result<Model> Model::load(const std::string &path) {
   for (size_t i = 0; i < files.size(); ++i) {
     const ZipEntry *entry = find(files[i].first);
     if (!entry)
-      return loadError(path, "missing entry '" + files[i].first + "'");
+      return loadError(path, "missing entry " + inQuotes(files[i].first));
     if (entry->size != sizes[i] ||
         crc32Of(impl->mapping + entry->offset, entry->size) !=
             files[i].second)
-      return loadError(path, "checksum mismatch in entry '" + files[i].first +
-                                 "': the archive is corrupt");
+      return loadError(path, "checksum mismatch in entry " +
+                                 inQuotes(files[i].first) +
+                                 ": the archive is corrupt");
   }
   error = locateWeights(*impl, zipEntries);
   if (!error.empty())
@@ -235,7 +234,7 @@ Result<Model> Model::load(const std::string &path) {
 
   const ZipEntry *object = find(impl->objectEntry);
   if (!object)
-    return loadError(path, "missing entry '" + impl->objectEntry + "'");
+    return loadError(path, "missing entry " + inQuotes(impl->objectEntry));
   impl->library = loadSharedObject(impl->mapping + object->offset,
                                    object->size, impl->codeFd, error);
   if (!impl->library)
@@ -273,11 +272,21 @@ Result<Model> Model::load(const std::string &path) {
         fn = candidate.fn;
     }
     if (!fn)
-      return loadError(path, "the code object has no entry point '" +
-                                 entry.name + "' matching the manifest");
+      return loadError(path, "the code object has no entry point " +
+                                 inQuotes(entry.name) + " matching the manifest");
     impl->entryFunctions.push_back(fn);
   }
-  return Model(std::move(impl));
+  return impl;
+}
+
+} // namespace
+
+Result<Model> Model::load(const std::string &path) {
+  Result<std::shared_ptr<Impl>> impl =
+      catchAll<std::shared_ptr<Impl>>(path + ": ", [&] { return loadArchive(path); });
+  if (!impl)
+    return impl.error();
+  return Model(std::move(*impl));
 }
 
 const std::vector<EntryInfo> &Model::entries() const { return impl->entries; }
@@ -293,8 +302,27 @@ const EntryInfo *Model::entry(std::string_view name) const {
 
 namespace {
 
+/// Checks that compiled code can work with `input` without any size it
+/// derives from the shape wrapping (kiln/abi.h): no dim is negative, and
+/// the dims, each 0 counted as 1, span at most KILN_MAX_TENSOR_BYTES.
+/// Returns an error message or "".
+std::string checkInputSize(const Tensor &input) {
+  const std::vector<int64_t> &shape = input.shape();
+  if (std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d < 0; }))
+    return "a dim is negative";
+  uint64_t bound;
+  if (!checkedByteSize(shape, dtypeSize(input.dtype()), bound,
+                       /*zeroAsOne=*/true))
+    return "kiln refuses inputs whose dims, with each 0 counted as 1, span "
+           "more than 2^47 bytes";
+  if (input.nbytes() != 0 && !input.data())
+    return "it has no data";
+  return "";
+}
+
 /// Checks inputs against the signature: count, dtype, rank, static dims,
-/// and one size per dim symbol. Returns an error message or "".
+/// one size per dim symbol, and sizes that cannot wrap. Returns an error
+/// message or "".
 std::string checkInputs(const EntryInfo &entry,
                         const std::vector<Tensor> &inputs) {
   if (inputs.size() != entry.args.size()) {
@@ -318,6 +346,9 @@ std::string checkInputs(const EntryInfo &entry,
              " (shape " + describeDims(arg.dims) + "), got rank " +
              std::to_string(input.rank()) + " (shape " +
              shapeText(input.shape()) + ")";
+    std::string problem = checkInputSize(input);
+    if (!problem.empty())
+      return what + " has shape " + shapeText(input.shape()) + ": " + problem;
     for (size_t d = 0; d < arg.dims.size(); ++d) {
       int64_t size = input.shape()[d];
       const DimInfo &dim = arg.dims[d];
@@ -366,21 +397,74 @@ std::vector<int64_t> describeInput(const Tensor &tensor) {
   return desc;
 }
 
-} // namespace
-
-Result<std::vector<Tensor>> Model::run(std::string_view name,
-                                       const std::vector<Tensor> &inputs) const {
-  size_t index = 0;
-  while (index < impl->entries.size() && impl->entries[index].name != name)
-    ++index;
-  if (index == impl->entries.size()) {
-    std::string names;
-    for (const EntryInfo &entry : impl->entries)
-      names += (names.empty() ? "" : ", ") + entry.name;
-    return Error{"no entry point '" + std::string(name) +
-                 "' in this archive (it has: " + names + ")"};
+/// Turns the result descriptors of a successful call into Tensors. Each
+/// output owns its buffer; one that is returned twice, or whose data does
+/// not start at its allocation, is copied instead. Every buffer in `live`
+/// that no output adopts is freed, even when this throws.
+std::vector<Tensor> collectOutputs(const EntryInfo &entry,
+                                   const std::vector<int64_t> &results,
+                                   const std::vector<void *> &live) {
+  std::vector<Tensor> outputs;
+  std::vector<void *> owned;
+  auto freeUnowned = [&] {
+    for (void *ptr : live)
+      if (std::find(owned.begin(), owned.end(), ptr) == owned.end())
+        hostFree(ptr);
+  };
+  try {
+    owned.reserve(entry.results.size());
+    size_t word = 0;
+    for (const ValueInfo &info : entry.results) {
+      size_t rank = info.dims.size();
+      void *allocated = reinterpret_cast<void *>(results[word]);
+      auto *aligned = reinterpret_cast<uint8_t *>(results[word + 1]);
+      int64_t offset = results[word + 2];
+      std::vector<int64_t> shape(results.begin() + word + 3,
+                                 results.begin() + word + 3 + rank);
+      word += 3 + 2 * rank;
+      uint64_t bytes;
+      if (!checkedByteSize(shape, dtypeSize(info.dtype), bytes))
+        throw std::length_error("result " + inQuotes(info.name) + " of " +
+                                inQuotes(entry.name) + " has shape " +
+                                shapeText(shape) +
+                                ", which no tensor can have");
+      uint8_t *data =
+          aligned + offset * static_cast<int64_t>(dtypeSize(info.dtype));
+      bool taken =
+          std::find(owned.begin(), owned.end(), allocated) != owned.end();
+      if (data == allocated && !taken) {
+        // Owned before adopt: if adopt throws, it has already freed it.
+        owned.push_back(allocated);
+        outputs.push_back(
+            Tensor::adopt(info.dtype, shape, allocated, hostFree));
+        continue;
+      }
+      Tensor copy = Tensor::zeros(info.dtype, shape);
+      std::memcpy(copy.data(), data, copy.nbytes());
+      outputs.push_back(copy);
+    }
+  } catch (...) {
+    freeUnowned();
+    throw;
   }
-  const EntryInfo &entry = impl->entries[index];
+  freeUnowned();
+  return outputs;
+}
+
+Result<std::vector<Tensor>> runEntry(const Model::Impl &impl,
+                                     std::string_view name,
+                                     const std::vector<Tensor> &inputs) {
+  size_t index = 0;
+  while (index < impl.entries.size() && impl.entries[index].name != name)
+    ++index;
+  if (index == impl.entries.size()) {
+    std::string names;
+    for (const EntryInfo &entry : impl.entries)
+      names += (names.empty() ? "" : ", ") + entry.name;
+    return Error{"no entry point " + inQuotes(name) +
+                 " in this archive (it has: " + names + ")"};
+  }
+  const EntryInfo &entry = impl.entries[index];
   std::string error = checkInputs(entry, inputs);
   if (!error.empty())
     return Error{error};
@@ -397,39 +481,18 @@ Result<std::vector<Tensor>> Model::run(std::string_view name,
   std::vector<int64_t> results(resultWords + 1, 0);
 
   std::vector<void *> live;
-  if (!invokeEntry(*impl, impl->entryFunctions[index], args.data(),
+  if (!invokeEntry(impl, impl.entryFunctions[index], args.data(),
                    results.data(), live, error))
     return Error{error};
+  return collectOutputs(entry, results, live);
+}
 
-  // Each output owns its buffer. A buffer that is returned twice, or whose
-  // data does not start at its allocation, is copied instead.
-  std::vector<Tensor> outputs;
-  std::vector<void *> owned;
-  size_t word = 0;
-  for (const ValueInfo &info : entry.results) {
-    size_t rank = info.dims.size();
-    void *allocated = reinterpret_cast<void *>(results[word]);
-    auto *aligned = reinterpret_cast<uint8_t *>(results[word + 1]);
-    int64_t offset = results[word + 2];
-    std::vector<int64_t> shape(results.begin() + word + 3,
-                               results.begin() + word + 3 + rank);
-    word += 3 + 2 * rank;
-    uint8_t *data =
-        aligned + offset * static_cast<int64_t>(dtypeSize(info.dtype));
-    bool taken = std::find(owned.begin(), owned.end(), allocated) != owned.end();
-    if (data == allocated && !taken) {
-      owned.push_back(allocated);
-      outputs.push_back(Tensor::adopt(info.dtype, shape, allocated, hostFree));
-      continue;
-    }
-    Tensor copy = Tensor::zeros(info.dtype, shape);
-    std::memcpy(copy.data(), data, copy.nbytes());
-    outputs.push_back(copy);
-  }
-  for (void *ptr : live)
-    if (std::find(owned.begin(), owned.end(), ptr) == owned.end())
-      hostFree(ptr);
-  return outputs;
+} // namespace
+
+Result<std::vector<Tensor>> Model::run(std::string_view name,
+                                       const std::vector<Tensor> &inputs) const {
+  return catchAll<std::vector<Tensor>>(
+      "", [&] { return runEntry(*impl, name, inputs); });
 }
 
 } // namespace kiln

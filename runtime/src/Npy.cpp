@@ -10,6 +10,9 @@
 
 #include "kiln/Npy.h"
 
+#include "ApiBoundary.h"
+#include "Untrusted.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cstdint>
@@ -19,6 +22,8 @@
 #include <new>
 #include <optional>
 #include <string_view>
+
+#include <unistd.h>
 
 using namespace kiln;
 
@@ -30,6 +35,11 @@ constexpr size_t kArrayAlign = 64;
 // numpy.save pads the dict so the first axis can grow in place up to this
 // many digits; matching it keeps our files byte-identical to numpy's.
 constexpr size_t kGrowthAxisMaxDigits = 21;
+// numpy 2's NPY_MAXDIMS. It also bounds the recursion of formatTensor on a
+// tensor read from a file.
+constexpr size_t kMaxRank = 64;
+// numpy.load refuses longer headers (max_header_size) as unsafe to parse.
+constexpr uint64_t kMaxHeaderLength = 10000;
 
 constexpr bool kHostLittleEndian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 
@@ -37,14 +47,6 @@ struct FileCloser {
   void operator()(std::FILE *file) const { std::fclose(file); }
 };
 using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
-
-std::string systemError(int error) {
-  std::string text = std::strerror(error);
-  if (!text.empty())
-    text[0] =
-        static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-  return text;
-}
 
 Error fail(const std::string &path, const std::string &what) {
   return Error{path + ": " + what};
@@ -81,7 +83,7 @@ public:
         return "expected a string key";
       skipSpace();
       if (!consume(':'))
-        return "expected ':' after '" + key + "'";
+        return "expected ':' after " + inQuotes(key);
       skipSpace();
       std::string problem = parseValue(key, header);
       if (!problem.empty())
@@ -137,7 +139,7 @@ private:
       header.shape = std::move(shape);
       return "";
     }
-    return "unexpected key '" + key + "'";
+    return "unexpected key " + inQuotes(key);
   }
 
   std::string parseShape(std::vector<int64_t> &shape) {
@@ -151,6 +153,8 @@ private:
         return "'shape' holds a value that is not an integer";
       if (dim < 0)
         return "'shape' has a negative dimension";
+      if (shape.size() == kMaxRank)
+        return "'shape' has more than " + std::to_string(kMaxRank) + " dims";
       shape.push_back(dim);
       skipSpace();
       if (consume(',')) {
@@ -298,11 +302,12 @@ void fortranToC(const char *src, char *dst, const std::vector<int64_t> &shape,
   for (size_t k = 1; k < rank; ++k)
     srcStride[k] = srcStride[k - 1] * shape[k - 1];
   std::vector<int64_t> index(rank, 0);
-  int64_t total = 1;
-  for (int64_t dim : shape)
-    total *= dim;
+  // readNpy has checked the shape, each 0 counted as 1, so neither the
+  // strides above nor the count wrap.
+  uint64_t total;
+  checkedByteSize(shape, 1, total);
   int64_t srcOffset = 0;
-  for (int64_t out = 0; out < total; ++out) {
+  for (uint64_t out = 0; out < total; ++out) {
     std::memcpy(dst + out * elementSize, src + srcOffset * elementSize,
                 elementSize);
     // Advance the row-major odometer, keeping srcOffset in step.
@@ -334,19 +339,22 @@ uint32_t readLittleEndian(const unsigned char *bytes, size_t count) {
 
 } // namespace
 
-Result<Tensor> kiln::readNpy(const std::string &path) {
-  FilePtr file(std::fopen(path.c_str(), "rb"));
-  if (!file)
-    return fail(path, "cannot open: " + systemError(errno));
+namespace {
+
+Result<Tensor> readNpyFile(const std::string &path) {
+  RegularFile opened;
+  std::string error = openRegularFile(path, opened);
+  if (!error.empty())
+    return fail(path, error);
+  FilePtr file(fdopen(opened.fd, "rb"));
+  if (!file) {
+    int fdopenError = errno;
+    close(opened.fd);
+    return fail(path, "cannot open: " + systemError(fdopenError));
+  }
   // The data size is checked against the file size before anything is
   // allocated, so a corrupt shape cannot ask for terabytes.
-  if (std::fseek(file.get(), 0, SEEK_END) != 0)
-    return fail(path, "cannot seek: " + systemError(errno));
-  long fileSizeOrError = std::ftell(file.get());
-  if (fileSizeOrError < 0)
-    return fail(path, "cannot seek: " + systemError(errno));
-  uint64_t fileSize = static_cast<uint64_t>(fileSizeOrError);
-  std::rewind(file.get());
+  uint64_t fileSize = opened.size;
 
   unsigned char prefix[12];
   size_t got = std::fread(prefix, 1, 8, file.get());
@@ -365,6 +373,11 @@ Result<Tensor> kiln::readNpy(const std::string &path) {
   if (std::fread(prefix + 8, 1, lengthBytes, file.get()) != lengthBytes)
     return fail(path, "truncated header");
   uint64_t headerLength = readLittleEndian(prefix + 8, lengthBytes);
+  if (headerLength > kMaxHeaderLength)
+    return fail(path, "header of " + std::to_string(headerLength) +
+                          " bytes is longer than the " +
+                          std::to_string(kMaxHeaderLength) +
+                          " numpy.load reads");
   uint64_t dataOffset = 8 + lengthBytes + headerLength;
   if (dataOffset > fileSize)
     return fail(path, "truncated header: expected " +
@@ -385,15 +398,19 @@ Result<Tensor> kiln::readNpy(const std::string &path) {
   DType dtype;
   bool swap = false;
   if (!parseDescr(*header.descr, dtype, swap))
-    return fail(path, "unsupported dtype '" + *header.descr +
-                          "' (supported: <f2, <f4, <f8, <i4, <i8, |b1)");
+    return fail(path, "unsupported dtype " + inQuotes(*header.descr) +
+                          " (supported: <f2, <f4, <f8, <i4, <i8, |b1)");
 
+  // The runtime's rule for inputs (kiln/abi.h): with each 0 counted as 1,
+  // the dims span at most 2^47 bytes, or compiled code could derive a size
+  // that wraps from an empty array.
   const std::vector<int64_t> &shape = *header.shape;
-  uint64_t elementSize = dtypeSize(dtype), expected = elementSize;
-  for (int64_t dim : shape)
-    if (__builtin_mul_overflow(expected, static_cast<uint64_t>(dim), &expected))
-      return fail(path, "malformed header: shape " + shapeRepr(shape) +
-                            " is too large");
+  uint64_t elementSize = dtypeSize(dtype), expected, bound;
+  if (!checkedByteSize(shape, elementSize, bound, /*zeroAsOne=*/true))
+    return fail(path, "shape " + shapeRepr(shape) +
+                          " is too large: kiln reads arrays whose dims, with "
+                          "each 0 counted as 1, span at most 2^47 bytes");
+  checkedByteSize(shape, elementSize, expected);
   uint64_t available = fileSize - dataOffset;
   if (available < expected)
     return fail(path, "truncated data: expected " + std::to_string(expected) +
@@ -409,13 +426,14 @@ Result<Tensor> kiln::readNpy(const std::string &path) {
     return fail(path, "out of memory for " + std::to_string(expected) +
                           " bytes of data");
   }
+  // fortranToC and the loops below count in elements.
+  int64_t count = tensor->numel();
   char *target = staging ? staging.get() : tensor->data<char>();
   size_t read = expected ? std::fread(target, 1, expected, file.get()) : 0;
   if (read != expected)
     return fail(path, "truncated data: expected " + std::to_string(expected) +
                           " bytes, found " + std::to_string(read));
 
-  int64_t count = tensor->numel();
   if (staging)
     fortranToC(staging.get(), tensor->data<char>(), shape, elementSize);
   if (swap)
@@ -429,7 +447,7 @@ Result<Tensor> kiln::readNpy(const std::string &path) {
   return std::move(*tensor);
 }
 
-Result<void> kiln::writeNpy(const std::string &path, const Tensor &tensor) {
+Result<void> writeNpyFile(const std::string &path, const Tensor &tensor) {
   const char order = kHostLittleEndian ? '<' : '>';
   std::string descr;
   switch (tensor.dtype()) {
@@ -459,7 +477,9 @@ Result<void> kiln::writeNpy(const std::string &path, const Tensor &tensor) {
   for (int64_t dim : shape)
     if (dim < 0)
       return fail(path, "cannot write a tensor with a negative dimension");
-  size_t bytes = tensor.nbytes();
+  uint64_t bytes;
+  if (!checkedByteSize(shape, dtypeSize(tensor.dtype()), bytes))
+    return fail(path, "cannot write a tensor of more than 2^47 bytes");
   if (bytes && !tensor.data())
     return fail(path, "cannot write a tensor without data");
 
@@ -496,4 +516,15 @@ Result<void> kiln::writeNpy(const std::string &path, const Tensor &tensor) {
   if (std::fclose(file.release()) != 0)
     return fail(path, "write failed: " + systemError(errno));
   return {};
+}
+
+} // namespace
+
+Result<Tensor> kiln::readNpy(const std::string &path) {
+  return catchAll<Tensor>(path + ": ", [&] { return readNpyFile(path); });
+}
+
+Result<void> kiln::writeNpy(const std::string &path, const Tensor &tensor) {
+  return catchAll<void>(path + ": ",
+                        [&] { return writeNpyFile(path, tensor); });
 }

@@ -1,8 +1,8 @@
 //===- Tensor.cpp - Dense tensors and their element types -----------------===//
 
 #include "kiln/Tensor.h"
+#include "kiln/abi.h"
 
-#include <cassert>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -71,7 +71,9 @@ Tensor Tensor::zeros(DType dtype, std::vector<int64_t> shape) {
   Tensor result;
   result.type = dtype;
   result.dims = std::move(shape);
-  size_t bytes = result.nbytes();
+  uint64_t bytes;
+  if (!checkedByteSize(result.dims, dtypeSize(dtype), bytes))
+    throw std::bad_alloc();
   // aligned_alloc wants a multiple of the alignment, and a zero-element
   // tensor still gets a real (unique, non-null) pointer so that ownsData()
   // and data() behave the same for every owned tensor.
@@ -108,11 +110,41 @@ Tensor Tensor::adopt(DType dtype, std::vector<int64_t> shape, void *data,
   return result;
 }
 
-int64_t Tensor::numel() const {
-  int64_t count = 1;
-  for (int64_t dim : dims) {
-    assert(dim >= 0 && "negative dimension");
-    count *= dim;
+bool kiln::checkedByteSize(const int64_t *dims, size_t rank,
+                           uint64_t elementSize, uint64_t &bytes,
+                           bool zeroAsOne) {
+  // A zero dim empties the tensor however large the others are, so it is
+  // found first: multiplying left to right could overflow before reaching
+  // it.
+  bool empty = false;
+  for (size_t i = 0; i < rank; ++i) {
+    if (dims[i] < 0)
+      return false;
+    empty |= dims[i] == 0;
   }
-  return count;
+  if (empty && !zeroAsOne) {
+    bytes = 0;
+    return true;
+  }
+  bytes = elementSize;
+  for (size_t i = 0; i < rank; ++i) {
+    uint64_t dim = dims[i] == 0 ? 1 : static_cast<uint64_t>(dims[i]);
+    if (__builtin_mul_overflow(bytes, dim, &bytes) ||
+        bytes > KILN_MAX_TENSOR_BYTES)
+      return false;
+  }
+  return bytes <= KILN_MAX_TENSOR_BYTES;
+}
+
+int64_t Tensor::numel() const {
+  uint64_t size = dtypeSize(type), bytes;
+  // dtypeSize is 0 only for a value outside the enum.
+  if (size == 0 || !checkedByteSize(dims, size, bytes))
+    return -1;
+  return static_cast<int64_t>(bytes / size);
+}
+
+size_t Tensor::nbytes() const {
+  uint64_t bytes;
+  return checkedByteSize(dims, dtypeSize(type), bytes) ? bytes : 0;
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ZipReader.h"
+#include "Untrusted.h"
 
 #include <zlib.h>
 
@@ -50,23 +51,6 @@ uint32_t get32(const uint8_t *p) {
 
 uint64_t get64(const uint8_t *p) {
   return uint64_t(get32(p)) | uint64_t(get32(p + 4)) << 32;
-}
-
-/// 'name', with control characters escaped so that a corrupt name cannot
-/// garble the terminal that shows the message.
-std::string quoted(std::string_view name) {
-  static const char Hex[] = "0123456789abcdef";
-  std::string out = "'";
-  for (unsigned char c : name) {
-    if (c < 0x20 || c == 0x7f) {
-      out += "\\x";
-      out += Hex[c >> 4];
-      out += Hex[c & 0xf];
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "'";
 }
 
 /// The data of the extra field `id` within extra[0, size), or nullptr.
@@ -224,7 +208,7 @@ bool DirectoryReader::read(std::vector<ZipEntry> &entries) {
     // `parsed` is never resized, so the views stay valid.
     if (!names.insert(parsed[i].name).second)
       return fail("corrupt zip archive: duplicate entry " +
-                  quoted(parsed[i].name));
+                  inQuotes(parsed[i].name));
   }
   if (pos != directoryEnd)
     return fail("corrupt zip archive: the central directory's " +
@@ -262,7 +246,7 @@ bool DirectoryReader::readEntry(size_t index, size_t &pos, size_t directoryEnd,
   std::string_view name(
       reinterpret_cast<const char *>(header) + CentralHeaderSize, nameSize);
   entry.name.assign(name);
-  std::string what = "entry " + quoted(name);
+  std::string what = "entry " + inQuotes(name);
 
   if (!readZip64Fields(extra, extraSize,
                        {&entrySize, &compressedSize, &localOffset}))
@@ -297,7 +281,7 @@ bool DirectoryReader::readEntry(size_t index, size_t &pos, size_t directoryEnd,
                        localNameSize) != name)
     return fail("corrupt zip archive: " + what +
                 " has a local header that names " +
-                quoted(std::string_view(reinterpret_cast<const char *>(local) +
+                inQuotes(std::string_view(reinterpret_cast<const char *>(local) +
                                             LocalHeaderSize,
                                         localNameSize)));
   bool agrees = get16(local + 8) == method;

@@ -11,8 +11,15 @@ Usage: corrupt_archive.py MODE IN OUT [ARGS...]
                               [MAJOR, MINOR]
   features IN OUT F1,F2,...   the manifest's targets.cpu.features replaced
   delete IN OUT ENTRY         IN without ENTRY (the manifest still lists it)
+  manifest IN OUT CODE [OLD NEW]
+                              the manifest edited by the Python statements
+                              CODE, which see it as `m`; then, in its text,
+                              the first OLD replaced by the value of the
+                              Python expression NEW (for what json.dumps
+                              cannot write, such as arrays nested 100,000
+                              deep)
 
-`version`, `features` and `delete` rebuild the zip with Python's zipfile
+`version`, `features`, `delete` and `manifest` rebuild the zip with Python's zipfile
 (ZIP_STORED, no alignment padding) and recompute nothing but the zip's own
 CRCs: the manifest's `files` table is left as it was. `truncate` and `flip`
 edit the bytes in place, so everything else about the archive is unchanged.
@@ -43,13 +50,17 @@ def rebuild(transform):
                 target.writestr(info.filename, data)
 
 
-def edit_manifest(edit):
+def edit_manifest(edit, old=None, new=None):
     def transform(name, data):
         if name != "manifest.json":
             return data
         manifest = json.loads(data)
         edit(manifest)
-        return json.dumps(manifest, indent=2).encode()
+        text = json.dumps(manifest, indent=2)
+        if old is not None:
+            assert old in text, "%r is not in the manifest" % old
+            text = text.replace(old, new, 1)
+        return text.encode()
     rebuild(transform)
 
 
@@ -79,6 +90,9 @@ def main():
     elif mode == "features":
         edit_manifest(lambda m: m["targets"]["cpu"].__setitem__(
             "features", args[0].split(",") if args[0] else []))
+    elif mode == "manifest":
+        edit_manifest(lambda m: exec(args[0], {"m": m}),
+                      *(args[1:2] + [eval(args[2])] if len(args) > 1 else []))
     elif mode == "delete":
         rebuild(lambda name, d: None if name == args[0] else d)
     else:

@@ -8,15 +8,17 @@
 #include "tools/kiln/Commands.h"
 
 #include "kiln/Model.h"
+#include "runtime/src/Untrusted.h"
 #include "runtime/src/ZipReader.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
+#include <unistd.h>
+
+#include <cerrno>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 
 namespace kiln {
 
@@ -33,15 +35,49 @@ CLI::App *addInspectCommand(CLI::App &app, InspectOptions &o) {
 
 namespace {
 
+/// A scalar of the manifest as text, escaped. Anything else is "?": the
+/// manifest is untrusted, and dumping JSON recurses as deep as it nests.
+std::string scalarText(const nlohmann::json &value) {
+  if (value.is_string())
+    return escaped(value.get<std::string>());
+  if (value.is_number_integer() || value.is_boolean())
+    return value.dump();
+  return "?";
+}
+
+/// The whole file at `path`, read without blocking on a FIFO; "" and an
+/// error message on failure.
+std::string readFile(const std::string &path, std::string &bytes) {
+  RegularFile file;
+  std::string error = openRegularFile(path, file);
+  if (!error.empty())
+    return error;
+  bytes.resize(file.size);
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::read(file.fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      error = n < 0 ? "cannot read: " + systemError(errno)
+                    : "the file shrank while being read";
+      break;
+    }
+    done += size_t(n);
+  }
+  close(file.fd);
+  return error;
+}
+
 std::string describeValue(const nlohmann::json &value) {
-  std::string text = value.value("name", "?") + ": ";
+  std::string text = escaped(value.value("name", "?")) + ": ";
   if (value.value("scalar", false))
     return text + value.value("dtype", "?") + " (Python scalar)";
   text += value.value("dtype", "?") + "[";
   bool first = true;
   for (const auto &dim : value.at("dims")) {
     text += first ? "" : ", ";
-    text += dim.is_string() ? dim.get<std::string>() : dim.dump();
+    text += scalarText(dim);
     first = false;
   }
   return text + "]";
@@ -50,16 +86,13 @@ std::string describeValue(const nlohmann::json &value) {
 } // namespace
 
 int runInspect(const InspectOptions &o) {
-  std::ifstream in(o.archive, std::ios::binary);
-  if (!in) {
-    std::cerr << "kiln: error: cannot read '" << o.archive << "'\n";
+  std::string bytes;
+  std::string error = readFile(o.archive, bytes);
+  if (!error.empty()) {
+    std::cerr << "kiln: error: " << o.archive << ": " << error << "\n";
     return 1;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string bytes = buffer.str();
   std::vector<ZipEntry> entries;
-  std::string error;
   if (!readZipDirectory(reinterpret_cast<const uint8_t *>(bytes.data()),
                         bytes.size(), entries, error)) {
     std::cerr << "kiln: error: " << o.archive << ": " << error << "\n";
@@ -88,20 +121,22 @@ int runInspect(const InspectOptions &o) {
   }
   try {
     const auto &version = manifest.at("format_version");
-    std::cout << o.archive << ": kiln archive, format " << version.at(0)
-              << "." << version.at(1) << ", made by "
-              << manifest.value("producer", "?") << "\n";
-    std::cout << "source: " << manifest.at("source").value("path", "?")
+    std::cout << o.archive << ": kiln archive, format "
+              << scalarText(version.at(0)) << "." << scalarText(version.at(1))
+              << ", made by " << escaped(manifest.value("producer", "?"))
               << "\n";
+    std::cout << "source: "
+              << escaped(manifest.at("source").value("path", "?")) << "\n";
     const auto &cpu = manifest.at("targets").at("cpu");
-    std::cout << "target: cpu " << cpu.value("triple", "?") << " (tuned for "
-              << cpu.value("cpu", "?") << ", -O" << cpu.value("opt_level", 0)
+    std::cout << "target: cpu " << escaped(cpu.value("triple", "?"))
+              << " (tuned for " << escaped(cpu.value("cpu", "?")) << ", -O"
+              << scalarText(cpu.value("opt_level", nlohmann::json(0)))
               << "), features:";
     for (const auto &feature : cpu.at("features"))
-      std::cout << " " << feature.get<std::string>();
+      std::cout << " " << escaped(feature.get<std::string>());
     std::cout << "\n\nentry points:\n";
     for (const auto &entry : manifest.at("entries")) {
-      std::cout << "  " << entry.value("name", "?") << "(";
+      std::cout << "  " << escaped(entry.value("name", "?")) << "(";
       bool first = true;
       for (const auto &arg : entry.at("args")) {
         std::cout << (first ? "" : ", ") << describeValue(arg);
@@ -127,7 +162,7 @@ int runInspect(const InspectOptions &o) {
   std::cout << "\ncontents:\n";
   for (const ZipEntry &entry : entries)
     std::cout << "  " << std::setw(10) << entry.size << "  @" << std::setw(8)
-              << entry.offset << "  " << entry.name << "\n";
+              << entry.offset << "  " << escaped(entry.name) << "\n";
   Result<Model> model = Model::load(o.archive);
   std::cout << "\nruntime check: "
             << (model ? std::string("ok, loads on this machine")

@@ -10,9 +10,11 @@
 #include "kiln/Format.h"
 #include "kiln/Model.h"
 #include "kiln/Npy.h"
+#include "runtime/src/Untrusted.h"
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -118,9 +120,49 @@ std::string firstValues(const Tensor &t) {
   return text + (t.numel() > n ? " ..." : "");
 }
 
+/// Whether `name`, read from the archive, may be part of an output file
+/// name: a hostile manifest must not make `--output DIR` write elsewhere.
+bool safeFileName(const std::string &name) {
+  return !name.empty() && name != "." && name != ".." &&
+         name.find('/') == std::string::npos &&
+         name.find('\0') == std::string::npos;
+}
+
+/// Random values for `arg`, or an error message: a shape too large for any
+/// tensor is refused before anything is allocated.
+std::string makeRandomInput(const ValueInfo &arg,
+                            const std::vector<int64_t> &shape, uint64_t seed,
+                            std::vector<Tensor> &inputs) {
+  uint64_t bytes;
+  if (!checkedByteSize(shape, dtypeSize(arg.dtype), bytes))
+    return "a tensor of shape " + shapeText(shape) +
+           " would need more than 2^47 bytes";
+  try {
+    inputs.push_back(randomTensor(arg, shape, seed));
+  } catch (const std::bad_alloc &) {
+    return "out of memory for " + std::to_string(bytes) + " bytes";
+  }
+  return "";
+}
+
+int run(const RunOptions &o);
+
 } // namespace
 
 int runRun(const RunOptions &o) {
+  // Every allocation that can fail with the input's size is checked where
+  // it is made; this catches the rest (a huge archive's manifest, say).
+  try {
+    return run(o);
+  } catch (const std::bad_alloc &) {
+    std::cerr << "kiln: error: out of memory\n";
+    return 1;
+  }
+}
+
+namespace {
+
+int run(const RunOptions &o) {
   Result<Model> model = Model::load(o.archive);
   if (!model) {
     std::cerr << "kiln: error: " << model.error().message << "\n";
@@ -133,7 +175,7 @@ int runRun(const RunOptions &o) {
                 << model->entries().size()
                 << " entry points; choose one with --entry:";
       for (const EntryInfo &e : model->entries())
-        std::cerr << " " << e.name;
+        std::cerr << " " << escaped(e.name);
       std::cerr << "\n";
       return 2;
     }
@@ -144,7 +186,7 @@ int runRun(const RunOptions &o) {
       std::cerr << "kiln: error: no entry point '" << o.entry
                 << "' in the archive; it has:";
       for (const EntryInfo &e : model->entries())
-        std::cerr << " " << e.name;
+        std::cerr << " " << escaped(e.name);
       std::cerr << "\n";
       return 2;
     }
@@ -155,9 +197,11 @@ int runRun(const RunOptions &o) {
     std::string name, value;
     char *end = nullptr;
     long long size = 0;
+    errno = 0;
     if (splitAssignment(d, name, value))
       size = std::strtoll(value.c_str(), &end, 10);
-    if (!end || *end != '\0' || size < 0) {
+    if (!end || end == value.c_str() || *end != '\0' || size < 0 ||
+        errno == ERANGE) {
       std::cerr << "kiln: error: --dim " << d
                 << ": expected SYMBOL=SIZE with a size >= 0, e.g. N=8\n";
       return 2;
@@ -208,7 +252,12 @@ int runRun(const RunOptions &o) {
         shape.push_back(dim.symbol.empty() ? dim.size
                         : dims.count(dim.symbol) ? dims[dim.symbol]
                                                  : 4);
-      inputs.push_back(randomTensor(arg, shape, seed + i));
+      std::string error = makeRandomInput(arg, shape, seed + i, inputs);
+      if (!error.empty()) {
+        std::cerr << "kiln: error: --input " << arg.name << "=" << source
+                  << ": " << error << "\n";
+        return 1;
+      }
       continue;
     }
     Result<Tensor> tensor = readNpy(source);
@@ -232,10 +281,16 @@ int runRun(const RunOptions &o) {
   for (size_t i = 0; i < outputs->size(); ++i) {
     const Tensor &out = (*outputs)[i];
     const std::string &name = entry->results[i].name;
-    std::cout << name << ": " << dtypeName(out.dtype()) << " "
+    std::cout << escaped(name) << ": " << dtypeName(out.dtype()) << " "
               << shapeText(out.shape()) << " " << firstValues(out) << "\n";
     if (o.outputDir.empty())
       continue;
+    if (!safeFileName(entry->name) || !safeFileName(name)) {
+      std::cerr << "kiln: error: cannot write " << inQuotes(name) << " of "
+                << inQuotes(entry->name)
+                << ": the name cannot be part of a file name\n";
+      return 1;
+    }
     std::string path = o.outputDir + "/" + entry->name + "." + name + ".npy";
     if (Result<void> written = writeNpy(path, out); !written) {
       std::cerr << "kiln: error: " << written.error().message << "\n";
@@ -245,4 +300,5 @@ int runRun(const RunOptions &o) {
   return 0;
 }
 
+} // namespace
 } // namespace kiln

@@ -31,6 +31,23 @@ std::string_view dtypeName(DType dtype);
 /// The inverse of dtypeName; returns false for an unknown name.
 bool parseDType(std::string_view name, DType &dtype);
 
+/// The one place a size is computed from a shape. Sets `bytes` to the size
+/// of a dense tensor of dims[0, rank) with `elementSize`-byte elements and
+/// returns true; returns false, leaving `bytes` unspecified, when a dim is
+/// negative or the size exceeds KILN_MAX_TENSOR_BYTES (kiln/abi.h), so no
+/// caller ever sees a product that wrapped. With `zeroAsOne`, each zero dim
+/// counts as one: that bounds every size compiled code may derive from the
+/// shape (x.sum(0) of a [0, M, N] tensor has M * N elements), and is the
+/// rule Model::run applies to its inputs.
+bool checkedByteSize(const int64_t *dims, size_t rank, uint64_t elementSize,
+                     uint64_t &bytes, bool zeroAsOne = false);
+inline bool checkedByteSize(const std::vector<int64_t> &shape,
+                            uint64_t elementSize, uint64_t &bytes,
+                            bool zeroAsOne = false) {
+  return checkedByteSize(shape.data(), shape.size(), elementSize, bytes,
+                         zeroAsOne);
+}
+
 class Tensor {
 public:
   /// An empty f32 tensor of shape [0].
@@ -38,7 +55,8 @@ public:
 
   /// Allocates zero-filled, 64-byte aligned storage that the tensor owns
   /// (a real allocation even for zero elements). Like std::vector, it throws
-  /// std::bad_alloc when memory runs out.
+  /// std::bad_alloc when memory runs out, and also when no such tensor can
+  /// be allocated: a negative dim, or more than KILN_MAX_TENSOR_BYTES.
   static Tensor zeros(DType dtype, std::vector<int64_t> shape);
   /// Wraps `data` without copying. The caller keeps ownership and must keep
   /// the buffer alive and unchanged while any copy of this Tensor is in use.
@@ -51,8 +69,13 @@ public:
   DType dtype() const { return type; }
   const std::vector<int64_t> &shape() const { return dims; }
   int64_t rank() const { return static_cast<int64_t>(dims.size()); }
+  /// The element count and byte size, computed by checkedByteSize. A shape
+  /// with a negative dim or over KILN_MAX_TENSOR_BYTES describes no tensor
+  /// that can exist (only borrow and adopt make one, and Model::run and
+  /// writeNpy refuse it): its numel() is -1 and its nbytes() 0, so that a
+  /// loop or copy driven by them does nothing.
   int64_t numel() const;
-  size_t nbytes() const { return static_cast<size_t>(numel()) * dtypeSize(type); }
+  size_t nbytes() const;
   /// True when the storage belongs to this tensor rather than the caller.
   bool ownsData() const { return owner != nullptr; }
 

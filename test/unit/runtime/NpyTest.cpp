@@ -17,6 +17,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace kiln;
 using namespace kiln::test;
 
@@ -311,7 +314,45 @@ TEST_CASE("readNpy reports every malformed file with its path", "[npy]") {
       {"shape-overflow",
        rawNpy("{'descr': '<f8', 'fortran_order': False, "
               "'shape': (4294967296, 4294967296)}"),
-       "malformed header: shape (4294967296, 4294967296) is too large"},
+       "shape (4294967296, 4294967296) is too large: kiln reads arrays whose "
+       "dims, with each 0 counted as 1, span at most 2^47 bytes"},
+      // Empty arrays whose other dims are huge: compiled code could derive
+      // a non-empty shape from them (x.sum(0)) whose byte size wraps.
+      {"zero-by-2-32-by-2-32",
+       rawNpy("{'descr': '<f4', 'fortran_order': False, "
+              "'shape': (0, 4294967296, 4294967296)}"),
+       "shape (0, 4294967296, 4294967296) is too large: kiln reads arrays "
+       "whose dims, with each 0 counted as 1, span at most 2^47 bytes"},
+      {"zero-by-2-62-plus-1",
+       rawNpy("{'descr': '<f4', 'fortran_order': False, "
+              "'shape': (0, 4611686018427387905)}"),
+       "shape (0, 4611686018427387905) is too large: kiln reads arrays "
+       "whose dims, with each 0 counted as 1, span at most 2^47 bytes"},
+      {"zero-elements-2-30-by-2-31-by-0",
+       rawNpy("{'descr': '<f4', 'fortran_order': False, "
+              "'shape': (1073741824, 2147483648, 0)}"),
+       "shape (1073741824, 2147483648, 0) is too large: kiln reads arrays "
+       "whose dims, with each 0 counted as 1, span at most 2^47 bytes"},
+      {"rank-65",
+       rawNpy("{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+              [] {
+                std::string dims;
+                for (int i = 0; i < 65; ++i)
+                  dims += "1, ";
+                return dims;
+              }() +
+              ")}"),
+       "malformed header: 'shape' has more than 64 dims"},
+      {"long-header", rawNpy(goodDict + std::string(10000 - goodDict.size(), ' ')),
+       "header of 10001 bytes is longer than the 10000 numpy.load reads"},
+      // Bytes that could garble a terminal are escaped, as in the zip
+      // reader's messages.
+      {"control-key", rawNpy("{'a\x1b[2J\x07': 1}"),
+       "malformed header: unexpected key 'a\\x1b[2J\\x07'"},
+      {"invalid-utf8-descr",
+       rawNpy("{'descr': '\xff\xc3(', 'fortran_order': False, 'shape': ()}"),
+       "unsupported dtype '\\xff\\xc3(' (supported: <f2, <f4, <f8, <i4, "
+       "<i8, |b1)"},
       {"fortran-value",
        rawNpy("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}"),
        "malformed header: 'fortran_order' is not True or False"},
@@ -351,6 +392,17 @@ TEST_CASE("readNpy reports every malformed file with its path", "[npy]") {
 
   Result<Tensor> directory = readNpy(dir.path());
   REQUIRE_FALSE(directory.ok());
-  CHECK(directory.error().message ==
-        dir.path() + ": cannot read: is a directory");
+  CHECK(directory.error().message == dir.path() + ": not a regular file");
+}
+
+TEST_CASE("readNpy refuses a FIFO without blocking", "[npy]") {
+  TempDir dir;
+  std::string fifo = dir / "x.npy";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  // A regression would block in open() for a writer that never comes.
+  alarm(30);
+  Result<Tensor> result = readNpy(fifo);
+  alarm(0);
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.error().message == fifo + ": not a regular file");
 }

@@ -1,11 +1,13 @@
 //===- TensorTest.cpp - kiln::Tensor storage and dtypes -------------------===//
 
 #include "kiln/Tensor.h"
+#include "kiln/abi.h"
 
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <cstdlib>
+#include <new>
 
 using namespace kiln;
 
@@ -132,4 +134,57 @@ TEST_CASE("adopt releases the buffer once, after the last copy", "[tensor]") {
   }
   CHECK(releaseCount == 1);
   CHECK(releasedPointer == buffer);
+}
+
+TEST_CASE("checkedByteSize never returns a size that wrapped", "[tensor]") {
+  uint64_t bytes = 0;
+  CHECK(checkedByteSize({2, 3}, 4, bytes));
+  CHECK(bytes == 24);
+  CHECK(checkedByteSize({}, 8, bytes));
+  CHECK(bytes == 8);
+  // The limit itself fits; one element more does not.
+  CHECK(checkedByteSize({int64_t(1) << 45}, 4, bytes));
+  CHECK(bytes == KILN_MAX_TENSOR_BYTES);
+  CHECK_FALSE(checkedByteSize({(int64_t(1) << 45) + 1}, 4, bytes));
+  // Products that wrap 64 bits, to 0 and to 4.
+  CHECK_FALSE(checkedByteSize({int64_t(1) << 32, int64_t(1) << 32}, 4, bytes));
+  CHECK_FALSE(checkedByteSize({(int64_t(1) << 62) + 1}, 4, bytes));
+  CHECK_FALSE(checkedByteSize({2, -3}, 4, bytes));
+  CHECK_FALSE(checkedByteSize({0, -3}, 4, bytes));
+
+  // A zero dim empties the tensor wherever it is...
+  CHECK(checkedByteSize({int64_t(1) << 32, int64_t(1) << 32, 0}, 4, bytes));
+  CHECK(bytes == 0);
+  CHECK(checkedByteSize({0, (int64_t(1) << 62) + 1}, 4, bytes));
+  CHECK(bytes == 0);
+  // ...but counted as one it bounds what compiled code may derive.
+  CHECK_FALSE(checkedByteSize({0, (int64_t(1) << 62) + 1}, 4, bytes,
+                              /*zeroAsOne=*/true));
+  CHECK_FALSE(checkedByteSize({0, int64_t(1) << 32, int64_t(1) << 32}, 4,
+                              bytes, /*zeroAsOne=*/true));
+  CHECK(checkedByteSize({0, 5, 0}, 4, bytes, /*zeroAsOne=*/true));
+  CHECK(bytes == 20);
+}
+
+TEST_CASE("a shape no tensor can have is refused, never wrapped", "[tensor]") {
+  // Tensor::zeros throws as std::vector does when it cannot allocate.
+  CHECK_THROWS_AS(Tensor::zeros(DType::F32, {(int64_t(1) << 62) + 1}),
+                  std::bad_alloc);
+  CHECK_THROWS_AS(Tensor::zeros(DType::F32, {int64_t(1) << 32,
+                                             int64_t(1) << 32}),
+                  std::bad_alloc);
+  CHECK_THROWS_AS(Tensor::zeros(DType::F32, {-1}), std::bad_alloc);
+  // An empty tensor is fine however large its other dims.
+  Tensor empty = Tensor::zeros(DType::F32, {0, (int64_t(1) << 62) + 1});
+  CHECK(empty.numel() == 0);
+  CHECK(empty.nbytes() == 0);
+
+  // A borrowed tensor can claim anything; its sizes say it is no tensor.
+  float dummy = 0;
+  Tensor huge = Tensor::borrow(DType::F32, {(int64_t(1) << 62) + 1}, &dummy);
+  CHECK(huge.numel() == -1);
+  CHECK(huge.nbytes() == 0);
+  Tensor negative = Tensor::borrow(DType::F32, {2, -3}, &dummy);
+  CHECK(negative.numel() == -1);
+  CHECK(negative.nbytes() == 0);
 }

@@ -17,6 +17,9 @@
 #include <cstring>
 #include <filesystem>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #ifndef KILN_TEST_KILN
 #error "KILN_TEST_KILN must name the kiln compiler binary (see test/CMakeLists.txt)"
 #endif
@@ -302,9 +305,11 @@ TEST_CASE("readSafetensors refuses a broken file with one message",
     CHECK(error(bytes, w4) == path + ": truncated or not a safetensors file: "
                                      "its header length is 100 bytes, but "
                                      "only 2 bytes follow it");
+    // Eight bytes of text make a length past the 100 MB cap, which is
+    // checked first, as the safetensors library does.
     CHECK_THAT(error("import torch\n", w4),
-               StartsWith(path + ": truncated or not a safetensors file: its "
-                                 "header length is "));
+               StartsWith(path + ": not a safetensors file: its header "
+                                 "length is "));
   }
   SECTION("data offsets past the end") {
     std::string header = "{" + tensor("w", "F32", "[8]", "[0, 32]") + "}";
@@ -366,13 +371,13 @@ TEST_CASE("readSafetensors refuses a broken file with one message",
                               "\"data_offsets\" pair [begin, end]");
     CHECK(error(safetensors("{" + tensor("w", "F32", "[-4]", "[0, 16]") + "}",
                             data16),
-                w4) == path + ": not a safetensors file: tensor 'w' has shape "
-                              "[-4]; sizes must be non-negative integers");
+                w4) == path + ": not a safetensors file: tensor 'w' has a dim "
+                              "that is not a non-negative integer");
     CHECK(error(safetensors("{" + tensor("w", "F32", "[4]", "[0, 1.6e1]") + "}",
                             data16),
                 w4) == path + ": not a safetensors file: tensor 'w' has "
-                              "data_offsets [0,16.0]; offsets must be "
-                              "non-negative integers");
+                              "data_offsets that are not non-negative "
+                              "integers");
   }
   SECTION("an unsupported dtype") {
     for (const char *dtype : {"I8", "U8", "F8_E4M3"}) {
@@ -532,4 +537,83 @@ with open(out + "/w.bf16", "wb") as f:
 )"));
   CHECK(f16[0].bytes == readFile(dir / "w.f16"));
   CHECK(bf16[0].bytes == readFile(dir / "w.bf16"));
+}
+
+TEST_CASE("readSafetensors refuses hostile headers", "[weights]") {
+  TempDir dir;
+  std::string path = dir / "w.safetensors";
+  std::vector<WeightSpec> w4 = {{"w", "f32", {4}, ""}};
+  std::string data16(16, '\0');
+  auto error = [&](const std::string &bytes) {
+    writeFile(path, bytes);
+    return readError(path, w4);
+  };
+  std::string tensor =
+      "\"w\": {\"dtype\": \"F32\", \"shape\": [4], \"data_offsets\": [0, 16]}";
+
+  SECTION("a header over the 100 MB the safetensors library reads") {
+    // Only the length is read: nothing near 100 MB is allocated.
+    std::string length(8, '\0');
+    uint64_t claimed = 100'000'001;
+    for (int i = 0; i < 8; ++i)
+      length[i] = char(claimed >> (8 * i));
+    CHECK(error(length + "{}") ==
+          path + ": not a safetensors file: its header length is 100000001 "
+                 "bytes, more than the 100000000 safetensors reads");
+  }
+  SECTION("__metadata__ that is not a map of strings to strings") {
+    CHECK(error(safetensors("{\"__metadata__\": [1], " + tensor + "}",
+                            data16)) ==
+          path + ": not a safetensors file: \"__metadata__\" is not a JSON "
+                 "object");
+    CHECK(error(safetensors(
+              "{\"__metadata__\": {\"format\": \"pt\", \"n\": 3}, " + tensor +
+                  "}",
+              data16)) == path + ": not a safetensors file: \"__metadata__\" "
+                                 "maps 'n' to a value that is not a string");
+    std::vector<WeightData> out;
+    writeFile(path, safetensors("{\"__metadata__\": {\"format\": \"pt\"}, " +
+                                    tensor + "}",
+                                data16));
+    CHECK(readSafetensors(path, w4, out) == "");
+  }
+  SECTION("a shape nested 200,000 deep") {
+    // Printing it would recurse 200,000 frames deep; parsing and freeing
+    // it do not recurse.
+    std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    CHECK(error(safetensors("{\"w\": {\"dtype\": \"F32\", \"shape\": [" + deep +
+                                "], \"data_offsets\": [0, 16]}}",
+                            data16)) ==
+          path + ": not a safetensors file: tensor 'w' has a dim that is not a "
+                 "non-negative integer");
+    CHECK(error(safetensors("{\"w\": {\"dtype\": \"F32\", \"shape\": [4], "
+                            "\"data_offsets\": [" +
+                                deep + ", 16]}}",
+                            data16)) ==
+          path + ": not a safetensors file: tensor 'w' has data_offsets that "
+                 "are not non-negative integers");
+  }
+  SECTION("control bytes and invalid UTF-8 are escaped") {
+    // JSON escapes make control bytes; raw bytes 0xff are not UTF-8.
+    CHECK(error(safetensors("{\"w\\u001b[2J\": 1}", data16)) ==
+          path + ": not a safetensors file: tensor 'w\\x1b[2J' is not a JSON "
+                 "object");
+    CHECK_THAT(error(safetensors("{\"w\": \xff}", data16)),
+               StartsWith(path + ": not a safetensors file: its header is not "
+                                 "valid JSON: "));
+    CHECK(error(safetensors("{\"w\": \xff}", data16)).find('\xff') ==
+          std::string::npos);
+    CHECK(error(safetensors("{\"w\": {\"dtype\": \"\\u001b\", \"shape\": [4], "
+                            "\"data_offsets\": [0, 16]}}",
+                            data16))
+              .find("has dtype \\x1b, which kiln does not support") !=
+          std::string::npos);
+  }
+  SECTION("a FIFO, without blocking") {
+    std::string fifo = dir / "fifo.safetensors";
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    alarm(30); // a regression blocks in open() for a writer
+    CHECK(readError(fifo, w4) == fifo + ": not a regular file");
+    alarm(0);
+  }
 }

@@ -1,0 +1,54 @@
+//===- Untrusted.h - Rules for reading files a user names (private) -------===//
+//
+// Every reader of a user's file (the archive, .npy inputs, and the
+// compiler's safetensors weights) opens it and reports on it through these
+// helpers, so that each rule has one home: never block on a FIFO, and never
+// echo a byte that could garble the terminal showing the message.
+//
+// Private to libkiln_runtime. Exported only so that the kiln tool, the
+// archive library (codegen/archive) and kiln-runtime-tests can share them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_UNTRUSTED_H
+#define KILN_RUNTIME_UNTRUSTED_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#define KILN_EXPORT __attribute__((visibility("default")))
+
+namespace kiln {
+
+/// A regular file opened for reading: a blocking, close-on-exec descriptor
+/// the caller must close, and the file's size.
+struct RegularFile {
+  int fd = -1;
+  uint64_t size = 0;
+};
+
+/// Opens `path` for reading. A FIFO or a device would block a plain open()
+/// until a writer appears, so the file is opened non-blocking, refused
+/// unless fstat says it is a regular file, and only then made blocking.
+/// Returns "" or what went wrong ("cannot open: no such file or directory",
+/// "not a regular file"), without the path.
+KILN_EXPORT std::string openRegularFile(const std::string &path,
+                                        RegularFile &file);
+
+/// strerror's text for `error`, lower-cased as kiln's messages are.
+KILN_EXPORT std::string systemError(int error);
+
+/// `text` with every control byte, DEL, C1 control and byte that is not part
+/// of valid UTF-8 written as \xNN (and a backslash as \\), so that a name
+/// read from a corrupt file cannot garble the terminal that shows the
+/// message.
+KILN_EXPORT std::string escaped(std::string_view text);
+
+/// escaped(text) in single quotes: 'conv1.weight'.
+KILN_EXPORT std::string inQuotes(std::string_view text);
+
+} // namespace kiln
+
+#undef KILN_EXPORT
+
+#endif // KILN_RUNTIME_UNTRUSTED_H
