@@ -25,9 +25,9 @@ SourceFile::SourceFile(std::string path, std::string text)
   // Python ends a line at \n, \r\n or a lone \r, and so does the lexer.
   lineStarts_.push_back(0);
   for (size_t i = 0; i < text_.size(); ++i) {
-    bool crlf = text_[i] == '\r' && i + 1 < text_.size() && text_[i + 1] == '\n';
-    if ((text_[i] == '\n' || text_[i] == '\r') && !crlf &&
-        i + 1 < text_.size())
+    bool crlf =
+        text_[i] == '\r' && i + 1 < text_.size() && text_[i + 1] == '\n';
+    if ((text_[i] == '\n' || text_[i] == '\r') && !crlf && i + 1 < text_.size())
       lineStarts_.push_back(i + 1);
   }
 }

@@ -81,8 +81,8 @@ size_t utf8Length(std::string_view s, size_t i) {
 /// Keywords that may directly follow a number: Python 3.11 accepts `1if x
 /// else 2` (with a deprecation warning), so kiln must not call it an error.
 bool keywordAfterNumber(std::string_view rest) {
-  for (std::string_view kw : {"and", "else", "for", "if", "in", "is", "not",
-                              "or"})
+  for (std::string_view kw :
+       {"and", "else", "for", "if", "in", "is", "not", "or"})
     if (rest.substr(0, kw.size()) == kw &&
         (rest.size() == kw.size() || !isIdentChar(rest[kw.size()])))
       return true;
@@ -529,8 +529,7 @@ bool Lexer::lexString() {
 
 void Lexer::lexStringChar(StringState &st) {
   std::string problem = byteProblem();
-  if (problem.empty() && st.bytes &&
-      static_cast<unsigned char>(peek()) >= 0x80)
+  if (problem.empty() && st.bytes && static_cast<unsigned char>(peek()) >= 0x80)
     problem = "bytes can only contain ASCII literal characters";
   if (!problem.empty() && st.problem.empty()) {
     st.problem = std::move(problem);

@@ -26,21 +26,21 @@ namespace {
 /// Python's builtins that are plain names (`property`, `staticmethod`...).
 bool isBuiltinName(std::string_view name) {
   static const std::set<std::string_view> builtins = {
-      "abs",        "aiter",     "all",          "anext",     "any",
-      "ascii",      "bin",       "bool",         "breakpoint", "bytearray",
+      "abs",        "aiter",     "all",          "anext",       "any",
+      "ascii",      "bin",       "bool",         "breakpoint",  "bytearray",
       "bytes",      "callable",  "chr",          "classmethod", "compile",
-      "complex",    "copyright", "credits",      "delattr",   "dict",
-      "dir",        "divmod",    "enumerate",    "eval",      "exec",
-      "exit",       "filter",    "float",        "format",    "frozenset",
-      "getattr",    "globals",   "hasattr",      "hash",      "help",
-      "hex",        "id",        "input",        "int",       "isinstance",
-      "issubclass", "iter",      "len",          "license",   "list",
-      "locals",     "map",       "max",          "memoryview", "min",
-      "next",       "object",    "oct",          "open",      "ord",
-      "pow",        "print",     "property",     "quit",      "range",
-      "repr",       "reversed",  "round",        "set",       "setattr",
-      "slice",      "sorted",    "staticmethod", "str",       "sum",
-      "super",      "tuple",     "type",         "vars",      "zip"};
+      "complex",    "copyright", "credits",      "delattr",     "dict",
+      "dir",        "divmod",    "enumerate",    "eval",        "exec",
+      "exit",       "filter",    "float",        "format",      "frozenset",
+      "getattr",    "globals",   "hasattr",      "hash",        "help",
+      "hex",        "id",        "input",        "int",         "isinstance",
+      "issubclass", "iter",      "len",          "license",     "list",
+      "locals",     "map",       "max",          "memoryview",  "min",
+      "next",       "object",    "oct",          "open",        "ord",
+      "pow",        "print",     "property",     "quit",        "range",
+      "repr",       "reversed",  "round",        "set",         "setattr",
+      "slice",      "sorted",    "staticmethod", "str",         "sum",
+      "super",      "tuple",     "type",         "vars",        "zip"};
   return builtins.count(name) != 0;
 }
 
@@ -131,8 +131,8 @@ DecoratorChecker::checkOne(const Expr &d, const std::set<std::string> &local) {
     return std::nullopt;
   if (!starImport && !imports.count(root->id) && !bound.count(root->id) &&
       !local.count(root->id) && !isBuiltinName(root->id))
-    return Diagnostic{root->range,
-                      "name '" + root->id + "' is not defined", {}};
+    return Diagnostic{
+        root->range, "name '" + root->id + "' is not defined", {}};
   std::string path = dottedPath(d);
   if (path.empty())
     return std::nullopt;
@@ -179,6 +179,44 @@ std::optional<Diagnostic> DecoratorChecker::check(const Module &m) {
   return std::nullopt;
 }
 
+bool before(SourceLoc a, SourceLoc b) {
+  return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+/// Whether the logical line holding token `i` starts with a keyword that
+/// opens a block.
+bool opensBlock(const std::vector<Token> &toks, size_t i) {
+  while (i > 0 && !toks[i - 1].is(TokenKind::Newline) &&
+         !toks[i - 1].is(TokenKind::Indent) &&
+         !toks[i - 1].is(TokenKind::Dedent))
+    --i;
+  static const char *const keywords[] = {
+      "if",     "elif",    "else", "for",   "while", "with",  "try",
+      "except", "finally", "def",  "class", "async", "match", "case"};
+  for (const char *kw : keywords)
+    if (toks[i].isName(kw))
+      return true;
+  return false;
+}
+
+/// Block structure checked on the tokens, so that it holds in the top-level
+/// code the parser skips too: an indented line must follow a line that
+/// opens a block with a keyword and ends with `:`, and such a line must be
+/// followed by one.
+std::optional<Diagnostic> layoutError(const std::vector<Token> &toks) {
+  for (size_t i = 1; i < toks.size(); ++i) {
+    bool afterHeader =
+        toks[i - 1].is(TokenKind::Newline) && i >= 2 && toks[i - 2].isOp(":");
+    if (toks[i].is(TokenKind::Indent) && !afterHeader)
+      return Diagnostic{toks[i].range, "unexpected indent", {}};
+    if (toks[i].is(TokenKind::Indent) && !opensBlock(toks, i - 2))
+      return Diagnostic{toks[i - 2].range, "invalid syntax", {}};
+    if (afterHeader && !toks[i].is(TokenKind::Indent))
+      return Diagnostic{toks[i].range, "expected an indented block", {}};
+  }
+  return std::nullopt;
+}
+
 bool sameDiagnostic(const Diagnostic &a, const Diagnostic &b) {
   return a.message == b.message && a.range.begin.line == b.range.begin.line &&
          a.range.begin.col == b.range.begin.col;
@@ -195,19 +233,31 @@ size_t editDistance(std::string_view a, std::string_view b) {
     row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
       size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      row[j] = std::min(
+          {row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
       diag = up;
     }
   }
   return row[b.size()];
 }
 
-std::optional<Diagnostic> fileError(const Module &m,
-                                    const std::vector<Token> &toks) {
+std::optional<Diagnostic>
+fileError(const Module &m, const std::vector<Token> &toks,
+          const std::optional<Diagnostic> &syntaxError) {
+  std::optional<Diagnostic> first = layoutError(toks);
+  auto consider = [&](const Diagnostic &d) {
+    if (!first || before(d.range.begin, first->range.begin))
+      first = d;
+  };
   for (const Token &t : toks)
-    if (t.is(TokenKind::Error) && t.fatal)
-      return Diagnostic{t.range, t.text, {}};
+    if (t.is(TokenKind::Error) && t.fatal) {
+      consider(Diagnostic{t.range, t.text, {}});
+      break;
+    }
+  if (syntaxError)
+    consider(*syntaxError);
+  if (first)
+    return first;
   return DecoratorChecker(m, toks).check(m);
 }
 

@@ -120,7 +120,7 @@ ExprPtr Parser::parseTest() {
     return nullptr;
   SourceRange r = SourceRange::cover(body->range, orelse->range);
   return make<IfExpExpr>(r, std::move(test), std::move(body),
-                                     std::move(orelse));
+                         std::move(orelse));
 }
 
 ExprPtr Parser::parseBoolChain(const char *keyword, BoolOpKind kind,
@@ -156,8 +156,7 @@ ExprPtr Parser::parseNotTest() {
   ExprPtr operand = parseNotTest();
   if (!operand)
     return nullptr;
-  return make<UnaryOpExpr>(from(begin), UnaryOpKind::Not,
-                                       std::move(operand));
+  return make<UnaryOpExpr>(from(begin), UnaryOpKind::Not, std::move(operand));
 }
 
 ExprPtr Parser::parseComparison() {
@@ -208,8 +207,7 @@ ExprPtr Parser::parseComparison() {
   }
   if (ops.empty())
     return std::move(operands[0]);
-  return make<CompareExpr>(from(begin), std::move(ops),
-                                       std::move(operands));
+  return make<CompareExpr>(from(begin), std::move(ops), std::move(operands));
 }
 
 namespace {
@@ -238,8 +236,8 @@ static ExprPtr parseBinaryLevel(Parser &p,
     if (!rhs)
       return nullptr;
     SourceRange r = SourceRange::cover(lhs->range, rhs->range);
-    lhs = p.make<BinOpExpr>(r, match->kind, std::move(lhs),
-                                      std::move(rhs), opRange);
+    lhs = p.make<BinOpExpr>(r, match->kind, std::move(lhs), std::move(rhs),
+                            opRange);
   }
   return lhs;
 }
@@ -311,8 +309,8 @@ ExprPtr Parser::parsePower() {
   if (!exp)
     return nullptr;
   SourceRange r = SourceRange::cover(base->range, exp->range);
-  return make<BinOpExpr>(r, BinOpKind::Pow, std::move(base),
-                                     std::move(exp), opRange);
+  return make<BinOpExpr>(r, BinOpKind::Pow, std::move(base), std::move(exp),
+                         opRange);
 }
 
 ExprPtr Parser::parsePrimary() {
@@ -332,8 +330,7 @@ ExprPtr Parser::parsePrimary() {
       std::string attr = cur().text;
       next();
       SourceRange r = SourceRange::cover(e->range, attrRange);
-      e = make<AttributeExpr>(r, std::move(e), std::move(attr),
-                                          attrRange);
+      e = make<AttributeExpr>(r, std::move(e), std::move(attr), attrRange);
     } else {
       break;
     }
@@ -382,7 +379,7 @@ ExprPtr Parser::parseCall(ExprPtr func) {
     return nullptr;
   SourceRange r = from(func->range.begin);
   return make<CallExpr>(r, std::move(func), std::move(args),
-                                    std::move(keywords));
+                        std::move(keywords));
 }
 
 ExprPtr Parser::parseSubscriptIndex() {
@@ -410,8 +407,8 @@ ExprPtr Parser::parseSubscriptIndex() {
     if (failed())
       return nullptr;
   }
-  return make<SliceExpr>(from(begin), std::move(lower),
-                                     std::move(upper), std::move(step));
+  return make<SliceExpr>(from(begin), std::move(lower), std::move(upper),
+                         std::move(step));
 }
 
 ExprPtr Parser::parseSubscript(ExprPtr value) {
@@ -430,8 +427,7 @@ ExprPtr Parser::parseSubscript(ExprPtr value) {
   if (!expectOp("]"))
     return nullptr;
   SourceRange r = from(value->range.begin);
-  return make<SubscriptExpr>(r, std::move(value),
-                                         std::move(indices));
+  return make<SubscriptExpr>(r, std::move(value), std::move(indices));
 }
 
 ExprPtr Parser::parseStrings() {
@@ -570,8 +566,8 @@ ExprPtr Parser::parseListDisplay() {
                   "comprehension with several 'for' clauses is not supported");
     if (!expectOp("]"))
       return nullptr;
-    return make<ListCompExpr>(from(begin), std::move(first),
-                                          std::move(target), std::move(iter));
+    return make<ListCompExpr>(from(begin), std::move(first), std::move(target),
+                              std::move(iter));
   }
   elts.push_back(std::move(first));
   if (!parseMoreElements("]", elts))

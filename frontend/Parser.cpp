@@ -32,6 +32,15 @@ bool Parser::parseBlock(Block &out) {
   return true;
 }
 
+/// Whether the logical line starting at token `i` ends with `:` and so
+/// opens a block: how `match x:` (a soft keyword) differs from `match(x)`.
+bool Parser::startsBlock(size_t i) const {
+  while (i + 1 < toks.size() && !toks[i + 1].is(TokenKind::Newline) &&
+         !toks[i + 1].is(TokenKind::EndOfFile))
+    ++i;
+  return toks[i].isOp(":");
+}
+
 bool Parser::parseStatement(Block &out) {
   const Token &t = cur();
   if (t.is(TokenKind::Indent)) {
@@ -64,6 +73,8 @@ bool Parser::parseStatement(Block &out) {
     return fail(t.range, "with is not supported"), false;
   else if (t.isName("async"))
     return fail(t.range, "async is not supported"), false;
+  else if ((t.isName("match") || t.isName("case")) && startsBlock(pos))
+    return fail(t.range, t.text + " is not supported"), false;
   else if (t.isName("else") || t.isName("elif") || t.isName("except") ||
            t.isName("finally"))
     return fail(t.range, "invalid syntax"), false;
@@ -595,6 +606,14 @@ static bool looksLikeScript(std::string_view text) {
          text == "script";
 }
 
+/// kiln's parser errors are of two kinds: valid Python that kiln does not
+/// support ("with is not supported", its own depth limit), and syntax Python
+/// rejects too.
+static bool isSyntaxError(std::string_view message) {
+  return message.find("not supported") == std::string_view::npos &&
+         message != "expression is nested too deeply";
+}
+
 static ItemInfo describeItem(const std::vector<Token> &toks, size_t i) {
   ItemInfo info;
   size_t last = toks.size() - 1;
@@ -662,12 +681,16 @@ Module Parser::parseModule() {
                                toks[lastTok].is(TokenKind::Dedent)))
       --lastTok;
     item.range = SourceRange::cover(toks[start].range, toks[lastTok].range);
+    // A genuine syntax error, unlike valid Python outside the subset, means
+    // Python refuses the whole file.
+    if (!syntaxError && isSyntaxError(err->message))
+      syntaxError = err;
     item.error = std::move(*err);
     err.reset();
     m.skipped.push_back(std::move(item));
     pos = end;
   }
-  if (std::optional<Diagnostic> error = fileError(m, toks))
+  if (std::optional<Diagnostic> error = fileError(m, toks, syntaxError))
     rejectFile(m, *error);
   return m;
 }

@@ -38,6 +38,9 @@ public:
   std::vector<ast::SpecComment> specs;
   size_t pos = 0;
   std::optional<Diagnostic> err;
+  /// The first syntax error (not an unsupported construct) in a top-level
+  /// def or class: Python would refuse the whole file.
+  std::optional<Diagnostic> syntaxError;
   int depth = 0;
   int funcDepth = 0;
   int classDepth = 0;
@@ -142,6 +145,7 @@ public:
   bool checkTarget(const ast::Expr &e);
 
   //===--- Statements (Parser.cpp) ----------------------------------------===//
+  bool startsBlock(size_t i) const;
   bool parseStatement(ast::Block &out);
   bool parseSimpleStatements(ast::Block &out);
   ast::StmtPtr parseSmallStatement();
@@ -169,9 +173,11 @@ public:
 
 //===--- Whole-file errors (ModuleChecks.cpp) -----------------------------===//
 /// The first error that makes Python refuse the whole file, if any: a fatal
-/// lexer token anywhere, or a decorator that cannot exist at import time.
-std::optional<Diagnostic> fileError(const ast::Module &m,
-                                    const std::vector<Token> &toks);
+/// lexer token, a block layout error or `syntaxError` anywhere, or else a
+/// decorator that cannot exist at import time.
+std::optional<Diagnostic>
+fileError(const ast::Module &m, const std::vector<Token> &toks,
+          const std::optional<Diagnostic> &syntaxError);
 /// Turns every def and class of `m` into a skipped item carrying `error`,
 /// and adds one item for the file that is reported with no --entry.
 void rejectFile(ast::Module &m, const Diagnostic &error);

@@ -97,9 +97,9 @@ TEST_CASE("lexer: tabs count to the next multiple of 8", "[lexer]") {
 // two disagree about a block, the file means different things in different
 // editors, and CPython raises TabError.
 TEST_CASE("lexer: inconsistent tabs and spaces are fatal", "[lexer]") {
-  for (const char *src : {"if a:\n\tb\n        c\n",
-                          "if a:\n\tif b:\n        c\n",
-                          "if a:\n        b\n\tc\n"}) {
+  for (const char *src :
+       {"if a:\n\tb\n        c\n", "if a:\n\tif b:\n        c\n",
+        "if a:\n        b\n\tc\n"}) {
     INFO(src);
     auto toks = lex(src);
     const Token *err = firstError(toks);
@@ -277,31 +277,44 @@ TEST_CASE("lexer: fatal and unsupported errors", "[lexer]") {
     uint32_t line, col;
     bool fatal;
   } cases[] = {
-      {std::string("x = 1 # a\0b\n", 12), "source code cannot contain null bytes", 1, 10, true},
+      {std::string("x = 1 # a\0b\n", 12),
+       "source code cannot contain null bytes", 1, 10, true},
       {std::string("x = 'a\0b'\n", 11), "source code cannot contain null bytes",
        1, 7, true},
-      {std::string("x = \0\n", 6), "source code cannot contain null bytes", 1, 5,
-       true},
-      {"def f\xff(x):\n", "byte 0xff is not valid UTF-8; Python source "
-                        "files must be UTF-8", 1, 6, true},
-      {"x = 'a\xc3('\n", "byte 0xc3 is not valid UTF-8; Python source "
-                        "files must be UTF-8", 1, 7, true},
+      {std::string("x = \0\n", 6), "source code cannot contain null bytes", 1,
+       5, true},
+      {"def f\xff(x):\n",
+       "byte 0xff is not valid UTF-8; Python source "
+       "files must be UTF-8",
+       1, 6, true},
+      {"x = 'a\xc3('\n",
+       "byte 0xc3 is not valid UTF-8; Python source "
+       "files must be UTF-8",
+       1, 7, true},
       {"x = 1  # \xed\xa0\x80 surrogate\n",
-       "byte 0xed is not valid UTF-8; Python source files must be UTF-8", 1,
-       10, true},
-      {"x = \xc0\x80\n", "byte 0xc0 is not valid UTF-8; Python source "
-                        "files must be UTF-8", 1, 5, true},
+       "byte 0xed is not valid UTF-8; Python source files must be UTF-8", 1, 10,
+       true},
+      {"x = \xc0\x80\n",
+       "byte 0xc0 is not valid UTF-8; Python source "
+       "files must be UTF-8",
+       1, 5, true},
       {"x = 1 + \\", "unexpected EOF while parsing", 1, 9, true},
       {"x = 1 + \\\n", "unexpected EOF while parsing", 1, 9, true},
       {"x = )\n", "unmatched ')'", 1, 5, true},
-      {"x = (]\n", "closing parenthesis ']' does not match opening "
-                 "parenthesis '('", 1, 6, true},
-      {"x = (1,\n 2]\n", "closing parenthesis ']' does not match opening "
-                       "parenthesis '(' on line 1", 2, 3, true},
+      {"x = (]\n",
+       "closing parenthesis ']' does not match opening "
+       "parenthesis '('",
+       1, 6, true},
+      {"x = (1,\n 2]\n",
+       "closing parenthesis ']' does not match opening "
+       "parenthesis '(' on line 1",
+       2, 3, true},
       {"x = [(1,\n", "'(' was never closed", 1, 6, true},
       {"x = 1jabc\n", "invalid imaginary literal", 1, 5, true},
-      {"x = 007\n", "leading zeros in decimal integer literals are not "
-                  "permitted; use an 0o prefix for octal integers", 1, 5, true},
+      {"x = 007\n",
+       "leading zeros in decimal integer literals are not "
+       "permitted; use an 0o prefix for octal integers",
+       1, 5, true},
       {"x = b'\xc3\xa9'\n", "bytes can only contain ASCII literal characters",
        1, 7, true},
       {"x = '\\N'\n", "malformed \\N character escape", 1, 6, true},
@@ -329,13 +342,13 @@ TEST_CASE("lexer: fatal and unsupported errors", "[lexer]") {
 TEST_CASE("lexer: valid Python that looks odd is accepted", "[lexer]") {
   for (const char *src :
        {"x = 1if y else 2\n", "x = 0x1for y in z\n", "\xef\xbb\xbfx = 1\n",
-        "x = b'\\u12'\n", "x = 'caf\xc3\xa9 \xf0\x9f\x94\xa5'  # \xe2\x82\xac\n",
+        "x = b'\\u12'\n",
+        "x = 'caf\xc3\xa9 \xf0\x9f\x94\xa5'  # \xe2\x82\xac\n",
         "x = r'\\N'\n"}) {
     INFO(src);
     CHECK(firstError(lex(src)) == nullptr);
   }
-  CHECK(shape(lex("x = 1if y else 2\n")) ==
-        "x = int:1 if y else int:2 NL EOF");
+  CHECK(shape(lex("x = 1if y else 2\n")) == "x = int:1 if y else int:2 NL EOF");
 }
 
 // CPython's MAXLEVEL is 200: the 201st open bracket is an error.

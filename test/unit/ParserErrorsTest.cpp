@@ -157,8 +157,10 @@ TEST_CASE("module: a lexical error anywhere rejects the file", "[module]") {
       {"s = 'unterminated\n", "unterminated string literal", 6},
       {"x = 0xZZ\n", "invalid hexadecimal literal", 6},
       {std::string("# a\0b\n", 6), "source code cannot contain null bytes", 6},
-      {"# caf\xe9\n", "byte 0xe9 is not valid UTF-8; Python source files "
-                     "must be UTF-8", 6},
+      {"# caf\xe9\n",
+       "byte 0xe9 is not valid UTF-8; Python source files "
+       "must be UTF-8",
+       6},
       {"if x:\n        a\n    b\n",
        "unindent does not match any outer indentation level", 8},
       {"x = (1,\n", "'(' was never closed", 6},
@@ -213,12 +215,18 @@ TEST_CASE("module: misspelled decorators reject the file", "[module]") {
     uint32_t col;
   } cases[] = {
       {"@tor3h.jit.script", "name 'tor3h' is not defined", 2},
-      {"@torch.jit.scrip", "unknown decorator '@torch.jit.scrip'; did you "
-                           "mean '@torch.jit.script'?", 2},
-      {"@torch.jot.script()", "unknown decorator '@torch.jot.script'; did "
-                              "you mean '@torch.jit.script'?", 2},
-      {"@jit.expor", "unknown decorator '@torch.jit.expor'; did you mean "
-                     "'@torch.jit.export'?", 2},
+      {"@torch.jit.scrip",
+       "unknown decorator '@torch.jit.scrip'; did you "
+       "mean '@torch.jit.script'?",
+       2},
+      {"@torch.jot.script()",
+       "unknown decorator '@torch.jot.script'; did "
+       "you mean '@torch.jit.script'?",
+       2},
+      {"@jit.expor",
+       "unknown decorator '@torch.jit.expor'; did you mean "
+       "'@torch.jit.export'?",
+       2},
   };
   for (const Case &c : cases) {
     INFO(c.decorator);
@@ -267,16 +275,60 @@ TEST_CASE("module: misspelled decorators reject the file", "[module]") {
   CHECK(ok.items.size() == 7);
 }
 
-// A decorator line that does not parse keeps its function's error reported
-// with no --entry when it is a slip of script.
-TEST_CASE("module: a broken script decorator line is reported", "[module]") {
-  Module m = module("import torch\n"
-                    "@torch.jit.script:\n"
-                    "def f(x):\n"
-                    "    return x\n");
-  REQUIRE(m.skipped.size() == 1);
-  CHECK(m.skipped[0].isScript);
-  CHECK(m.skipped[0].error.message == "expected a newline after a decorator");
+// A syntax error in a def or class, unlike a construct outside the subset,
+// makes Python refuse the file: `@torch.j<CR>it.script` leaves a decorator
+// with no def after it.
+TEST_CASE("module: a syntax error in an item rejects the file", "[module]") {
+  for (const char *src : {"import torch\n@torch.jit.script:\ndef f(x):\n"
+                          "    return x\n",
+                          "import torch\n@torch.j\rit.script\ndef f(x):\n"
+                          "    return x\n"}) {
+    INFO(src);
+    Module m = module(src);
+    CHECK(m.items.size() == 1); // the import
+    REQUIRE(m.skipped.size() >= 2);
+    CHECK(m.skipped.back().isScript);
+    CHECK(m.skipped.back().error.message ==
+          (std::string(src).find("script:") != std::string::npos
+               ? "expected a newline after a decorator"
+               : "expected 'def' or 'class' after a decorator"));
+  }
+  // Constructs outside the subset only skip their item.
+  Module m = module("def f(x):\n    with x:\n        pass\n"
+                    "def g(x):\n    match x:\n        case 1:\n"
+                    "            pass\n"
+                    "def h(x):\n    return x\n");
+  REQUIRE(m.items.size() == 1);
+  REQUIRE(m.skipped.size() == 2);
+  CHECK(m.skipped[1].error.message == "match is not supported");
+}
+
+// The block layout is checked on the tokens, so it holds in the top-level
+// code that the parser skips too.
+TEST_CASE("module: block layout errors reject the file", "[module]") {
+  struct Case {
+    const char *src;
+    const char *msg;
+    uint32_t line;
+  } cases[] = {
+      {"x = 1\n    y = 2\n", "unexpected indent", 2},
+      {"for i in x:\nprint(i)\n", "expected an indented block", 2},
+      {"f forward(x):\n    pass\n", "invalid syntax", 1},
+      {"class C:\n    def f(self):\n        pass\n3   x = 1\n"
+       "    def g(self):\n        pass\n",
+       "unexpected indent", 5},
+  };
+  for (const Case &c : cases) {
+    INFO(c.src);
+    Module m = module(c.src);
+    REQUIRE(!m.skipped.empty());
+    CHECK(m.skipped.back().isScript);
+    CHECK(m.skipped.back().error.message == c.msg);
+    CHECK(m.skipped.back().error.range.begin.line == c.line);
+  }
+  CHECK(module("if __name__ == '__main__':\n    main()\n"
+               "while True: pass\nwith a as b:\n    pass\n")
+            .skipped.empty());
 }
 
 TEST_CASE("module: a failing decorator skips its def", "[module]") {
@@ -453,8 +505,8 @@ TEST_CASE("parser: expression trees are at most 1000 high", "[errors]") {
     return s;
   };
   CHECK(firstError("x = " + sum(1000) + "\n") == "ok");
-  CHECK(firstError("x = " + sum(1001) + "\n").find(
-            "expression is nested too deeply") != std::string::npos);
+  CHECK(firstError("x = " + sum(1001) + "\n")
+            .find("expression is nested too deeply") != std::string::npos);
   // 100 brackets, each holding a 100-term sum with the next bracket first:
   // a tree 10,000 high.
   std::string deep = "a";
