@@ -339,7 +339,9 @@ std::string kiln::formatTensor(const Tensor &tensor) {
   const std::string prefix = "tensor(";
   std::vector<std::string> suffixes;
   std::string body;
-  if (tensor.numel() == 0) {
+  // A shape no tensor can have (numel() -1, only a borrowed tensor can
+  // claim one) prints as empty rather than reading memory it cannot own.
+  if (tensor.numel() <= 0) {
     // An empty tensor shows its shape unless it is (0,), and its dtype
     // unless float32, since no element hints at it.
     if (tensor.rank() != 1)

@@ -435,6 +435,21 @@ TEST_CASE("run checks inputs against the signature", "[model]") {
   Tensor x3 = Tensor::zeros(DType::F32, {3});
   Tensor x4 = Tensor::zeros(DType::F32, {4});
 
+  SECTION("sizes that could wrap in compiled code") {
+    // Each 0 counts as 1: x.sum(0) of a [0, M] input would be [M].
+    const int64_t huge = (int64_t(1) << 62) + 1;
+    Tensor empty = Tensor::borrow(DType::F32, {0}, nullptr);
+    CHECK(runError(model, "f", {Tensor::borrow(DType::F32, {huge}, nullptr),
+                                x3}) ==
+          "input 'x' of 'f' has shape [4611686018427387905]: kiln refuses "
+          "inputs whose dims, with each 0 counted as 1, span more than 2^47 "
+          "bytes");
+    CHECK(runError(model, "f", {x3, Tensor::borrow(DType::F32, {-3}, nullptr)}) ==
+          "input 'y' of 'f' has shape [-3]: a dim is negative");
+    CHECK(runError(model, "f", {Tensor::borrow(DType::F32, {3}, nullptr), x3}) ==
+          "input 'x' of 'f' has shape [3]: it has no data");
+    CHECK(runOk(model, "f", {empty, empty})[0].numel() == 0);
+  }
   SECTION("count") {
     CHECK(runError(model, "f", {x3}) == "'f' takes 2 inputs (x, y), got 1");
     CHECK(runError(model, "f", {x3, x3, x3}) ==
