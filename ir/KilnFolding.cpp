@@ -281,8 +281,13 @@ template <typename Op>
 static std::optional<Num> intBinary(const APInt &x, const APInt &y) {
   bool isBool = x.getBitWidth() == 1;
   if constexpr (isAnyOf<Op, FloorDivOp, RemOp>) {
-    if (y.isZero() || (x.isMinSignedValue() && y.isAllOnes()))
+    // MIN // -1 overflows: left to the lowering, which raises at run time.
+    if (y.isZero() || (x.isMinSignedValue() && y.isAllOnes() &&
+                       std::is_same_v<Op, FloorDivOp>))
       return std::nullopt;
+    // x % -1 is 0 (x % True too); APInt's srem would overflow on MIN.
+    if (std::is_same_v<Op, RemOp> && y.isAllOnes())
+      return Num::ofInt(APInt::getZero(x.getBitWidth()));
     APInt q = x.sdiv(y), r = x.srem(y);
     bool adjust = !r.isZero() && r.isNegative() != y.isNegative();
     if constexpr (std::is_same_v<Op, FloorDivOp>)

@@ -29,18 +29,36 @@ Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
   return b.create<arith::ConstantOp>(loc, b.getIntegerAttr(type, value));
 }
 
-/// Raises "integer division or modulo by zero" when `divisor` is 0 and
-/// returns a divisor that is safe to use either way.
+/// Returns a divisor for `dividend // divisor` or `dividend % divisor`
+/// that cannot trap the hardware divide. A zero divisor raises
+/// ZeroDivisionError, as Python does. MIN // -1 does not fit the type and
+/// raises an overflow error (C leaves it undefined and x86 traps). MIN % -1
+/// is 0, like every x % -1, so for `%` a -1 divisor becomes 1.
 Value checkedDivisor(OpBuilder &b, Location loc, LoweringState &state,
-                     Value divisor) {
+                     Value dividend, Value divisor, bool isFloorDiv) {
   Type type = divisor.getType();
-  Value zero = intConstant(b, loc, type, 0);
-  Value isZero =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, divisor, zero);
+  unsigned width = type.getIntOrFloatBitWidth();
+  auto eq = [&](Value x, Value y) {
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x, y);
+  };
+  Value isZero = eq(divisor, intConstant(b, loc, type, 0));
   int64_t site = state.tables.addSite(
       loc, "ZeroDivisionError: integer division or modulo by zero");
   emitCheck(b, loc, isZero, site);
-  return b.create<arith::SelectOp>(loc, isZero, intConstant(b, loc, type, 1),
+  if (width == 1) // bool // bool: only 1 divides
+    return divisor;
+  Value unsafe = eq(divisor, intConstant(b, loc, type, -1));
+  if (isFloorDiv) {
+    Value min = b.create<arith::ConstantOp>(
+        loc, b.getIntegerAttr(type, APInt::getSignedMinValue(width)));
+    unsafe = b.create<arith::AndIOp>(loc, unsafe, eq(dividend, min));
+    int64_t overflow = state.tables.addSite(
+        loc, "OverflowError: {0} // -1 does not fit in a " +
+                 std::to_string(width) + "-bit integer");
+    emitCheck(b, loc, unsafe, overflow, {dividend});
+  }
+  unsafe = b.create<arith::OrIOp>(loc, unsafe, isZero);
+  return b.create<arith::SelectOp>(loc, unsafe, intConstant(b, loc, type, 1),
                                    divisor);
 }
 
@@ -118,13 +136,13 @@ Value binaryBody(OpBuilder &b, Location loc, LoweringState &state, Value x,
   if constexpr (std::is_same_v<Op, FloorDivOp>) {
     if (isFloat)
       return floatFloorDiv(b, loc, x, y);
-    return b.create<arith::FloorDivSIOp>(loc, x,
-                                         checkedDivisor(b, loc, state, y));
+    return b.create<arith::FloorDivSIOp>(
+        loc, x, checkedDivisor(b, loc, state, x, y, /*isFloorDiv=*/true));
   }
   if constexpr (std::is_same_v<Op, RemOp>) {
     if (isFloat)
       return floatMod(b, loc, x, y);
-    Value d = checkedDivisor(b, loc, state, y);
+    Value d = checkedDivisor(b, loc, state, x, y, /*isFloorDiv=*/false);
     Value rem = b.create<arith::RemSIOp>(loc, x, d);
     Value zero = intConstant(b, loc, type, 0);
     Value nonzero =
