@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/LoweringImpl.h"
+#include "ir/Limits.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -132,6 +133,11 @@ bool FunctionLowering::emitLoop(Location l, SourceRange where,
                                 const ast::Expr *whileTest, Value start,
                                 Value stop, Value step,
                                 const std::function<bool(Value)> &bindTarget) {
+  if (loopDepth == kiln::kMaxLoopDepth)
+    return error(where, "too many statically nested loops: a function may "
+                        "nest at most " +
+                            std::to_string(kiln::kMaxLoopDepth) +
+                            ", as in CPython");
   std::set<std::string> assigned;
   bool hasBreak = false, hasContinue = false, hasReturn = false;
   collectAssigned(body, assigned, hasBreak, hasContinue, hasReturn, false);

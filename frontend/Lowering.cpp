@@ -503,8 +503,7 @@ DepthGuard::DepthGuard(ModuleLowering &m, SourceRange where) : m(m) {
   if (++m.depth == kMaxLoweringDepth + 1)
     m.diags.error(where, "expressions and helper calls nest more than " +
                              std::to_string(kMaxLoweringDepth) +
-                             " deep here; kiln, like CPython, refuses code "
-                             "nested this deeply");
+                             " levels deep here, more than kiln compiles");
 }
 
 std::optional<func::FuncOp>

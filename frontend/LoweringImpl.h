@@ -290,8 +290,9 @@ public:
   Env env;
   /// The function being lowered, for error messages.
   const ast::FunctionDef *def = nullptr;
-  /// True while lowering inside a loop body (break/continue allowed).
-  int loopDepth = 0;
+  /// Loop bodies around the statement being lowered: break and continue
+  /// need one, and emitLoop refuses more than kMaxLoopDepth.
+  unsigned loopDepth = 0;
   /// Whether the function uses `$return` flags (an early return exists).
   bool earlyReturn = false;
   int tempCounter = 0;

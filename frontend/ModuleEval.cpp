@@ -35,7 +35,21 @@ bool InitEvaluator::exec(const ast::Block &block, Frame &frame) {
   return true;
 }
 
+bool InitEvaluator::charge(uint64_t units, SourceRange where) {
+  if (units <= kInitBudget - spent) {
+    spent += units;
+    return true;
+  }
+  spent = kInitBudget;
+  return error(where, "__init__ runs too long or builds too large a value "
+                      "for kiln to evaluate at compile time (the limit is " +
+                          std::to_string(kInitBudget) +
+                          " statements and list elements in all)");
+}
+
 bool InitEvaluator::execStmt(const ast::Stmt &stmt, Frame &frame) {
+  if (!charge(1, stmt.range))
+    return false;
   switch (stmt.kind) {
   case ast::Stmt::Kind::Pass:
     return true;
@@ -173,6 +187,9 @@ std::string InitEvaluator::globalPath(const ast::Expr &e, const Frame &frame) {
 }
 
 std::optional<CV> InitEvaluator::eval(const ast::Expr &e, Frame &frame) {
+  DepthGuard guard(m, e.range);
+  if (!guard.ok())
+    return std::nullopt;
   switch (e.kind) {
   case ast::Expr::Kind::IntLit:
     return makeInt(llvm::cast<ast::IntLitExpr>(e).value);
@@ -361,11 +378,19 @@ std::optional<CV> InitEvaluator::evalBinOp(ast::BinOpKind op, const CV &l,
   using K = ast::BinOpKind;
   bool seq = l.kind == CV::Kind::List || l.kind == CV::Kind::Tuple;
   if (seq && op == K::Add && r.kind == l.kind) {
+    if (!charge(l.elems.size() + r.elems.size(), where))
+      return std::nullopt;
     CV out = l;
     out.elems.insert(out.elems.end(), r.elems.begin(), r.elems.end());
     return out;
   }
   if (seq && op == K::Mul && r.kind == CV::Kind::Int) {
+    uint64_t count = 0;
+    if (r.i > 0 &&
+        __builtin_mul_overflow(uint64_t(r.i), l.elems.size(), &count))
+      count = UINT64_MAX;
+    if (!charge(count, where))
+      return std::nullopt;
     CV out = makeSeq(l.kind, {});
     for (int64_t i = 0; i < r.i; ++i)
       out.elems.insert(out.elems.end(), l.elems.begin(), l.elems.end());
@@ -407,20 +432,31 @@ std::optional<CV> InitEvaluator::evalBinOp(ast::BinOpKind op, const CV &l,
     double q = std::floor(a / c);
     return makeFloat(op == K::FloorDiv ? q : a - q * c);
   }
-  int64_t a = l.i, c = r.i;
+  int64_t a = l.i, c = r.i, out = 0;
+  // Python ints do not overflow; kiln's are int64 as TorchScript's are, and
+  // a result that does not fit is an error rather than a wrapped value.
+  auto overflow = [&]() -> std::optional<CV> {
+    error(where, "integer overflow in __init__: the result does not fit in "
+                 "64 bits");
+    return std::nullopt;
+  };
   switch (op) {
   case K::Add:
-    return makeInt(a + c);
+    return __builtin_add_overflow(a, c, &out) ? overflow() : makeInt(out);
   case K::Sub:
-    return makeInt(a - c);
+    return __builtin_sub_overflow(a, c, &out) ? overflow() : makeInt(out);
   case K::Mul:
-    return makeInt(a * c);
+    return __builtin_mul_overflow(a, c, &out) ? overflow() : makeInt(out);
   case K::FloorDiv:
   case K::Mod: {
     if (c == 0) {
       error(where, "division by zero in __init__");
       return std::nullopt;
     }
+    if (c == -1) // x % -1 is 0; MIN // -1 is the one quotient that overflows
+      return op == K::Mod ? makeInt(0)
+             : a == INT64_MIN ? overflow()
+                              : makeInt(-a);
     int64_t q = a / c;
     if ((a % c != 0) && ((a < 0) != (c < 0)))
       --q; // Python floors
@@ -429,9 +465,14 @@ std::optional<CV> InitEvaluator::evalBinOp(ast::BinOpKind op, const CV &l,
   case K::Pow: {
     if (c < 0)
       return makeFloat(std::pow(double(a), double(c)));
-    int64_t p = 1;
-    for (int64_t i = 0; i < c; ++i)
-      p *= a;
+    // Square and multiply: c may be huge, the loop is 64 steps at most.
+    int64_t p = 1, base = a;
+    for (; c > 0; c >>= 1) {
+      if ((c & 1) && __builtin_mul_overflow(p, base, &p))
+        return overflow();
+      if (c > 1 && __builtin_mul_overflow(base, base, &base))
+        return overflow();
+    }
     return makeInt(p);
   }
   default:

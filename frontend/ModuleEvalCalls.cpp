@@ -419,9 +419,17 @@ std::optional<CV> InitEvaluator::callGlobal(const std::string &path,
     int64_t start = bounds.size() > 1 ? bounds[0] : 0;
     int64_t stop = bounds.size() > 1 ? bounds[1] : bounds[0];
     int64_t step = bounds.size() > 2 ? bounds[2] : 1;
+    // The length first, in unsigned arithmetic that cannot wrap, so that
+    // the budget refuses range(10**10) before anything is built.
+    uint64_t span = step > 0 ? (stop > start ? uint64_t(stop) - uint64_t(start) : 0)
+                             : (start > stop ? uint64_t(start) - uint64_t(stop) : 0);
+    uint64_t magnitude = step > 0 ? uint64_t(step) : 0 - uint64_t(step);
+    uint64_t length = span == 0 ? 0 : (span - 1) / magnitude + 1;
+    if (!charge(length, args.range))
+      return std::nullopt;
     std::vector<CV> out;
-    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
-      out.push_back(makeInt(i));
+    for (uint64_t i = 0; i < length; ++i)
+      out.push_back(makeInt(int64_t(uint64_t(start) + i * uint64_t(step))));
     return makeSeq(CV::Kind::List, std::move(out));
   }
   if (p == "builtins.len" && args.positional.size() == 1 &&

@@ -163,11 +163,23 @@ private:
   /// "torch.nn.Linear" for `nn.Linear`; empty if it is not a global.
   std::string globalPath(const ast::Expr &e, const Frame &frame);
 
+  /// Spends `units` of the evaluation budget: one per statement run and
+  /// one per value a list, tuple or range holds. A hostile or runaway
+  /// __init__ (range(10**10), a list doubled 40 times) then ends in an
+  /// error at `where` instead of exhausting memory or time.
+  bool charge(uint64_t units, SourceRange where);
+
   ModuleLowering &m;
   Builder b;
   /// Classes being constructed, to reject a module that contains itself.
   std::set<const ast::ClassDef *> active;
+  uint64_t spent = 0;
 };
+
+/// The most statements and values one compile-time __init__ may produce,
+/// together; documented in docs/modules.md. Real __init__ code stays many
+/// orders of magnitude below it, and 10^7 values fit in about 1 GiB.
+constexpr uint64_t kInitBudget = 10'000'000;
 
 } // namespace kiln::moduleeval
 

@@ -15,7 +15,8 @@
 //    of the fusible ops that produce its operands, merging them, as long as
 //    the merged set stays convex: no path may leave the set and come back
 //    (a group is computed at one point, so such a path would be a cycle).
-//    Otherwise it starts a group of its own.
+//    Otherwise it starts a group of its own. A group stops growing at
+//    kMaxGroupOps ops, which bounds the cost of lowering it.
 // 3. A reduction (sum, mean, amax, amin) may end a group when every value
 //    of the group is used only inside it: the reduction then consumes the
 //    chain inside one loop nest. Nothing joins a group after its reduction.
@@ -48,6 +49,13 @@ using namespace mlir;
 using namespace kiln;
 
 namespace {
+
+/// The most ops one group holds. Lowering a group fuses its loop nests one
+/// producer at a time, cloning the growing body each time, so its cost is
+/// quadratic in the group's size; the cap keeps compile time linear in the
+/// program (a 10,000-op chain is 79 groups). A loop body of 128 ops
+/// already keeps every value in registers; longer chains gain nothing.
+constexpr size_t kMaxGroupOps = 128;
 
 /// Ops whose result element depends only on the operand elements at the
 /// same (broadcast) position: each lowers to one all-parallel loop nest.
@@ -120,34 +128,42 @@ private:
                                     groups.member_end());
   }
 
-  /// Does `op` depend, through ops outside `set`, on a member of `set`?
-  /// Only ops of the same segment can: earlier ones come before every
-  /// member.
-  bool dependsOn(Operation *op, const llvm::SmallPtrSetImpl<Operation *> &set,
-                 llvm::SmallPtrSetImpl<Operation *> &visited) {
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (!def || def->getBlock() != &block ||
-          segmentOf[def] != segmentOf[op] || !visited.insert(def).second)
-        continue;
-      if (set.contains(def) || dependsOn(def, set, visited))
-        return true;
-    }
-    return false;
-  }
-
   /// A set is convex when no operand of a member comes from outside the set
-  /// through a path that starts inside it.
+  /// through a path that starts inside it. The search walks operands back
+  /// from the members, with a worklist (a chain of 10,000 ops must not
+  /// recurse 10,000 deep), and stops at ops of other segments and at ops
+  /// before the set's first member, which cannot depend on any member: so
+  /// it visits only the span of the block the set covers.
   bool isConvex(const llvm::SmallPtrSetImpl<Operation *> &set) {
+    Operation *first = *set.begin();
+    for (Operation *member : set)
+      if (member->isBeforeInBlock(first))
+        first = member;
+    auto inSpan = [&](Operation *def, Operation *user) {
+      return def && def->getBlock() == &block &&
+             segmentOf[def] == segmentOf[user] && !def->isBeforeInBlock(first);
+    };
     llvm::SmallPtrSet<Operation *, 16> visited;
+    SmallVector<Operation *> worklist;
     for (Operation *member : set)
       for (Value operand : member->getOperands()) {
         Operation *def = operand.getDefiningOp();
-        if (!def || set.contains(def) || def->getBlock() != &block)
-          continue;
-        if (dependsOn(def, set, visited))
-          return false;
+        if (!set.contains(def) && inSpan(def, member) &&
+            visited.insert(def).second)
+          worklist.push_back(def);
       }
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!inSpan(def, op))
+          continue;
+        if (set.contains(def))
+          return false;
+        if (visited.insert(def).second)
+          worklist.push_back(def);
+      }
+    }
     return true;
   }
 
@@ -162,7 +178,7 @@ private:
       llvm::SmallPtrSet<Operation *, 16> merged = set;
       for (Operation *member : membersOf(producer))
         merged.insert(member);
-      if (!isConvex(merged))
+      if (merged.size() > kMaxGroupOps || !isConvex(merged))
         continue;
       set = std::move(merged);
       groups.unionSets(op, producer);

@@ -24,6 +24,7 @@ struct LoopUnrollOptions {
 };
 
 std::unique_ptr<mlir::Pass> createConstantFoldPass();
+std::unique_ptr<mlir::Pass> createInlinePass();
 std::unique_ptr<mlir::Pass> createDeadLoopValuesPass();
 std::unique_ptr<mlir::Pass> createLoopUnrollPass();
 std::unique_ptr<mlir::Pass> createLoopUnrollPass(const LoopUnrollOptions &);

@@ -1,7 +1,8 @@
 //===- Passes.td - kiln's optimization passes ---------------*- tablegen -*-===//
 //
-// Only kiln's own passes are declared here; CSE, the inliner, symbol DCE
-// and dead-value removal are MLIR's, used as they are.
+// Only kiln's own passes are declared here; CSE, symbol DCE and dead-value
+// removal are MLIR's, used as they are, and the inliner is MLIR's with a
+// rule of kiln's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,25 @@ def ConstantFold : Pass<"kiln-constant-fold"> {
   }];
   let constructor = "kiln::createConstantFoldPass()";
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def Inline : Pass<"kiln-inline", "::mlir::ModuleOp"> {
+  let summary = "Inline helper calls unless that nests loops too deeply";
+  let description = [{
+    MLIR's inliner (bottom-up over the call graph, canonicalizing each
+    function after inlining into it), with one rule of kiln's: a call is
+    inlined only when the loops around it plus the loops nested inside its
+    callee stay within `max-loop-depth`. One-shot bufferization's buffer
+    type inference is exponential in the depth of scf.for nests, so helpers
+    that each nest loops within CPython's limit of 20 must not compose into
+    a nest of 40; such a call stays a call.
+  }];
+  let constructor = "kiln::createInlinePass()";
+  let options = [
+    Option<"maxLoopDepth", "max-loop-depth", "unsigned",
+           /*default=*/"kiln::kMaxLoopDepth",
+           "Deepest loop nest that inlining may create">,
+  ];
 }
 
 def DeadLoopValues : Pass<"kiln-dead-loop-values"> {

@@ -28,7 +28,7 @@ namespace generated {
 static void buildO1(OpPassManager &pm) {
   // Calls between script functions disappear first, so that every later
   // pass sees whole bodies; helpers left without callers go with them.
-  pm.addPass(createInlinerPass());
+  pm.addPass(createInlinePass());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createConstantFoldPass());
   pm.addPass(createCSEPass());

@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s --inline --symbol-dce --loop-invariant-code-motion | FileCheck %s
+// RUN: kiln-opt %s --kiln-inline --symbol-dce --loop-invariant-code-motion | FileCheck %s
 
 // Calls to helper functions made of kiln ops inline (the dialect has an
 // inliner interface and kiln-opt registers func's), and the inlined print

@@ -1,0 +1,21 @@
+//===- Limits.h - Bounds on programs that every stage agrees on ---*- C++ -*-===//
+//
+// A hostile or generated program must get a clear error, not a compile
+// that runs for hours. Bounds that more than one stage enforces live here,
+// once; docs/python-subset.md lists them with the reasons.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_IR_LIMITS_H
+#define KILN_IR_LIMITS_H
+
+namespace kiln {
+
+/// Statically nested loops in one function. CPython refuses more than 20
+/// ("too many statically nested blocks"); the frontend does too, and the
+/// inliner never composes a deeper nest, because bufferizing an scf.for nest
+/// takes time exponential in its depth.
+constexpr unsigned kMaxLoopDepth = 20;
+
+} // namespace kiln
+
+#endif // KILN_IR_LIMITS_H
