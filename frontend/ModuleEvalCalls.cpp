@@ -91,8 +91,10 @@ std::optional<std::vector<CV>> InitEvaluator::bind(const std::string &fn,
   for (size_t i = 0; i < args.positional.size(); ++i)
     bound[i] = args.positional[i];
   for (const auto &[name, value] : args.keywords) {
+    // A lambda may capture a structured binding only from C++20 on.
+    const auto &key = name;
     auto it =
-        llvm::find_if(params, [&](const Param &p) { return name == p.name; });
+        llvm::find_if(params, [&](const Param &p) { return key == p.name; });
     if (it == params.end()) {
       error(args.range,
             fn + "() got an unexpected keyword argument '" + name + "'");
