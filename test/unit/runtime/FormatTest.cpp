@@ -36,11 +36,30 @@ std::vector<double> ramp(int n, double start, double step) {
   return values;
 }
 
+/// IEEE binary16 bits of `value`, rounded to nearest even straight from the
+/// double (no detour through float, which could round twice). Written out
+/// rather than cast through `_Float16`, which needs a compiler-specific type
+/// and a libgcc or compiler-rt helper for double -> half.
 uint16_t toHalfBits(double value) {
-  _Float16 half = static_cast<_Float16>(value);
-  uint16_t bits;
-  std::memcpy(&bits, &half, sizeof bits);
-  return bits;
+  uint16_t sign = std::signbit(value) ? 0x8000 : 0;
+  double magnitude = std::fabs(value);
+  if (std::isnan(value))
+    return sign | 0x7e00;
+  // 65520 is halfway between the largest half (65504) and 2^16; ties go to
+  // the even side, which is infinity.
+  if (magnitude >= 65520.0)
+    return sign | 0x7c00;
+  // Subnormals count units of 2^-24; a result of 1024 is the smallest
+  // normal, whose encoding is the same number.
+  if (magnitude < 0x1p-14)
+    return sign | static_cast<uint16_t>(std::nearbyint(magnitude * 0x1p24));
+  int exponent;
+  std::frexp(magnitude, &exponent); // magnitude = m * 2^exponent, m in [0.5, 1)
+  --exponent;                       // magnitude = 1.f * 2^exponent
+  double fraction = std::ldexp(magnitude, -exponent) - 1.0;
+  // A fraction that rounds up to 1024 carries into the exponent field.
+  auto rounded = static_cast<uint32_t>(std::nearbyint(fraction * 1024.0));
+  return sign | static_cast<uint16_t>(((exponent + 15) << 10) + rounded);
 }
 
 uint16_t toBFloat16Bits(double value) {
