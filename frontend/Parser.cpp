@@ -611,7 +611,8 @@ static bool looksLikeScript(std::string_view text) {
 /// rejects too.
 static bool isSyntaxError(std::string_view message) {
   return message.find("not supported") == std::string_view::npos &&
-         message != "expression is nested too deeply";
+         message != "expression is nested too deeply" &&
+         message != "integer literal is too large";
 }
 
 static ItemInfo describeItem(const std::vector<Token> &toks, size_t i) {
@@ -637,6 +638,24 @@ static ItemInfo describeItem(const std::vector<Token> &toks, size_t i) {
   return info;
 }
 
+void Parser::checkSkipped(size_t start) {
+  // Other top-level code is not compiled, but it is parsed all the same:
+  // if it is not Python, Python refuses the file. What kiln does not support
+  // there does not matter. A clause that continues a statement (`except`
+  // after an unsupported `try`) was skipped with it.
+  const Token &t = toks[start];
+  if (t.isName("else") || t.isName("elif") || t.isName("except") ||
+      t.isName("finally"))
+    return;
+  err.reset();
+  depth = funcDepth = classDepth = 0;
+  Block ignored;
+  if (!parseStatement(ignored) && !syntaxError && isSyntaxError(err->message))
+    syntaxError = err;
+  err.reset();
+  pos = start;
+}
+
 Module Parser::parseModule() {
   Module m;
   size_t last = toks.size() - 1;
@@ -651,6 +670,7 @@ Module Parser::parseModule() {
     bool isImport = t.isName("import") || t.isName("from");
     size_t start = pos;
     if (!isItem && !isImport) {
+      checkSkipped(start);
       pos = skipStatement(start);
       continue;
     }

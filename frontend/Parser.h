@@ -1,11 +1,13 @@
 //===- Parser.h - Recursive-descent parser for kiln's Python subset -------===//
 //
 // The same file trains in PyTorch and compiles with kiln, so the module
-// parser is forgiving at the top level: imports, defs and classes are parsed;
-// every other top-level statement is skipped unparsed; a def or class that
-// does not parse becomes an ast::SkippedItem that the lowering reports only
-// if an entry point reaches it. Nothing here throws, crashes or hangs on any
-// input.
+// parser is forgiving at the top level: imports, defs and classes are kept;
+// every other top-level statement is left out; a def or class outside the
+// subset becomes an ast::SkippedItem that the lowering reports only if an
+// entry point reaches it. But a file Python itself refuses (a lexical error,
+// a syntax error, bad indentation anywhere, a decorator naming nothing) is
+// refused whole: every item is skipped with that error. Nothing here
+// throws, crashes or hangs on any input.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_PARSER_H

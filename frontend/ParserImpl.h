@@ -168,6 +168,8 @@ public:
   /// Index just past the top-level statement starting at `i`, including its
   /// indented block.
   size_t skipStatement(size_t i) const;
+  /// Parses the skipped statement at `start` for its syntax errors only.
+  void checkSkipped(size_t start);
   ast::Module parseModule();
 };
 

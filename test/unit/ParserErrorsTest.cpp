@@ -316,7 +316,7 @@ TEST_CASE("module: block layout errors reject the file", "[module]") {
       {"f forward(x):\n    pass\n", "invalid syntax", 1},
       {"class C:\n    def f(self):\n        pass\n3   x = 1\n"
        "    def g(self):\n        pass\n",
-       "unexpected indent", 5},
+       "invalid syntax", 4},
   };
   for (const Case &c : cases) {
     INFO(c.src);
@@ -329,6 +329,41 @@ TEST_CASE("module: block layout errors reject the file", "[module]") {
   CHECK(module("if __name__ == '__main__':\n    main()\n"
                "while True: pass\nwith a as b:\n    pass\n")
             .skipped.empty());
+}
+
+// Top-level code is not compiled but is parsed all the same: a syntax error
+// there rejects the file, a construct outside the subset does not.
+TEST_CASE("module: syntax errors in skipped top-level code", "[module]") {
+  struct Case {
+    const char *src;
+    const char *msg;
+  } cases[] = {
+      {"i port torch\n", "invalid syntax"},
+      {"if __name__ == '__main__'\n    main()\n", "expected ':'"},
+      {"print(f(x) g(x))\n", "expected ')'"},
+      {"for i in range(3):\n    x = \n", "expected an expression"},
+  };
+  for (const Case &c : cases) {
+    INFO(c.src);
+    Module m = module(std::string("def f(x):\n    return x\n") + c.src);
+    CHECK(m.items.empty());
+    REQUIRE(m.skipped.size() == 2);
+    CHECK(m.skipped[1].isScript);
+    CHECK(m.skipped[1].error.message == c.msg);
+    CHECK(m.skipped[1].error.range.begin.line >= 3);
+  }
+  Module ok = module(
+      "def f(x):\n    return x\n"
+      "big = 123456789012345678901234567890 + 2j\n"
+      "try:\n    import numpy\nexcept ImportError:\n    numpy = None\n"
+      "with open('x') as fh:\n    data = {k: v for k, v in fh}\n"
+      "print(*data, sep=f'{big}')\n"
+      "match data:\n    case {}:\n        pass\n"
+      "g = lambda a: [a for a in data if a]\n"
+      "async def h():\n    await g(1)\n");
+  CHECK(ok.items.size() == 1);
+  REQUIRE(ok.skipped.size() == 1);
+  CHECK(ok.skipped[0].name == "h");
 }
 
 TEST_CASE("module: a failing decorator skips its def", "[module]") {
