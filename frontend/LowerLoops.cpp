@@ -100,8 +100,11 @@ bool FunctionLowering::lowerFor(const ast::ForStmt &stmt) {
     if (llvm::isa<ListType>(it.getType())) {
       Value len = b.create<ListLenOp>(loc(r), b.getI64Type(), it);
       auto elemType = llvm::cast<ListType>(it.getType()).getElementType();
-      return emitLoop(loc(stmt.range), stmt.range, stmt.body, nullptr,
-                      constInt(0, r), len, constInt(1, r), [&, it](Value i) {
+      // Bounds in named locals: argument order is unspecified, and the IR
+      // must not depend on the compiler.
+      Value lower = constInt(0, r), step = constInt(1, r);
+      return emitLoop(loc(stmt.range), stmt.range, stmt.body, nullptr, lower,
+                      len, step, [&, it](Value i) {
                         Value e = b.create<ListGetOp>(loc(r), elemType, it, i);
                         return lowerAssign(*stmt.target, PyValue::ofValue(e),
                                            stmt.target->range);
@@ -114,8 +117,9 @@ bool FunctionLowering::lowerFor(const ast::ForStmt &stmt) {
           b.create<DimOp>(loc(r), b.getI64Type(), it, b.getI64IntegerAttr(0));
       auto rowType = RankedTensorType::get(tt.getShape().drop_front(),
                                            tt.getElementType());
-      return emitLoop(loc(stmt.range), stmt.range, stmt.body, nullptr,
-                      constInt(0, r), len, constInt(1, r), [&, it](Value i) {
+      Value lower = constInt(0, r), step = constInt(1, r);
+      return emitLoop(loc(stmt.range), stmt.range, stmt.body, nullptr, lower,
+                      len, step, [&, it](Value i) {
                         Value row = b.create<SelectOp>(loc(r), rowType, it, i,
                                                        b.getI64IntegerAttr(0));
                         return lowerAssign(*stmt.target, PyValue::ofValue(row),
@@ -249,12 +253,12 @@ bool FunctionLowering::emitLoop(Location l, SourceRange where,
         else {
           // Python's range works for either sign of a run-time step.
           Value zero = constInt(0, where);
-          Value up =
-              b.create<arith::AndIOp>(l, mk(CmpPredicate::gt, step, zero),
-                                      mk(CmpPredicate::lt, i, stop));
-          Value down =
-              b.create<arith::AndIOp>(l, mk(CmpPredicate::lt, step, zero),
-                                      mk(CmpPredicate::gt, i, stop));
+          Value positive = mk(CmpPredicate::gt, step, zero);
+          Value below = mk(CmpPredicate::lt, i, stop);
+          Value up = b.create<arith::AndIOp>(l, positive, below);
+          Value negative = mk(CmpPredicate::lt, step, zero);
+          Value above = mk(CmpPredicate::gt, i, stop);
+          Value down = b.create<arith::AndIOp>(l, negative, above);
           cond = b.create<arith::OrIOp>(l, up, down);
         }
       } else {

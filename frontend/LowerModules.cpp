@@ -193,13 +193,18 @@ MaybeValue FunctionLowering::applyObject(const ModuleObject &obj, PyValue input,
     return toPyValue(*this, *v, where).value;
   };
   auto number = [&](const char *name) { return obj.lookup(name)->f; };
+  // The weights are fetched into named locals before each call: weight()
+  // emits IR, and the order of evaluating arguments is unspecified, so the
+  // IR would otherwise depend on the compiler.
   std::optional<Value> y;
-  if (type == "Linear")
-    y = emitLinear(*x, weight("weight"), weight("bias"), where);
-  else if (type == "Conv2d")
-    y = emitConv2d(*x, weight("weight"), weight("bias"), intsOf(obj, "stride"),
-                   intsOf(obj, "padding"), intsOf(obj, "dilation"),
-                   obj.lookup("groups")->i, where);
+  if (type == "Linear") {
+    Value w = weight("weight"), bias = weight("bias");
+    y = emitLinear(*x, w, bias, where);
+  } else if (type == "Conv2d") {
+    Value w = weight("weight"), bias = weight("bias");
+    y = emitConv2d(*x, w, bias, intsOf(obj, "stride"), intsOf(obj, "padding"),
+                   intsOf(obj, "dilation"), obj.lookup("groups")->i, where);
+  }
   else if (type == "MaxPool2d")
     y = emitMaxPool2d(*x, intsOf(obj, "kernel_size"), intsOf(obj, "stride"),
                       intsOf(obj, "padding"), intsOf(obj, "dilation"),
@@ -210,12 +215,15 @@ MaybeValue FunctionLowering::applyObject(const ModuleObject &obj, PyValue input,
                       obj.lookup("count_include_pad")->i, where);
   else if (type == "AdaptiveAvgPool2d")
     y = emitAdaptiveAvgPool2d(*x, intsOf(obj, "output_size"), where);
-  else if (type == "BatchNorm2d")
-    y = emitBatchNorm(*x, weight("running_mean"), weight("running_var"),
-                      weight("weight"), weight("bias"), number("eps"), where);
-  else if (type == "LayerNorm")
-    y = emitLayerNorm(*x, intsOf(obj, "normalized_shape"), weight("weight"),
-                      weight("bias"), number("eps"), where);
+  else if (type == "BatchNorm2d") {
+    Value mean = weight("running_mean"), var = weight("running_var");
+    Value w = weight("weight"), bias = weight("bias");
+    y = emitBatchNorm(*x, mean, var, w, bias, number("eps"), where);
+  } else if (type == "LayerNorm") {
+    Value w = weight("weight"), bias = weight("bias");
+    y = emitLayerNorm(*x, intsOf(obj, "normalized_shape"), w, bias,
+                      number("eps"), where);
+  }
   else if (type == "Embedding")
     y = emitEmbedding(weight("weight"), *x, where);
   else if (type == "GELU")

@@ -606,10 +606,12 @@ static Value adaptiveAlongDim(FunctionLowering &fl, Value x, int64_t dim,
     int64_t start = i * in / out, end = ((i + 1) * in + out - 1) / out;
     SmallVector<int64_t> shape(t.getShape());
     shape[dim] = end - start;
+    // Named bounds: argument order is unspecified; the IR must not be.
+    Value first = fl.constInt(start, where), last = fl.constInt(end, where);
+    Value step = fl.constInt(1, where);
     Value window = fl.b.create<SliceOp>(
         fl.loc(where), RankedTensorType::get(shape, t.getElementType()), x,
-        fl.constInt(start, where), fl.constInt(end, where),
-        fl.constInt(1, where), dim);
+        first, last, step, dim);
     windows.push_back(nn::reduce(fl, "kiln.mean", window, {dim}, true, where));
   }
   Type windowType = windows[0].getType();

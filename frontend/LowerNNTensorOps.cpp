@@ -283,10 +283,13 @@ static PyValue splitInto(FunctionLowering &fl, Value x, int64_t dim,
   for (int64_t size : sizes) {
     SmallVector<int64_t> shape(t.getShape());
     shape[dim] = size;
+    // Named bounds: argument order is unspecified; the IR must not be.
+    Value first = fl.constInt(start, where);
+    Value last = fl.constInt(start + size, where);
+    Value step = fl.constInt(1, where);
     pieces.push_back(PyValue::ofValue(fl.b.create<SliceOp>(
         fl.loc(where), RankedTensorType::get(shape, t.getElementType()), x,
-        fl.constInt(start, where), fl.constInt(start + size, where),
-        fl.constInt(1, where), dim)));
+        first, last, step, dim)));
     start += size;
   }
   return PyValue::tuple(std::move(pieces));
@@ -429,15 +432,18 @@ MaybeValue FunctionLowering::callNNMethod(PyValue self, const std::string &name,
     std::vector<Value> dims = dimValues(x, where);
     auto range = [&](int64_t d, int64_t insertAt) {
       auto t = RankedTensorType::get({tt.getDimSize(d)}, b.getI64Type());
-      Value r = b.create<ArangeOp>(l, t, constInt(0, where), dims[d],
-                                   constInt(1, where));
+      Value zero = constInt(0, where), one = constInt(1, where);
+      Value r = b.create<ArangeOp>(l, t, zero, dims[d], one);
       SmallVector<int64_t> shape = {tt.getDimSize(d)};
       shape.insert(shape.begin() + insertAt, 1);
       return b.create<UnsqueezeOp>(
           l, RankedTensorType::get(shape, b.getI64Type()), r, insertAt);
     };
-    Value offset = nn::binary(*this, "kiln.sub", range(rank - 1, 0),
-                              range(rank - 2, 1), where);
+    // Columns first, then rows, as named locals: the order of evaluating
+    // arguments is unspecified, and the IR must not depend on the compiler.
+    Value columns = range(rank - 1, 0);
+    Value rows = range(rank - 2, 1);
+    Value offset = nn::binary(*this, "kiln.sub", columns, rows, where);
     auto pred = name == "triu" ? CmpPredicate::ge : CmpPredicate::le;
     Type maskType = withElementType(offset.getType(), b.getI1Type());
     Value mask = b.create<CmpOp>(l, maskType, pred, offset, diagonal);

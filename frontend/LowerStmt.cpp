@@ -15,6 +15,7 @@
 
 #include "frontend/AstPrinter.h"
 #include "ir/KilnDialect.h"
+#include "ir/Limits.h"
 #include "ir/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -270,6 +271,11 @@ bool FunctionLowering::lowerBlock(const ast::Block &block) {
 }
 
 bool FunctionLowering::lowerStmt(const ast::Stmt &stmt) {
+  if (++module.statements > kMaxStatements)
+    return error(stmt.range,
+                 "more than " + std::to_string(kMaxStatements) +
+                     " statements to compile; kiln compiles at most that "
+                     "many per file, counting each helper once");
   switch (stmt.kind) {
   case ast::Stmt::Kind::Expr: {
     auto &s = llvm::cast<ast::ExprStmt>(stmt);

@@ -345,6 +345,8 @@ public:
   /// Nested expressions plus nested helper calls being lowered now; see
   /// kMaxLoweringDepth.
   unsigned depth = 0;
+  /// Statements lowered so far, against kMaxStatements (ir/Limits.h).
+  unsigned statements = 0;
 };
 
 /// Lowering recurses through nested expressions and into the helpers a

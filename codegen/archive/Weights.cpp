@@ -454,6 +454,29 @@ template <typename T> void append(std::string &bytes, T value) {
 
 } // namespace
 
+std::string checkRandomWeightBudget(const std::vector<WeightSpec> &expected) {
+  uint64_t total = 0, largest = 0;
+  const WeightSpec *biggest = nullptr;
+  for (const WeightSpec &spec : expected) {
+    const DTypeInfo *info = dtypeInfo(spec.dtype);
+    uint64_t bytes = 0;
+    if (!info || !byteSize(spec.shape, info->size, bytes))
+      bytes = UINT64_MAX;
+    if (!biggest || bytes > largest) {
+      largest = bytes;
+      biggest = &spec;
+    }
+    total = bytes > UINT64_MAX - total ? UINT64_MAX : total + bytes;
+  }
+  if (total <= kMaxRandomWeightBytes)
+    return "";
+  return "--random-weights makes at most " +
+         std::to_string(kMaxRandomWeightBytes >> 30) +
+         " GiB of weights, and this model declares more; the largest is " +
+         biggest->name + ": " + typeText(biggest->dtype, biggest->shape) +
+         " (declared at " + biggest->origin + ")";
+}
+
 std::vector<WeightData> randomWeights(const std::vector<WeightSpec> &expected,
                                       uint64_t seed) {
   std::map<std::string, const WeightSpec *> byName;

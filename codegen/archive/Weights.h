@@ -57,6 +57,13 @@ std::string readSafetensors(const std::string &path,
 std::vector<WeightData> randomWeights(const std::vector<WeightSpec> &expected,
                                       uint64_t seed);
 
+/// randomWeights makes every value in memory, and the archive writer holds
+/// them again; weights for tests never need more than this, in all.
+constexpr uint64_t kMaxRandomWeightBytes = uint64_t(4) << 30;
+/// "" when `expected` fits kMaxRandomWeightBytes, else an error naming the
+/// largest weight (an nn.Linear(100000, 100000) alone is 40 GB).
+std::string checkRandomWeightBudget(const std::vector<WeightSpec> &expected);
+
 } // namespace kiln
 
 #endif // KILN_CODEGEN_ARCHIVE_WEIGHTS_H

@@ -19,6 +19,7 @@
 #include "frontend/Parser.h"
 #include "ir/DotGraph.h"
 #include "passes/Passes.h"
+#include "runtime/src/Untrusted.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -32,9 +33,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include <fstream>
+#include <cerrno>
 #include <iostream>
-#include <sstream>
+
+#include <unistd.h>
 
 namespace kiln {
 
@@ -187,6 +189,9 @@ static std::string loadWeights(const CompileOptions &o, const SourceFile &file,
   if (!o.weights.empty())
     return readSafetensors(o.weights, specs, weights);
   if (o.randomWeights) {
+    std::string error = checkRandomWeightBudget(specs);
+    if (!error.empty())
+      return error;
     weights = randomWeights(specs, *o.randomWeights);
     return "";
   }
@@ -202,15 +207,52 @@ static std::string loadWeights(const CompileOptions &o, const SourceFile &file,
   return message;
 }
 
+/// The largest source file kiln reads: far beyond any model file, and
+/// small enough that reading one never threatens memory. (Past
+/// kMaxStatements a program is refused anyway.)
+constexpr uint64_t kMaxSourceBytes = 16u << 20;
+
+/// Reads the script with the runtime's rules for user files: a FIFO or
+/// device is refused rather than blocking forever.
+static std::string readSource(const std::string &path, std::string &text) {
+  RegularFile file;
+  std::string error = openRegularFile(path, file);
+  if (!error.empty())
+    return error;
+  if (file.size > kMaxSourceBytes) {
+    close(file.fd);
+    return "the file has " + std::to_string(file.size) +
+           " bytes; kiln reads source files of at most " +
+           std::to_string(kMaxSourceBytes) + " bytes";
+  }
+  text.resize(file.size);
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = read(file.fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    done += size_t(n);
+  }
+  int readError = errno;
+  close(file.fd);
+  if (done != text.size())
+    return "cannot read: " + (done < text.size() && readError
+                                  ? systemError(readError)
+                                  : std::string("the file changed size"));
+  return "";
+}
+
 int runCompile(const CompileOptions &o) {
-  std::ifstream in(o.input, std::ios::binary);
-  if (!in) {
-    std::cerr << "kiln: error: cannot read '" << o.input << "'\n";
+  std::string text;
+  std::string readError = readSource(o.input, text);
+  if (!readError.empty()) {
+    std::cerr << "kiln: error: " << inQuotes(o.input) << ": " << readError
+              << "\n";
     return 1;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  SourceFile file(o.input, text.str());
+  SourceFile file(o.input, std::move(text));
   DiagnosticEngine diags(file);
 
   LoweringOptions lowering;

@@ -74,3 +74,13 @@ class WithinBudget(nn.Module):
     # kiln: x=f32[N]
     def forward(self, x):
         return x + self.total + self.p // 2**62
+
+
+class HugeLinear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(100000, 100000)
+
+    # kiln: x=f32[B, 100000]
+    def forward(self, x):
+        return self.fc(x)
