@@ -439,10 +439,10 @@ MaybeValue FunctionLowering::callNNMethod(PyValue self, const std::string &name,
       return b.create<UnsqueezeOp>(
           l, RankedTensorType::get(shape, b.getI64Type()), r, insertAt);
     };
-    // Columns first, then rows, as named locals: the order of evaluating
+    // Rows first, then columns, as named locals: the order of evaluating
     // arguments is unspecified, and the IR must not depend on the compiler.
-    Value columns = range(rank - 1, 0);
     Value rows = range(rank - 2, 1);
+    Value columns = range(rank - 1, 0);
     Value offset = nn::binary(*this, "kiln.sub", columns, rows, where);
     auto pred = name == "triu" ? CmpPredicate::ge : CmpPredicate::le;
     Type maskType = withElementType(offset.getType(), b.getI1Type());
