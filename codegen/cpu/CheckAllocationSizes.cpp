@@ -53,12 +53,13 @@ Value saturatingMul(OpBuilder &b, Location loc, Value count, Value size,
                     Value cap) {
   auto product = b.create<arith::MulUIExtendedOp>(loc, count, size);
   Value zero = b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(0));
-  Value overflow = b.create<arith::OrIOp>(
-      loc,
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
-                              product.getHigh(), zero),
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt,
-                              product.getLow(), cap));
+  // Operands in named locals, here and below: C++ leaves the order of
+  // evaluating arguments unspecified, and the IR must not depend on it.
+  Value highSet = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                          product.getHigh(), zero);
+  Value lowAbove = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt,
+                                           product.getLow(), cap);
+  Value overflow = b.create<arith::OrIOp>(loc, highSet, lowAbove);
   return b.create<arith::SelectOp>(loc, overflow, cap, product.getLow());
 }
 

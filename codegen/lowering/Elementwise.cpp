@@ -69,16 +69,20 @@ static SmallVector<Value> broadcastSizes(OpBuilder &b, Location loc,
       Value differs = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
                                               operandSize, size);
       Value one = indexValue(b, loc, 1);
-      Value isOne = b.create<arith::OrIOp>(
-          loc,
-          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, operandSize,
-                                  one),
-          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size, one));
+      // Operands in named locals: C++ leaves the order of evaluating
+      // arguments unspecified, and the IR must not depend on it.
+      Value operandIsOne = b.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq, operandSize, one);
+      Value sizeIsOne =
+          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size, one);
+      Value isOne = b.create<arith::OrIOp>(loc, operandIsOne, sizeIsOne);
       // A size that is 1 at run time is the likely cause; say so.
-      Value site = b.create<arith::SelectOp>(
-          loc, isOne,
-          b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(dynamicOne)),
-          b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(plain)));
+      Value dynamicSite =
+          b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(dynamicOne));
+      Value plainSite =
+          b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(plain));
+      Value site =
+          b.create<arith::SelectOp>(loc, isOne, dynamicSite, plainSite);
       // PyTorch names the first operand "a": pass its size first.
       if (k == 0)
         emitCheck(b, loc, differs, site, {operandSize, size});

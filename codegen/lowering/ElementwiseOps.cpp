@@ -93,18 +93,22 @@ Value floatFloorDiv(OpBuilder &b, Location loc, Value a, Value d) {
       loc, b.create<arith::SubFOp>(loc, a, mod), d);
   Value modNonzero =
       b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, mod, zero);
-  Value signsDiffer = b.create<arith::XOrIOp>(
-      loc, b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, d, zero),
-      b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, mod, zero));
+  // Operands in named locals: C++ leaves the order of evaluating arguments
+  // unspecified, and the IR must not depend on it.
+  Value dNegative =
+      b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, d, zero);
+  Value modNegative =
+      b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, mod, zero);
+  Value signsDiffer = b.create<arith::XOrIOp>(loc, dNegative, modNegative);
   Value one = floatConstant(b, loc, type, 1.0);
-  div = b.create<arith::SelectOp>(
-      loc, b.create<arith::AndIOp>(loc, modNonzero, signsDiffer),
-      b.create<arith::SubFOp>(loc, div, one), div);
+  Value adjust = b.create<arith::AndIOp>(loc, modNonzero, signsDiffer);
+  Value lower = b.create<arith::SubFOp>(loc, div, one);
+  div = b.create<arith::SelectOp>(loc, adjust, lower, div);
   Value floored = b.create<math::FloorOp>(loc, div);
-  Value roundUp = b.create<arith::CmpFOp>(
-      loc, arith::CmpFPredicate::OGT,
-      b.create<arith::SubFOp>(loc, div, floored),
-      floatConstant(b, loc, type, 0.5));
+  Value fraction = b.create<arith::SubFOp>(loc, div, floored);
+  Value half = floatConstant(b, loc, type, 0.5);
+  Value roundUp = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OGT,
+                                          fraction, half);
   floored = b.create<arith::SelectOp>(
       loc, roundUp, b.create<arith::AddFOp>(loc, floored, one), floored);
   Value divIsZero =
@@ -147,13 +151,14 @@ Value binaryBody(OpBuilder &b, Location loc, LoweringState &state, Value x,
     Value zero = intConstant(b, loc, type, 0);
     Value nonzero =
         b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, rem, zero);
-    Value signsDiffer = b.create<arith::XOrIOp>(
-        loc,
-        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, rem, zero),
-        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, d, zero));
-    return b.create<arith::SelectOp>(
-        loc, b.create<arith::AndIOp>(loc, nonzero, signsDiffer),
-        b.create<arith::AddIOp>(loc, rem, d), rem);
+    Value remNegative =
+        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, rem, zero);
+    Value dNegative =
+        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, d, zero);
+    Value signsDiffer = b.create<arith::XOrIOp>(loc, remNegative, dNegative);
+    Value adjust = b.create<arith::AndIOp>(loc, nonzero, signsDiffer);
+    Value shifted = b.create<arith::AddIOp>(loc, rem, d);
+    return b.create<arith::SelectOp>(loc, adjust, shifted, rem);
   }
   if constexpr (std::is_same_v<Op, PowOp>)
     return isFloat ? b.create<math::PowFOp>(loc, x, y).getResult()
