@@ -109,14 +109,19 @@ struct ArangeLowering : KilnLowering<ArangeOp> {
     Value zero = m.i64(0);
     check(b, loc, state, m.cmp(Pred::eq, step, zero), "step must be nonzero");
     Value up = m.cmp(Pred::sgt, step, zero);
-    Value inconsistent =
-        m.either(m.both(up, m.cmp(Pred::slt, end, start)),
-                 m.both(m.negate(up), m.cmp(Pred::sgt, end, start)));
+    // Operands in named locals, here and below: C++ leaves the order of
+    // evaluating arguments unspecified, and the IR must not depend on it.
+    Value upButBelow = m.both(up, m.cmp(Pred::slt, end, start));
+    Value down = m.negate(up);
+    Value downButAbove = m.both(down, m.cmp(Pred::sgt, end, start));
+    Value inconsistent = m.either(upButBelow, downButAbove);
     check(b, loc, state, inconsistent,
           "upper bound and larger bound inconsistent with step sign");
     // Count along the direction of the step, so that the span and the
     // stride are both non-negative.
-    Value span = m.select(up, m.sub(end, start), m.sub(start, end));
+    Value forward = m.sub(end, start);
+    Value backward = m.sub(start, end);
+    Value span = m.select(up, forward, backward);
     Value stride = m.select(up, step, m.sub(zero, step));
     return m.ceilDiv(span, stride);
   }
@@ -134,14 +139,19 @@ struct ArangeLowering : KilnLowering<ArangeOp> {
     // Unordered: a NaN step is not > 0 or < 0 either.
     check(b, loc, state, cmp(FPred::UEQ, step, zero), "step must be nonzero");
     Value inf = f64(std::numeric_limits<double>::infinity());
-    Value infinite = b.createOrFold<arith::OrIOp>(
-        loc, cmp(FPred::UEQ, b.createOrFold<math::AbsFOp>(loc, start), inf),
-        cmp(FPred::UEQ, b.createOrFold<math::AbsFOp>(loc, end), inf));
+    Value startInfinite =
+        cmp(FPred::UEQ, b.createOrFold<math::AbsFOp>(loc, start), inf);
+    Value endInfinite =
+        cmp(FPred::UEQ, b.createOrFold<math::AbsFOp>(loc, end), inf);
+    Value infinite =
+        b.createOrFold<arith::OrIOp>(loc, startInfinite, endInfinite);
     check(b, loc, state, infinite,
           "unsupported range: start and end must be finite");
     Value up = cmp(FPred::OGT, step, zero);
-    Value inconsistent = b.createOrFold<arith::SelectOp>(
-        loc, up, cmp(FPred::OLT, end, start), cmp(FPred::OGT, end, start));
+    Value below = cmp(FPred::OLT, end, start);
+    Value above = cmp(FPred::OGT, end, start);
+    Value inconsistent =
+        b.createOrFold<arith::SelectOp>(loc, up, below, above);
     check(b, loc, state, inconsistent,
           "upper bound and larger bound inconsistent with step sign");
     Value size = b.createOrFold<math::CeilOp>(

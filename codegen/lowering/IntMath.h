@@ -76,8 +76,13 @@ struct IntMath {
   /// ceil(span / step) for span >= 0 and step > 0, without the overflow
   /// that (span + step - 1) / step has for a huge step.
   Value ceilDiv(Value span, Value step) {
-    return select(cmp(Pred::eq, span, i64(0)), i64(0),
-                  add(div(sub(span, i64(1)), step), i64(1)));
+    // Each operand in a named local: C++ leaves the order of evaluating
+    // arguments unspecified, and the IR must not depend on it.
+    Value zero = i64(0);
+    Value empty = cmp(Pred::eq, span, zero);
+    Value one = i64(1);
+    Value quotient = div(sub(span, one), step);
+    return select(empty, zero, add(quotient, one));
   }
   Value rem(Value x, Value y) { return fold<mlir::arith::RemSIOp>(x, y); }
   Value max(Value x, Value y) {

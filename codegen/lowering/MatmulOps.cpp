@@ -161,13 +161,16 @@ struct MatmulBase : KilnLowering<MatmulOp> {
         loc, mismatch + "; kiln broadcasts a dynamic dim only where its "
                         "shape spec declares it 1");
     Value one = indexValue(b, loc, 1);
-    Value isOne = b.create<arith::OrIOp>(
-        loc, b.create<arith::CmpIOp>(loc, Pred::eq, lhsSize, one),
-        b.create<arith::CmpIOp>(loc, Pred::eq, rhsSize, one));
-    Value site = b.create<arith::SelectOp>(
-        loc, isOne,
-        b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(dynamicOne)),
-        b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(plain)));
+    // Operands in named locals: C++ leaves the order of evaluating
+    // arguments unspecified, and the IR must not depend on it.
+    Value lhsIsOne = b.create<arith::CmpIOp>(loc, Pred::eq, lhsSize, one);
+    Value rhsIsOne = b.create<arith::CmpIOp>(loc, Pred::eq, rhsSize, one);
+    Value isOne = b.create<arith::OrIOp>(loc, lhsIsOne, rhsIsOne);
+    Value dynamicSite =
+        b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(dynamicOne));
+    Value plainSite =
+        b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(plain));
+    Value site = b.create<arith::SelectOp>(loc, isOne, dynamicSite, plainSite);
     Value differs = b.create<arith::CmpIOp>(loc, Pred::ne, lhsSize, rhsSize);
     emitCheck(b, loc, differs, site, {lhsSize, rhsSize});
   }

@@ -189,9 +189,13 @@ struct AvgPool2dLowering : KilnLowering<AvgPool2dOp> {
               Value o = m.toI64(nb.create<linalg::IndexOp>(nl, 2 + i));
               // PyTorch's avg_pool2d: the window clipped to the padded input
               // (not to ceil_mode's overhang), then to the input itself.
-              Value start = m.sub(m.mul(o, m.i64(w.stride)), m.i64(w.padding));
-              Value end = m.min(m.add(start, m.i64(w.kernel)),
-                                m.add(size, m.i64(w.padding)));
+              // Operands in named locals: argument order is unspecified,
+              // and the IR must not depend on the compiler.
+              Value scaled = m.mul(o, m.i64(w.stride));
+              Value start = m.sub(scaled, m.i64(w.padding));
+              Value windowEnd = m.add(start, m.i64(w.kernel));
+              Value paddedEnd = m.add(size, m.i64(w.padding));
+              Value end = m.min(windowEnd, paddedEnd);
               if (!countPad) {
                 start = m.max(start, m.i64(0));
                 end = m.min(end, size);
