@@ -217,11 +217,6 @@ std::optional<Diagnostic> layoutError(const std::vector<Token> &toks) {
   return std::nullopt;
 }
 
-bool sameDiagnostic(const Diagnostic &a, const Diagnostic &b) {
-  return a.message == b.message && a.range.begin.line == b.range.begin.line &&
-         a.range.begin.col == b.range.begin.col;
-}
-
 } // namespace
 
 size_t editDistance(std::string_view a, std::string_view b) {
@@ -244,18 +239,19 @@ size_t editDistance(std::string_view a, std::string_view b) {
 std::optional<Diagnostic>
 fileError(const Module &m, const std::vector<Token> &toks,
           const std::optional<Diagnostic> &syntaxError) {
-  std::optional<Diagnostic> first = layoutError(toks);
-  auto consider = [&](const Diagnostic &d) {
-    if (!first || before(d.range.begin, first->range.begin))
+  // The earliest error wins; on a tie, the lexer's, which explains the rest.
+  std::optional<Diagnostic> first;
+  auto consider = [&](const std::optional<Diagnostic> &d) {
+    if (d && (!first || before(d->range.begin, first->range.begin)))
       first = d;
   };
   for (const Token &t : toks)
     if (t.is(TokenKind::Error) && t.fatal) {
-      consider(Diagnostic{t.range, t.text, {}});
+      first = Diagnostic{t.range, t.text, {}};
       break;
     }
-  if (syntaxError)
-    consider(*syntaxError);
+  consider(layoutError(toks));
+  consider(syntaxError);
   if (first)
     return first;
   return DecoratorChecker(m, toks).check(m);
@@ -283,10 +279,9 @@ void rejectFile(Module &m, const Diagnostic &error) {
   }
   m.items = std::move(kept);
   // One item stands for the file and is reported even with no entry point;
-  // no other carries the same error, so it is reported once.
+  // as in CPython, only the first error is, the others often follow from it.
   for (SkippedItem &item : m.skipped)
-    if (sameDiagnostic(item.error, error))
-      item.isScript = false;
+    item.isScript = false;
   SkippedItem file;
   file.range = error.range;
   file.error = error;
