@@ -48,7 +48,9 @@ SmallVector<Value> convResultSizes(OpBuilder &b, Location loc,
   SmallVector<Value> in = tensorSizes(b, loc, input);
   SmallVector<Value> w = tensorSizes(b, loc, weight);
   Value channels = m.toI64(in[1]);
-  Value expected = m.mul(m.toI64(w[1]), m.i64(op.getGroups()));
+  // Named operands: argument order is unspecified; the IR must not be.
+  Value perGroup = m.toI64(w[1]);
+  Value expected = m.mul(perGroup, m.i64(op.getGroups()));
   MessageArgs args;
   // The channel counts take the first placeholders; the shapes get what
   // is left.

@@ -62,9 +62,11 @@ Value uniform(OpBuilder &b, Location loc, Type type, Value hi, Value lo) {
         b.create<arith::ConstantOp>(loc, b.getIntegerAttr(v.getType(), bits)));
   };
   if (type.isF64()) {
-    Value top = b.create<arith::ShLIOp>(
-        loc, b.create<arith::ExtUIOp>(loc, i64, hi),
-        b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(21)));
+    // Operands in named locals, here and below: C++ leaves the order of
+    // evaluating arguments unspecified, and the IR must not depend on it.
+    Value wideHi = b.create<arith::ExtUIOp>(loc, i64, hi);
+    Value shift = b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(21));
+    Value top = b.create<arith::ShLIOp>(loc, wideHi, shift);
     Value bottom = b.create<arith::ExtUIOp>(loc, i64, shiftRight(lo, 11));
     Value bits = b.create<arith::OrIOp>(loc, top, bottom);
     Value value = b.create<arith::UIToFPOp>(loc, type, bits);
@@ -198,10 +200,11 @@ template <typename Op> struct RandomLowering : KilnLowering<Op> {
       Value u1 = b.create<arith::SubFOp>(
           loc, one, uniform(b, loc, work, words[0], words[1]));
       Value u2 = uniform(b, loc, work, words[2], words[3]);
+      Value logU1 = b.create<math::LogOp>(loc, u1);
+      Value minusTwo =
+          b.create<arith::ConstantOp>(loc, b.getFloatAttr(work, -2.0));
       Value radius = b.create<math::SqrtOp>(
-          loc, b.create<arith::MulFOp>(loc, b.create<math::LogOp>(loc, u1),
-                                       b.create<arith::ConstantOp>(
-                                           loc, b.getFloatAttr(work, -2.0))));
+          loc, b.create<arith::MulFOp>(loc, logU1, minusTwo));
       Value angle = b.create<arith::MulFOp>(
           loc, u2,
           b.create<arith::ConstantOp>(loc, b.getFloatAttr(work, 2.0 * M_PI)));

@@ -355,10 +355,12 @@ struct MaxDimLowering : KilnLowering<MaxDimOp> {
                 l, b.create<arith::OrIOp>(l, greater, tie), bestIsNumber);
             take = b.create<arith::OrIOp>(l, nanWins, numberWins);
           } else {
-            take = b.create<arith::OrIOp>(
-                l, b.create<arith::CmpIOp>(l, Pred::sgt, x, best),
-                b.create<arith::AndIOp>(
-                    l, b.create<arith::CmpIOp>(l, Pred::eq, x, best), earlier));
+            // Named operands: argument order is unspecified, and the IR
+            // must not depend on the compiler.
+            Value greater = b.create<arith::CmpIOp>(l, Pred::sgt, x, best);
+            Value tie = b.create<arith::CmpIOp>(l, Pred::eq, x, best);
+            Value earlierTie = b.create<arith::AndIOp>(l, tie, earlier);
+            take = b.create<arith::OrIOp>(l, greater, earlierTie);
           }
           return SmallVector<Value>{
               b.create<arith::SelectOp>(l, take, x, best),

@@ -171,14 +171,18 @@ Value dropUnitDims(OpBuilder &b, Location loc, Value value,
 /// anything outside [-size, size) raises. Returns the index as an index.
 Value normalizeIndex(IntMath &m, LoweringState &state, Value index, Value size,
                      int64_t dim) {
+  // Operands in named locals, here and below: C++ leaves the order of
+  // evaluating arguments unspecified, and the IR must not depend on it.
   Value zero = m.i64(0);
-  Value wrapped =
-      m.select(m.cmp(Pred::slt, index, zero), m.add(index, size), index);
-  Value outside = m.either(m.cmp(Pred::slt, wrapped, zero),
-                           m.cmp(Pred::sge, wrapped, size));
+  Value negative = m.cmp(Pred::slt, index, zero);
+  Value wrapped = m.select(negative, m.add(index, size), index);
+  Value below = m.cmp(Pred::slt, wrapped, zero);
+  Value above = m.cmp(Pred::sge, wrapped, size);
+  Value outside = m.either(below, above);
+  Value dimValue = m.i64(dim);
   check(m.b, m.loc, state, outside,
         "index {0} is out of bounds for dimension {1} with size {2}",
-        {index, m.i64(dim), size});
+        {index, dimValue, size});
   return m.toIndex(wrapped);
 }
 
@@ -190,7 +194,8 @@ std::pair<Value, Value> clampSlice(IntMath &m, LoweringState &state, Value size,
   check(m.b, m.loc, state, m.cmp(Pred::sle, step, zero),
         "slice step must be positive");
   auto clamp = [&](Value v, Value low) {
-    v = m.select(m.cmp(Pred::slt, v, zero), m.add(v, size), v);
+    Value negative = m.cmp(Pred::slt, v, zero);
+    v = m.select(negative, m.add(v, size), v);
     v = m.select(m.cmp(Pred::slt, v, low), low, v);
     return m.select(m.cmp(Pred::sgt, v, size), size, v);
   };
@@ -206,10 +211,12 @@ void checkSourceShape(IntMath &m, LoweringState &state, Value src,
   SmallVector<Value> sizes = tensorSizes(m.b, m.loc, src);
   for (auto [i, size] : llvm::enumerate(sizes)) {
     Value actual = m.toI64(size);
-    check(m.b, m.loc, state, m.cmp(Pred::ne, actual, expected[i]),
+    Value differs = m.cmp(Pred::ne, actual, expected[i]);
+    Value dim = m.i64(static_cast<int64_t>(i));
+    check(m.b, m.loc, state, differs,
           "the expanded size of the tensor ({0}) must match the existing "
           "size ({1}) at non-singleton dimension {2}",
-          {expected[i], actual, m.i64(static_cast<int64_t>(i))});
+          {expected[i], actual, dim});
   }
 }
 
@@ -303,9 +310,10 @@ struct ReshapeLowering : KilnLowering<ReshapeOp> {
     std::string shapeText = args.list(shape);
     Value hasInferred = m.cmp(Pred::sgt, inferCount, zero);
     Value safeKnown = m.select(m.cmp(Pred::eq, known, zero), one, known);
-    Value divides = m.both(
-        hasInferred, m.both(m.cmp(Pred::sgt, known, zero),
-                            m.cmp(Pred::eq, m.rem(numel, safeKnown), zero)));
+    Value knownPositive = m.cmp(Pred::sgt, known, zero);
+    Value noRemainder = m.cmp(Pred::eq, m.rem(numel, safeKnown), zero);
+    Value divides =
+        m.both(hasInferred, m.both(knownPositive, noRemainder));
     Value fits = m.either(m.cmp(Pred::eq, numel, known), divides);
     check(rewriter, loc, state, m.negate(fits),
           "shape '" + shapeText + "' is invalid for input of size " + numelText,
@@ -682,10 +690,11 @@ struct SliceScatterLowering : KilnLowering<SliceScatterOp> {
                   rewriter.create<tensor::DimOp>(loc, src, dim).getResult())
             : OpFoldResult(rewriter.getIndexAttr(srcType.getDimSize(dim)));
     SmallVector<OpFoldResult> offsets, sizes, strides;
+    Value startIndex = m.toIndex(start);
+    Value stepIndex = m.toIndex(adaptor.getStep());
     sliceOfSource(rewriter, loc, src, type.getRank(), dim, /*dropDim=*/false,
-                  getAsOpFoldResult(m.toIndex(start)), srcLength,
-                  getAsOpFoldResult(m.toIndex(adaptor.getStep())), offsets,
-                  sizes, strides);
+                  getAsOpFoldResult(startIndex), srcLength,
+                  getAsOpFoldResult(stepIndex), offsets, sizes, strides);
     rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(op, src, input, offsets,
                                                        sizes, strides);
     return success();

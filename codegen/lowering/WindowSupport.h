@@ -28,26 +28,32 @@ struct WindowDim {
   /// inside the input or its left padding. Below 1 when the window does not
   /// fit, which the caller reports.
   mlir::Value outputSize(IntMath &m, mlir::Value size) const {
-    mlir::Value fits = m.sub(m.add(size, m.i64(2 * padding)), m.i64(span()));
-    mlir::Value out =
-        m.add(m.floorDiv(m.add(fits, m.i64(ceilMode ? stride - 1 : 0)),
-                         m.i64(stride)),
-              m.i64(1));
+    // One op per statement: C++ leaves the order of evaluating arguments
+    // unspecified, and the IR must not depend on the compiler.
+    mlir::Value padded = m.add(size, m.i64(2 * padding));
+    mlir::Value fits = m.sub(padded, m.i64(span()));
+    mlir::Value rounded = m.add(fits, m.i64(ceilMode ? stride - 1 : 0));
+    mlir::Value steps = m.floorDiv(rounded, m.i64(stride));
+    mlir::Value out = m.add(steps, m.i64(1));
     if (!ceilMode)
       return out;
-    mlir::Value lastStart = m.mul(m.sub(out, m.i64(1)), m.i64(stride));
-    mlir::Value outside =
-        m.cmp(IntMath::Pred::sge, lastStart, m.add(size, m.i64(padding)));
-    return m.select(outside, m.sub(out, m.i64(1)), out);
+    mlir::Value lastIndex = m.sub(out, m.i64(1));
+    mlir::Value lastStart = m.mul(lastIndex, m.i64(stride));
+    mlir::Value inputEnd = m.add(size, m.i64(padding));
+    mlir::Value outside = m.cmp(IntMath::Pred::sge, lastStart, inputEnd);
+    mlir::Value fewer = m.sub(out, m.i64(1));
+    return m.select(outside, fewer, out);
   }
 
   /// The padding after the input (the bottom or right) so that all `out`
   /// windows fit: `padding`, plus what ceil_mode's last window overhangs.
   mlir::Value highPadding(IntMath &m, mlir::Value size, mlir::Value out) const {
-    mlir::Value needed =
-        m.add(m.mul(m.sub(out, m.i64(1)), m.i64(stride)), m.i64(span()));
+    mlir::Value lastIndex = m.sub(out, m.i64(1));
+    mlir::Value lastStart = m.mul(lastIndex, m.i64(stride));
+    mlir::Value needed = m.add(lastStart, m.i64(span()));
     mlir::Value padded = m.add(size, m.i64(2 * padding));
-    mlir::Value overhang = m.max(m.sub(needed, padded), m.i64(0));
+    mlir::Value excess = m.sub(needed, padded);
+    mlir::Value overhang = m.max(excess, m.i64(0));
     return m.add(overhang, m.i64(padding));
   }
 };
