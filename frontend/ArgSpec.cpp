@@ -1,6 +1,8 @@
 //===- ArgSpec.cpp - Tensor argument specs --------------------------------===//
 #include "frontend/ArgSpec.h"
 
+#include "ir/Limits.h"
+
 #include <set>
 
 namespace kiln {
@@ -117,6 +119,9 @@ SpecResult<ArgSpec> parseArgSpec(std::string_view input) {
                   quoted +
                   " must be a non-negative integer or a symbolic name");
     }
+    if (result.value.dims.size() == kMaxRank)
+      return fail("argument spec " + quoted + " has more than " +
+                  std::to_string(kMaxRank) + " dims, more than kiln supports");
     result.value.dims.push_back(std::move(d));
     if (comma == std::string_view::npos)
       break;

@@ -10,6 +10,7 @@
 
 #include "frontend/AstPrinter.h"
 #include "ir/KilnDialect.h"
+#include "ir/Limits.h"
 #include "ir/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -489,12 +490,39 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
       op->erase();
   });
 
+  if (!checkRanks(module))
+    return nullptr;
   if (failed(verify(module))) {
     diags.error({}, "internal error: the lowered IR does not verify (see "
                     "the MLIR diagnostics above)");
     return nullptr;
   }
   return owned;
+}
+
+/// Ops create tensors of higher rank than their operands (unsqueeze,
+/// stack, a view with many sizes) in too many places to check each, so the
+/// whole lowered module is checked once against kMaxRank.
+bool ModuleLowering::checkRanks(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes()) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || tensor.getRank() <= int64_t(kMaxRank))
+        continue;
+      auto at = dyn_cast<FileLineColLoc>(op->getLoc());
+      SourceLoc begin{at ? at.getLine() : 0, at ? at.getColumn() : 0};
+      diags.error({begin, {begin.line, begin.col + 1}},
+                  "this makes a tensor of rank " +
+                      std::to_string(tensor.getRank()) +
+                      "; kiln supports at most " + std::to_string(kMaxRank) +
+                      " dims");
+      ok = false;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return ok;
 }
 
 DepthGuard::DepthGuard(ModuleLowering &m, SourceRange where) : m(m) {

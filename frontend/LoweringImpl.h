@@ -326,6 +326,9 @@ public:
   /// The structure of a helper's result (tuple nesting), by function name.
   std::map<std::string, PyValue> resultShapes;
 
+  /// Reports the first op whose result has more than kMaxRank dims.
+  bool checkRanks(mlir::ModuleOp module);
+
   /// Looks up a module-level name: a function, an import alias, a builtin.
   std::optional<PyValue> lookupGlobal(const std::string &name);
 

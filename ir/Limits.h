@@ -8,7 +8,13 @@
 #ifndef KILN_IR_LIMITS_H
 #define KILN_IR_LIMITS_H
 
+#include "runtime/include/kiln/abi.h"
+
 namespace kiln {
+
+/// The largest tensor rank kiln compiles; see KILN_MAX_RANK in kiln/abi.h,
+/// which the runtime applies to the tensors it reads.
+constexpr unsigned kMaxRank = KILN_MAX_RANK;
 
 /// Statically nested loops in one function. CPython refuses more than 20
 /// ("too many statically nested blocks"); the frontend does too, and the

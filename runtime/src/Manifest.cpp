@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModelImpl.h"
+#include "kiln/abi.h"
 #include "Untrusted.h"
 
 #include <nlohmann/json.hpp>
@@ -67,7 +68,13 @@ ValueInfo parseValue(const json &value) {
     throw std::runtime_error("unknown dtype '" + dtype + "'");
   info.scalar = value.at("scalar").get<bool>();
   std::string what = "a dim of " + inQuotes(info.name);
-  for (const json &dim : value.at("dims"))
+  const json &dims = value.at("dims");
+  if (dims.size() > KILN_MAX_RANK)
+    throw std::runtime_error(inQuotes(info.name) + " has " +
+                             std::to_string(dims.size()) +
+                             " dims; kiln supports at most " +
+                             std::to_string(KILN_MAX_RANK));
+  for (const json &dim : dims)
     info.dims.push_back(parseDim(dim, what, /*symbols=*/true));
   return info;
 }

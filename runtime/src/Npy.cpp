@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Npy.h"
+#include "kiln/abi.h"
 
 #include "ApiBoundary.h"
 #include "Untrusted.h"
@@ -35,9 +36,9 @@ constexpr size_t kArrayAlign = 64;
 // numpy.save pads the dict so the first axis can grow in place up to this
 // many digits; matching it keeps our files byte-identical to numpy's.
 constexpr size_t kGrowthAxisMaxDigits = 21;
-// numpy 2's NPY_MAXDIMS. It also bounds the recursion of formatTensor on a
-// tensor read from a file.
-constexpr size_t kMaxRank = 64;
+// numpy 2's NPY_MAXDIMS (kiln/abi.h). It also bounds the recursion of
+// formatTensor on a tensor read from a file.
+constexpr size_t kMaxRank = KILN_MAX_RANK;
 // numpy.load refuses longer headers (max_header_size) as unsafe to parse.
 constexpr uint64_t kMaxHeaderLength = 10000;
 

@@ -28,6 +28,13 @@ extern "C" {
  * non-empty shape from such an input (x.sum(0) of a [0, M, N] tensor). */
 #define KILN_MAX_TENSOR_BYTES ((uint64_t)1 << 47)
 
+/* The largest rank of a tensor that crosses this boundary, or that the
+ * compiler creates: numpy 2's NPY_MAXDIMS, so that every kiln tensor can be
+ * read from and written to .npy. PyTorch's own kernels assume at most 25
+ * dims in places; real models use at most 6. Compile time grows with rank
+ * (a rank-1000 signature took 92 s), so the bound is also a defence. */
+#define KILN_MAX_RANK 64
+
 /* The symbol every CPU code object exports; its value is a kiln_module. */
 #define KILN_MODULE_SYMBOL "kiln_module_v1"
 
