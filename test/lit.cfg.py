@@ -16,3 +16,12 @@ config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%examples", os.path.join(config.kiln_source_dir, "examples")))
 config.substitutions.append(("%kiln_bin", config.kiln_tools_dir))
 config.substitutions.append(("%inputs", os.path.join(config.kiln_test_src_dir, "Inputs")))
+# An app that links this build's libkiln_runtime must be built the same way:
+# a sanitized runtime needs the app compiled and linked with the same
+# sanitizers and compiler (./dev test --sanitize).
+app_flags = ""
+if getattr(config, "kiln_sanitize", ""):
+    san = "-fsanitize=" + config.kiln_sanitize
+    app_flags = ('-DCMAKE_CXX_COMPILER=%s "-DCMAKE_CXX_FLAGS=%s" '
+                 '"-DCMAKE_EXE_LINKER_FLAGS=%s"' % (config.kiln_cxx_compiler, san, san))
+config.substitutions.append(("%app_cmake_flags", app_flags))
