@@ -32,10 +32,10 @@ inline std::optional<int64_t> constantInt(Value value) {
 }
 
 /// The text of a run-time check's message: a size known at compile time is
-/// written in; the first three others become {0}, {1} and {2}, the integers
+/// written in; the first four others become {0} to {3}, the integers
 /// raise() reports, and any more print as "?".
 struct MessageArgs {
-  llvm::SmallVector<Value, 3> values;
+  llvm::SmallVector<Value, 4> values;
 
   std::string operator()(Value value) {
     if (std::optional<int64_t> c = constantInt(value))
@@ -43,7 +43,7 @@ struct MessageArgs {
     for (auto [i, v] : llvm::enumerate(values))
       if (v == value)
         return "{" + std::to_string(i) + "}";
-    if (values.size() == 3)
+    if (values.size() == 4)
       return "?";
     values.push_back(value);
     return "{" + std::to_string(values.size() - 1) + "}";

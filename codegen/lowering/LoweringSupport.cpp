@@ -191,12 +191,12 @@ void emitCheck(OpBuilder &b, Location loc, Value failed, int64_t site,
 
 void emitCheck(OpBuilder &b, Location loc, Value failed, Value site,
                ValueRange operands) {
-  assert(operands.size() <= 3 && "raise() takes at most three operands");
+  assert(operands.size() <= 4 && "raise() takes at most four operands");
   b.create<scf::IfOp>(loc, failed, [&](OpBuilder &then, Location thenLoc) {
     SmallVector<Value> args{site};
     for (Value operand : operands)
       args.push_back(toI64(then, thenLoc, operand));
-    while (args.size() < 4)
+    while (args.size() < 5)
       args.push_back(
           then.create<arith::ConstantOp>(thenLoc, then.getI64IntegerAttr(0)));
     callRuntime(then, thenLoc, "kiln_rt_raise", {}, args);
@@ -233,7 +233,7 @@ void declareRuntimeFunctions(ModuleOp module) {
     // the runtime's kiln_host_api table.
     fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
   };
-  declare("kiln_rt_raise", {i64, i64, i64, i64}, {});
+  declare("kiln_rt_raise", {i64, i64, i64, i64, i64}, {});
   declare("kiln_rt_print_begin", {i64}, {});
   declare("kiln_rt_print_i64", {i64}, {});
   declare("kiln_rt_print_f64", {f64}, {});

@@ -25,8 +25,8 @@ namespace kiln::codegen {
 /// stored on the module as `kiln.sites` and `kiln.strings`.
 class RuntimeTables {
 public:
-  /// A run-time check at `loc` whose failure reports `message`; {0}, {1} and
-  /// {2} in it are filled with the three integers passed to raise().
+  /// A run-time check at `loc` whose failure reports `message`; {0} to {3}
+  /// in it are filled with the four integers passed to raise().
   int64_t addSite(mlir::Location loc, llvm::StringRef message);
   /// A print format string; equal strings share one index.
   int64_t addString(llvm::StringRef text);
@@ -58,8 +58,8 @@ struct LoweringState {
 mlir::Value convertScalar(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value value, mlir::Type to);
 
-/// Emits `if (failed) raise(site, a, b, c)`. Integer operands are widened
-/// to i64; missing ones are 0.
+/// Emits `if (failed) raise(site, a, b, c, d)`. Integer operands are
+/// widened to i64; missing ones are 0.
 void emitCheck(mlir::OpBuilder &b, mlir::Location loc, mlir::Value failed,
                int64_t site, mlir::ValueRange operands = {});
 /// The same with the site chosen at run time (an i64 value).

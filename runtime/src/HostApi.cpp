@@ -163,8 +163,8 @@ uint8_t *outputData(const kiln_unranked_memref *memref, size_t element) {
 // Errors and print
 //===--------------------------------------------------------------------===//
 
-/// Expands {0}, {1}, {2} and doubled braces in a site message.
-std::string expand(const std::string &text, const int64_t values[3]) {
+/// Expands {0} to {3} and doubled braces in a site message.
+std::string expand(const std::string &text, const int64_t values[4]) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
@@ -172,7 +172,7 @@ std::string expand(const std::string &text, const int64_t values[3]) {
       out += c;
       ++i;
     } else if (c == '{' && i + 2 < text.size() && text[i + 2] == '}' &&
-               text[i + 1] >= '0' && text[i + 1] <= '2') {
+               text[i + 1] >= '0' && text[i + 1] <= '3') {
       out += std::to_string(values[text[i + 1] - '0']);
       i += 2;
     } else {
@@ -182,8 +182,8 @@ std::string expand(const std::string &text, const int64_t values[3]) {
   return out;
 }
 
-void hostRaise(int64_t site, int64_t a, int64_t b, int64_t c) {
-  const int64_t values[3] = {a, b, c};
+void hostRaise(int64_t site, int64_t a, int64_t b, int64_t c, int64_t d) {
+  const int64_t values[4] = {a, b, c, d};
   const auto &sites = current->model->sites;
   std::string message =
       site >= 0 && site < static_cast<int64_t>(sites.size())

@@ -21,7 +21,7 @@ func.func @static_broadcast(%a: tensor<?x4xf32>, %b: tensor<4xf32>) -> tensor<?x
 // a's and a mismatch raises one of two sites (the second says why when one
 // size is 1). Both messages land in the module's kiln.sites table.
 // CHECK: kiln.sites = [{col = 8 : i64, file = "{{.*}}", line = {{[0-9]+}} : i64, message = "the size of tensor a ({0}) must match the size of tensor b ({1}) at non-singleton dimension 0"}, {col = 8 : i64, file = "{{.*}}", line = {{[0-9]+}} : i64, message = "the size of tensor a ({0}) must match the size of tensor b ({1}) at non-singleton dimension 0; kiln broadcasts a dynamic dim only where its shape spec declares it 1"}]
-// CHECK: func.func private @kiln_rt_raise(i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK: func.func private @kiln_rt_raise(i64, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func.func @dynamic_dims_checked
 // CHECK: %[[DA:.*]] = tensor.dim %arg0
 // CHECK: %[[DB:.*]] = tensor.dim %arg1
@@ -54,13 +54,22 @@ func.func @scalar_operand(%a: tensor<?xf32>, %s: f64) -> tensor<?xf32> attribute
 // -----
 
 // Python int `//` on scalars: division by zero raises instead of trapping,
-// and the quotient rounds toward negative infinity.
+// so does MIN // -1, the one quotient that does not fit (x86 traps on it),
+// and the quotient rounds toward negative infinity. The divide only ever
+// sees a safe divisor.
 // CHECK: message = "ZeroDivisionError: integer division or modulo by zero"
+// CHECK-SAME: message = "OverflowError: {0} // -1 does not fit in a 64-bit integer"
 // CHECK-LABEL: func.func private @int_floordiv
 // CHECK: %[[Z:.*]] = arith.cmpi eq, %arg1, %c0_i64
 // CHECK: scf.if %[[Z]]
-// CHECK: %[[D:.*]] = arith.select %[[Z]], %c1_i64{{.*}}, %{{.*}}
-// CHECK: arith.floordivsi %{{.*}}, %[[D]] : i64
+// CHECK: %[[M1:.*]] = arith.cmpi eq, %arg1, %c-1_i64
+// CHECK: %[[MIN:.*]] = arith.cmpi eq, %arg0, %c-9223372036854775808_i64
+// CHECK: %[[OVER:.*]] = arith.andi %[[M1]], %[[MIN]]
+// CHECK: scf.if %[[OVER]]
+// CHECK:   func.call @kiln_rt_raise(%{{.*}}, %arg0,
+// CHECK: %[[UNSAFE:.*]] = arith.ori %[[OVER]], %[[Z]]
+// CHECK: %[[D:.*]] = arith.select %[[UNSAFE]], %c1_i64{{.*}}, %arg1
+// CHECK: arith.floordivsi %arg0, %[[D]] : i64
 func.func @int_floordiv(%a: i64, %b: i64) -> i64 {
   %0 = kiln.floordiv %a, %b : (i64, i64) -> i64
   return %0 : i64

@@ -228,7 +228,8 @@ func.func @select_scatter(%x: tensor<?x4xf32>, %r: tensor<4xf32>, %i: i64) -> te
 // CHECK: %[[SRC:.*]] = arith.index_cast %{{.*}} : index to i64
 // CHECK-NEXT: %[[BAD:.*]] = arith.cmpi ne, %[[SRC]], %[[LEN:.*]] : i64
 // CHECK: scf.if %[[BAD]] {
-// CHECK-NEXT: func.call @kiln_rt_raise(%{{.*}}, %[[LEN]], %[[SRC]], %c1_i64{{.*}})
+// CHECK-NEXT: arith.constant 0 : i64
+// CHECK-NEXT: func.call @kiln_rt_raise(%{{.*}}, %[[LEN]], %[[SRC]], %c1_i64{{.*}}, %{{.*}})
 // CHECK: tensor.insert_slice %arg1 into %arg0[0, %{{.*}}] [2, %{{.*}}] [1, %{{.*}}] : tensor<2x?xf32> into tensor<2x8xf32>
 func.func @slice_scatter(%x: tensor<2x8xf32>, %s: tensor<2x?xf32>, %a: i64, %b: i64, %c: i64) -> tensor<2x8xf32> {
   %0 = kiln.slice_scatter %x[%a : %b : %c] = %s {dim = 1 : i64} : tensor<2x?xf32> into tensor<2x8xf32>

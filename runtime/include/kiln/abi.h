@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 2
+#define KILN_ABI_VERSION 3
 
 /* The largest tensor, in bytes, that compiled code or the runtime will
  * create: 2^47, the user address space of x86-64 with 4-level paging.
@@ -83,8 +83,9 @@ typedef struct kiln_host_api {
 
   /* Reports a failed run-time check and never returns. `site` indexes the
    * manifest's "sites" table, which holds the source location and a message
-   * template; a, b and c fill its {0}, {1} and {2}. */
-  void (*raise)(int64_t site, int64_t a, int64_t b, int64_t c);
+   * template; a, b, c and d fill its {0} to {3}. (Four, since version 3:
+   * PyTorch's matmul message names four sizes, "(MxK and KxN)".) */
+  void (*raise)(int64_t site, int64_t a, int64_t b, int64_t c, int64_t d);
   /* In format strings and site messages "{{" and "}}" stand for literal
    * braces. */
 
@@ -141,7 +142,7 @@ typedef struct kiln_host_api {
                  int64_t dilation_h, int64_t dilation_w, int64_t groups,
                  int64_t site, int32_t dtype);
 
-  /* Reserved for device kernel launches; NULL in ABI version 2. */
+  /* Reserved for device kernel launches; NULL in ABI version 3. */
   void *launch_kernel;
 } kiln_host_api;
 

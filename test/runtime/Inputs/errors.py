@@ -20,3 +20,9 @@ def pick(x: Tensor, i: int) -> Tensor:
 def check(x: Tensor) -> Tensor:
     assert x.size(0) > 2, "x needs more than two elements"
     return x * 2.0
+
+
+# kiln: x=f32[N, K], w=f32[L, M]
+@torch.jit.script
+def mm(x: Tensor, w: Tensor) -> Tensor:
+    return x @ w
