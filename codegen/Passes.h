@@ -35,10 +35,25 @@ std::unique_ptr<mlir::Pass> createCheckAllocationSizesPass();
 /// empty iteration space runs no loops at all.
 std::unique_ptr<mlir::Pass> createSkipEmptyLoopNestsPass();
 
+/// Which conversions between f32 and the 16-bit floats the target does in
+/// hardware, exactly as PyTorch does them: F16C for f16. (AVX512-BF16 is
+/// not used: its conversion flushes subnormals to zero, PyTorch's does not.)
+struct HalfFloatSupport {
+  bool f16 = false;
+};
+
+/// Writes conversions to and from f16 and bf16 that the target cannot do in
+/// hardware as integer arithmetic, and f64 <-> f16/bf16 through f32, so
+/// that no libgcc helper is called. (The options default to no hardware.)
+std::unique_ptr<mlir::Pass> createExpandHalfFloatsPass();
+std::unique_ptr<mlir::Pass> createExpandHalfFloatsPass(HalfFloatSupport native);
+
 /// Adds the CPU pipeline after kiln-level optimization: lowering to linalg,
 /// one-shot bufferization with buffer deallocation, and conversion to the
-/// LLVM dialect. `optLevel` is 0 to 3.
-void buildCpuLoweringPipeline(mlir::OpPassManager &pm, unsigned optLevel);
+/// LLVM dialect. `optLevel` is 0 to 3; `native` says which 16-bit float
+/// conversions the target has in hardware.
+void buildCpuLoweringPipeline(mlir::OpPassManager &pm, unsigned optLevel,
+                              HalfFloatSupport native = {});
 
 /// Registers the dialects and interface models the codegen pipeline needs.
 void registerCodegenDialects(mlir::DialectRegistry &registry);

@@ -59,6 +59,7 @@ void kiln::registerCodegenPasses() {
   registerPass([] { return createStridedCopiesPass(); });
   registerPass([] { return createCheckAllocationSizesPass(); });
   registerPass([] { return createSkipEmptyLoopNestsPass(); });
+  registerPass([] { return createExpandHalfFloatsPass(); });
   PassPipelineRegistration<>(
       "kiln-cpu-lowering",
       "Lower kiln IR to the LLVM dialect as `kiln compile -O2` does",

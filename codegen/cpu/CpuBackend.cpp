@@ -56,9 +56,17 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
   codegen::passWeightsAsArguments(module);
   std::vector<EntrySignature> entries = entrySignatures(module);
 
+  if (!cpuTargetNamed(request.targetCpu, artifacts.target)) {
+    error = "unknown --target-cpu '" + request.targetCpu +
+            "' (expected host, x86-64, x86-64-v2, x86-64-v3 or x86-64-v4)";
+    return false;
+  }
+  HalfFloatSupport native;
+  native.f16 = llvm::is_contained(artifacts.target.features, "f16c");
+
   PassManager pm(module.getContext());
   pm.enableVerifier(true);
-  buildCpuLoweringPipeline(pm, optLevel);
+  buildCpuLoweringPipeline(pm, optLevel, native);
   if (failed(pm.run(module))) {
     error = "lowering to LLVM failed";
     return false;
@@ -75,12 +83,11 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
   if (!error.empty())
     return false;
 
-  artifacts.target = hostCpuTarget();
   std::unique_ptr<llvm::TargetMachine> machine =
       createTargetMachine(artifacts.target, optLevel, error);
   if (!machine)
     return false;
-  optimizeModule(*llvmModule, *machine, optLevel);
+  optimizeModule(*llvmModule, *machine, artifacts.target.tuneCpu, optLevel);
   std::string verifierMessages;
   llvm::raw_string_ostream verifierStream(verifierMessages);
   if (llvm::verifyModule(*llvmModule, &verifierStream)) {

@@ -17,6 +17,9 @@ struct CpuRequest {
   bool llvmIR = false;
   bool assembly = false;
   bool sharedObject = true;
+  /// cpuTargetNamed's name: "host", or an x86-64 level such as "x86-64-v3"
+  /// for an archive that loads on every CPU of that level.
+  std::string targetCpu = "host";
 };
 
 struct CpuArtifacts {

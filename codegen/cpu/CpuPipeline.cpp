@@ -26,14 +26,17 @@
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
-void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel) {
+void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
+                                    HalfFloatSupport native) {
   pm.addPass(createLowerKilnToLinalgPass());
   if (optLevel > 0) {
     pm.addPass(createCanonicalizerPass());
@@ -69,7 +72,15 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel) {
   pm.addPass(createStridedCopiesPass());
   pm.addPass(createSkipEmptyLoopNestsPass());
   pm.addPass(createConvertLinalgToLoopsPass());
+  // f16 and bf16 are storage types: arithmetic and math on them run in f32,
+  // as PyTorch's CPU kernels do, and only the conversions are left.
+  pm.addPass(math::createMathLegalizeToF32());
+  static const std::string halfTypes[] = {"f16", "bf16"};
+  arith::ArithEmulateUnsupportedFloatsOptions widen;
+  widen.sourceTypeStrs = halfTypes;
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(widen));
   pm.addPass(createExpandMathPass());
+  pm.addPass(createExpandHalfFloatsPass(native));
   pm.addPass(createConvertSCFToCFPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

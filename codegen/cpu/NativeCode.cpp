@@ -12,6 +12,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/TargetParser/X86TargetParser.h"
 
 #include <mutex>
 
@@ -26,6 +27,25 @@ static const char *const checkableFeatures[] = {
     "avx",      "avx2",     "fma",      "f16c",     "bmi",
     "bmi2",     "lzcnt",    "movbe",    "avx512f",  "avx512cd",
     "avx512bw", "avx512dq", "avx512vl", "avx512vnni", "avx512bf16"};
+
+bool cpuTargetNamed(StringRef name, CpuTarget &target) {
+  if (name == "host") {
+    target = hostCpuTarget();
+    return true;
+  }
+  if (name != "x86-64" && name != "x86-64-v2" && name != "x86-64-v3" &&
+      name != "x86-64-v4")
+    return false;
+  target.triple = sys::getDefaultTargetTriple();
+  target.tuneCpu = "generic";
+  SmallVector<StringRef> level;
+  X86::getFeaturesForCPU(name, level, /*NeedPlus=*/false);
+  target.features.clear();
+  for (const char *feature : checkableFeatures)
+    if (llvm::is_contained(level, feature))
+      target.features.push_back(feature);
+  return true;
+}
 
 CpuTarget hostCpuTarget() {
   CpuTarget target;
@@ -71,7 +91,7 @@ std::unique_ptr<TargetMachine> createTargetMachine(const CpuTarget &target,
 }
 
 void optimizeModule(Module &module, TargetMachine &machine,
-                    unsigned optLevel) {
+                    StringRef tuneCpu, unsigned optLevel) {
   module.setDataLayout(machine.createDataLayout());
   module.setTargetTriple(machine.getTargetTriple().str());
   for (Function &fn : module) {
@@ -79,7 +99,7 @@ void optimizeModule(Module &module, TargetMachine &machine,
       continue;
     fn.addFnAttr("target-cpu", machine.getTargetCPU());
     fn.addFnAttr("target-features", machine.getTargetFeatureString());
-    fn.addFnAttr("tune-cpu", sys::getHostCPUName());
+    fn.addFnAttr("tune-cpu", tuneCpu);
   }
 
   LoopAnalysisManager loops;

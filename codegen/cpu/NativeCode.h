@@ -2,6 +2,8 @@
 #ifndef KILN_CODEGEN_CPU_NATIVECODE_H
 #define KILN_CODEGEN_CPU_NATIVECODE_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +26,10 @@ struct CpuTarget {
 
 /// The host, restricted to the features the runtime knows how to check.
 CpuTarget hostCpuTarget();
+/// `name` is "host" or an x86-64 microarchitecture level ("x86-64",
+/// "x86-64-v2", "x86-64-v3", "x86-64-v4"): the level's features, as LLVM
+/// defines them, that the runtime can check. False for another name.
+bool cpuTargetNamed(llvm::StringRef name, CpuTarget &target);
 
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const CpuTarget &target, unsigned optLevel,
@@ -31,7 +37,7 @@ createTargetMachine(const CpuTarget &target, unsigned optLevel,
 
 /// Runs LLVM's default pipeline for -O`optLevel` (0 to 3).
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                    unsigned optLevel);
+                    llvm::StringRef tuneCpu, unsigned optLevel);
 
 /// An ELF object, or assembly text with `assembly`. Returns false and sets
 /// `error` on failure.

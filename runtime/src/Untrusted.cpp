@@ -42,6 +42,35 @@ std::string openRegularFile(const std::string &path, RegularFile &file) {
   return "";
 }
 
+std::string readRegularFile(const std::string &path, std::string &bytes,
+                            uint64_t maxBytes) {
+  RegularFile file;
+  std::string error = openRegularFile(path, file);
+  if (!error.empty())
+    return error;
+  if (file.size > maxBytes) {
+    close(file.fd);
+    return "the file has " + std::to_string(file.size) +
+           " bytes, more than the " + std::to_string(maxBytes) +
+           " this reader accepts";
+  }
+  bytes.resize(file.size);
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::read(file.fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      error = n < 0 ? "cannot read: " + systemError(errno)
+                    : "the file shrank while being read";
+      break;
+    }
+    done += size_t(n);
+  }
+  close(file.fd);
+  return error;
+}
+
 namespace {
 
 /// The length of the valid UTF-8 sequence at text[pos], or 0 if there is

@@ -35,6 +35,13 @@ struct RegularFile {
 KILN_EXPORT std::string openRegularFile(const std::string &path,
                                         RegularFile &file);
 
+/// Reads the whole of `path` into `bytes` with openRegularFile's rules,
+/// refusing a file over `maxBytes`. Returns "" or what went wrong, without
+/// the path.
+KILN_EXPORT std::string readRegularFile(const std::string &path,
+                                        std::string &bytes,
+                                        uint64_t maxBytes = UINT64_MAX);
+
 /// strerror's text for `error`, lower-cased as kiln's messages are.
 KILN_EXPORT std::string systemError(int error);
 

@@ -20,6 +20,7 @@ struct CompileOptions {
   bool locations = false;
   std::string output;     // -o: the .kiln archive to write
   unsigned optLevel = 2;  // -O0 .. -O3
+  std::string targetCpu = "host"; // --target-cpu
   // Watching and steering the kiln-level pass pipeline.
   std::string passes; // --passes: replaces the -O pipeline
   bool printIRAfterAll = false;

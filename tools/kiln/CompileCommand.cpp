@@ -33,10 +33,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cerrno>
 #include <iostream>
 
-#include <unistd.h>
 
 namespace kiln {
 
@@ -60,6 +58,13 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
                   "default -O2")
       ->check(CLI::Range(0, 3))
       ->type_name("LEVEL");
+  cmd->add_option("--target-cpu", o.targetCpu,
+                  "The CPUs the archive runs on: host (this machine's "
+                  "features), or an x86-64 level: x86-64, x86-64-v2, "
+                  "x86-64-v3, x86-64-v4; default: host")
+      ->check(CLI::IsMember(
+          {"host", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"}))
+      ->type_name("CPU");
   cmd->add_option("--arg", o.args,
                   "Shape of a tensor argument, e.g. x=f32[B,784]; overrides a "
                   "'# kiln:' comment in the script")
@@ -207,46 +212,15 @@ static std::string loadWeights(const CompileOptions &o, const SourceFile &file,
   return message;
 }
 
-/// The largest source file kiln reads: far beyond any model file, and
-/// small enough that reading one never threatens memory. (Past
-/// kMaxStatements a program is refused anyway.)
+/// The largest source file kiln reads (a FIFO or device is refused rather
+/// than read): far beyond any model file, and small enough that reading
+/// one never threatens memory. Past kMaxStatements a program is refused
+/// anyway.
 constexpr uint64_t kMaxSourceBytes = 16u << 20;
-
-/// Reads the script with the runtime's rules for user files: a FIFO or
-/// device is refused rather than blocking forever.
-static std::string readSource(const std::string &path, std::string &text) {
-  RegularFile file;
-  std::string error = openRegularFile(path, file);
-  if (!error.empty())
-    return error;
-  if (file.size > kMaxSourceBytes) {
-    close(file.fd);
-    return "the file has " + std::to_string(file.size) +
-           " bytes; kiln reads source files of at most " +
-           std::to_string(kMaxSourceBytes) + " bytes";
-  }
-  text.resize(file.size);
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = read(file.fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    done += size_t(n);
-  }
-  int readError = errno;
-  close(file.fd);
-  if (done != text.size())
-    return "cannot read: " + (done < text.size() && readError
-                                  ? systemError(readError)
-                                  : std::string("the file changed size"));
-  return "";
-}
 
 int runCompile(const CompileOptions &o) {
   std::string text;
-  std::string readError = readSource(o.input, text);
+  std::string readError = readRegularFile(o.input, text, kMaxSourceBytes);
   if (!readError.empty()) {
     std::cerr << "kiln: error: " << inQuotes(o.input) << ": " << readError
               << "\n";
@@ -350,6 +324,7 @@ int runCompile(const CompileOptions &o) {
   request.llvmIR = o.emit == "llvm";
   request.assembly = o.emit == "asm";
   request.sharedObject = !o.output.empty();
+  request.targetCpu = o.targetCpu;
   CpuArtifacts cpu;
   if (!compileForCpu(*lowered, o.optLevel, request, cpu, error)) {
     if (!diags.hasErrors()) // else the located error says it all

@@ -1,8 +1,9 @@
 //===- InspectCommand.cpp - `kiln inspect` --------------------------------===//
 //
 // Shows what an archive holds without running it: the manifest's
-// signatures and target, every entry with its size, and whether the
-// runtime would accept it (the same checks Model::load makes).
+// signatures and target, every entry with its size, the symbols each code
+// object imports from the process, and whether the runtime would accept it
+// (the same checks Model::load makes).
 //
 //===----------------------------------------------------------------------===//
 #include "tools/kiln/Commands.h"
@@ -11,12 +12,12 @@
 #include "runtime/src/Untrusted.h"
 #include "runtime/src/ZipReader.h"
 
+#include "llvm/Object/ELFObjectFile.h"
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
-#include <cerrno>
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -45,30 +46,6 @@ std::string scalarText(const nlohmann::json &value) {
   return "?";
 }
 
-/// The whole file at `path`, read without blocking on a FIFO; "" and an
-/// error message on failure.
-std::string readFile(const std::string &path, std::string &bytes) {
-  RegularFile file;
-  std::string error = openRegularFile(path, file);
-  if (!error.empty())
-    return error;
-  bytes.resize(file.size);
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::read(file.fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      error = n < 0 ? "cannot read: " + systemError(errno)
-                    : "the file shrank while being read";
-      break;
-    }
-    done += size_t(n);
-  }
-  close(file.fd);
-  return error;
-}
-
 std::string describeValue(const nlohmann::json &value) {
   std::string text = escaped(value.value("name", "?")) + ": ";
   if (value.value("scalar", false))
@@ -83,11 +60,46 @@ std::string describeValue(const nlohmann::json &value) {
   return text + "]";
 }
 
+/// The undefined dynamic symbols of an ELF code object, sorted: what it
+/// needs from the process that loads it. A kiln code object must need
+/// nothing but named libc and libm functions (test/codegen/
+/// self-contained.test); the runtime reaches it only through kiln_module.
+std::string importsOf(llvm::StringRef name, llvm::StringRef bytes) {
+  auto object = llvm::object::ObjectFile::createObjectFile(
+      llvm::MemoryBufferRef(bytes, name));
+  if (!object) {
+    llvm::consumeError(object.takeError());
+    return "(not an ELF object)";
+  }
+  auto *elf = llvm::dyn_cast<llvm::object::ELFObjectFileBase>(object->get());
+  if (!elf)
+    return "(not an ELF object)";
+  std::vector<std::string> names;
+  for (const llvm::object::SymbolRef &symbol :
+       elf->getDynamicSymbolIterators()) {
+    llvm::Expected<uint32_t> flags = symbol.getFlags();
+    llvm::Expected<llvm::StringRef> symbolName = symbol.getName();
+    if (!flags || !symbolName) {
+      llvm::consumeError(flags.takeError());
+      llvm::consumeError(symbolName.takeError());
+      continue;
+    }
+    if ((*flags & llvm::object::SymbolRef::SF_Undefined) &&
+        !symbolName->empty())
+      names.push_back(escaped(*symbolName));
+  }
+  std::sort(names.begin(), names.end());
+  std::string text;
+  for (const std::string &symbol : names)
+    text += (text.empty() ? "" : " ") + symbol;
+  return text.empty() ? "(nothing)" : text;
+}
+
 } // namespace
 
 int runInspect(const InspectOptions &o) {
   std::string bytes;
-  std::string error = readFile(o.archive, bytes);
+  std::string error = readRegularFile(o.archive, bytes);
   if (!error.empty()) {
     std::cerr << "kiln: error: " << o.archive << ": " << error << "\n";
     return 1;
@@ -163,6 +175,10 @@ int runInspect(const InspectOptions &o) {
   for (const ZipEntry &entry : entries)
     std::cout << "  " << std::setw(10) << entry.size << "  @" << std::setw(8)
               << entry.offset << "  " << escaped(entry.name) << "\n";
+  for (const ZipEntry &entry : entries)
+    if (llvm::StringRef(entry.name).starts_with("cpu/"))
+      std::cout << "\n" << escaped(entry.name) << " imports: "
+                << importsOf(entry.name, contents(entry.name)) << "\n";
   Result<Model> model = Model::load(o.archive);
   std::cout << "\nruntime check: "
             << (model ? std::string("ok, loads on this machine")
