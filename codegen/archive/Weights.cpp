@@ -57,15 +57,6 @@ const DTypeInfo *dtypeInfo(const std::string &manifest) {
   return nullptr;
 }
 
-/// "f32[120, 400]", as the mismatch report prints a tensor.
-std::string typeText(const std::string &dtype,
-                     const std::vector<int64_t> &shape) {
-  std::string out = dtype + "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
-}
-
 /// numel * elementSize, or false for a negative dim or a size over
 /// KILN_MAX_TENSOR_BYTES, by the runtime's one rule.
 bool byteSize(const std::vector<int64_t> &shape, size_t elementSize,
@@ -183,7 +174,7 @@ std::string parseTensor(const std::string &name, const json &value,
            ", past the end of the data, which holds " +
            std::to_string(dataSize) + " bytes";
   uint64_t bytes;
-  std::string type = typeText(tensor.dtype, tensor.shape);
+  std::string type = weightTypeText(tensor.dtype, tensor.shape);
   if (!byteSize(tensor.shape, info->size, bytes))
     return "not a safetensors file: " + what + " is " + type +
            ", too large to address";
@@ -310,7 +301,7 @@ std::string readSafetensors(const std::string &path,
     std::map<std::string, const WeightSpec *> declared;
     for (const WeightSpec &spec : expected) {
       declared.emplace(spec.name, &spec);
-      std::string want = typeText(spec.dtype, spec.shape);
+      std::string want = weightTypeText(spec.dtype, spec.shape);
       auto it = stored.find(spec.name);
       if (it == stored.end()) {
         problems.push_back({spec.name, "missing " + spec.name + ": expected " +
@@ -327,13 +318,13 @@ std::string readSafetensors(const std::string &path,
                                                       : "shape";
       problems.push_back({spec.name, "wrong " + kind + " for " + spec.name +
                                          ": expected " + want + ", found " +
-                                         typeText(found.dtype, found.shape) +
+                                         weightTypeText(found.dtype, found.shape) +
                                          declaredAt(spec)});
     }
     for (const auto &[name, found] : stored)
       if (!declared.count(name))
         problems.push_back({name, "unexpected " + escaped(name) + ": found " +
-                                      typeText(found.dtype, found.shape)});
+                                      weightTypeText(found.dtype, found.shape)});
     if (!problems.empty()) {
       std::stable_sort(
           problems.begin(), problems.end(),
@@ -454,6 +445,14 @@ template <typename T> void append(std::string &bytes, T value) {
 
 } // namespace
 
+std::string weightTypeText(const std::string &dtype,
+                           const std::vector<int64_t> &shape) {
+  std::string out = dtype + "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
 std::string checkRandomWeightBudget(const std::vector<WeightSpec> &expected) {
   uint64_t total = 0, largest = 0;
   const WeightSpec *biggest = nullptr;
@@ -473,7 +472,7 @@ std::string checkRandomWeightBudget(const std::vector<WeightSpec> &expected) {
   return "--random-weights makes at most " +
          std::to_string(kMaxRandomWeightBytes >> 30) +
          " GiB of weights, and this model declares more; the largest is " +
-         biggest->name + ": " + typeText(biggest->dtype, biggest->shape) +
+         biggest->name + ": " + weightTypeText(biggest->dtype, biggest->shape) +
          " (declared at " + biggest->origin + ")";
 }
 

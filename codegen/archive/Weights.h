@@ -57,6 +57,11 @@ std::string readSafetensors(const std::string &path,
 std::vector<WeightData> randomWeights(const std::vector<WeightSpec> &expected,
                                       uint64_t seed);
 
+/// "f32[120, 400]": how weight reports print a tensor's type (the IR's
+/// Tensor[f32, 120x400] is for values in a program).
+std::string weightTypeText(const std::string &dtype,
+                           const std::vector<int64_t> &shape);
+
 /// randomWeights makes every value in memory, and the archive writer holds
 /// them again; weights for tests never need more than this, in all.
 constexpr uint64_t kMaxRandomWeightBytes = uint64_t(4) << 30;

@@ -231,10 +231,10 @@ func.func @erf(%a: tensor<?xbf16>, %b: tensor<?xf64>) -> (tensor<?xbf16>, tensor
 // CHECK: scf.if
 // CHECK: %[[SPAN:.*]] = arith.select %[[UP]], %{{.*}}, %{{.*}} : i64
 // CHECK: %[[STEP:.*]] = arith.select %[[UP]], %arg2, %{{.*}} : i64
+// CHECK: %[[EMPTY:.*]] = arith.cmpi eq, %[[SPAN]], %c0_i64 : i64
 // CHECK: %[[M1:.*]] = arith.subi %[[SPAN]], %[[ONE:c1_i64.*]] : i64
 // CHECK: %[[Q:.*]] = arith.divsi %[[M1]], %[[STEP]] : i64
 // CHECK: %[[L1:.*]] = arith.addi %[[Q]], %[[ONE]] : i64
-// CHECK: %[[EMPTY:.*]] = arith.cmpi eq, %[[SPAN]], %c0_i64 : i64
 // CHECK: %[[LEN:.*]] = arith.select %[[EMPTY]], %c0_i64, %[[L1]] : i64
 // CHECK: %[[N:.*]] = arith.index_cast %[[LEN]] : i64 to index
 // CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xi64>

@@ -163,11 +163,11 @@ func.func @transpose_permute(%x: tensor<?x4x5xf32>) -> (tensor<4x?x5xf32>, tenso
 // CHECK: message = "index {0} is out of bounds for dimension {1} with size {2}"
 // CHECK-LABEL: func.func private @select
 // CHECK: %[[N:.*]] = arith.index_cast %{{.*}} : index to i64
-// CHECK: %[[WRAPPED:.*]] = arith.addi %arg1, %[[N]] : i64
 // CHECK: %[[NEG:.*]] = arith.cmpi slt, %arg1, %c0_i64{{.*}} : i64
+// CHECK: %[[WRAPPED:.*]] = arith.addi %arg1, %[[N]] : i64
 // CHECK: %[[I:.*]] = arith.select %[[NEG]], %[[WRAPPED]], %arg1 : i64
 // CHECK: scf.if
-// CHECK:   func.call @kiln_rt_raise(%{{.*}}, %arg1, %{{.*}}, %[[N]])
+// CHECK:   func.call @kiln_rt_raise(%{{.*}}, %arg1, %{{.*}}, %[[N]], %{{.*}})
 // CHECK: %[[IDX:.*]] = arith.index_cast %[[I]] : i64 to index
 // CHECK: tensor.extract_slice %arg0[%[[IDX]], 0] [1, 4] [1, 1] : tensor<?x4xf32> to tensor<4xf32>
 func.func @select(%x: tensor<?x4xf32>, %i: i64) -> tensor<4xf32> {

@@ -169,15 +169,6 @@ static bool buildPassManager(const CompileOptions &o,
   return true;
 }
 
-/// "Tensor[f32, 6x1x3x3]"-style text is for IR types; weights are named the
-/// way the safetensors reader names what it found: f32[6, 1, 3, 3].
-static std::string weightText(const WeightSpec &w) {
-  std::string out = w.dtype + "[";
-  for (size_t i = 0; i < w.shape.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(w.shape[i]);
-  return out + "]";
-}
-
 /// Values for the declared weights: from --weights, from --random-weights,
 /// or an error naming every weight that needs one.
 static std::string loadWeights(const CompileOptions &o, const SourceFile &file,
@@ -207,7 +198,7 @@ static std::string loadWeights(const CompileOptions &o, const SourceFile &file,
       " weights and no values for them; pass --weights FILE.safetensors "
       "(saved from state_dict()) or --random-weights=SEED for testing:";
   for (const WeightSpec &w : specs)
-    message += "\n  " + w.name + ": " + weightText(w) + " (declared at " +
+    message += "\n  " + w.name + ": " + weightTypeText(w.dtype, w.shape) + " (declared at " +
                w.origin + ")";
   return message;
 }
