@@ -6,13 +6,16 @@
 // into. Inputs are bounded at the runtime's boundary, but compiled code
 // derives new shapes from them (an outer product, x.sum(0) of a [0, M, N]
 // input), so every allocation is checked where it happens, in this one
-// pass, against KILN_MAX_TENSOR_BYTES (kiln/abi.h):
+// pass, against KILN_MAX_TENSOR_BYTES (kiln/abi.h), by the runtime's rule
+// for inputs: each zero dim counts as one, so that no stride or size of any
+// view of the buffer can wrap either (an empty [0, 2^40, 2^40] buffer
+// would have a stride of 2^80):
 //   - a static shape over the limit is a compile-time error at the op that
 //     made the tensor;
 //   - a dynamic one gets a run-time check before the allocation: the
-//     element count is multiplied up saturating at limit + 1 (a full 128-bit
-//     product per dim, so nothing wraps and a zero dim anywhere still gives
-//     zero), and a count over the limit raises a located error.
+//     extent is multiplied up saturating at limit + 1 (a full 128-bit
+//     product per dim, so nothing wraps), and an extent over the limit
+//     raises a located error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,12 +50,17 @@ std::string tooLarge(uint64_t limit) {
          " bytes, more than kiln can address (the limit is 2^47)";
 }
 
-/// Emits `count * size`, saturated at `cap` (limit + 1): both are i64 and
-/// non-negative as unsigned values, so the 128-bit product is exact.
+/// Emits `count * max(size, 1)`, saturated at `cap` (limit + 1): both are
+/// i64 and taken as unsigned (a negative size is huge), so the 128-bit
+/// product is exact.
 Value saturatingMul(OpBuilder &b, Location loc, Value count, Value size,
                     Value cap) {
-  auto product = b.create<arith::MulUIExtendedOp>(loc, count, size);
   Value zero = b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(0));
+  Value one = b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(1));
+  Value isZero =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size, zero);
+  size = b.create<arith::SelectOp>(loc, isZero, one, size);
+  auto product = b.create<arith::MulUIExtendedOp>(loc, count, size);
   // Operands in named locals, here and below: C++ leaves the order of
   // evaluating arguments unspecified, and the IR must not depend on it.
   Value highSet = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
@@ -86,11 +94,12 @@ struct CheckAllocationSizesPass
     module.walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();
       uint64_t limit = maxElements(type);
-      // The static part of the count, saturated like the dynamic part.
+      // The static part of the extent, saturated like the dynamic part.
       uint64_t staticCount = 1;
       for (int64_t dim : type.getShape())
         if (!ShapedType::isDynamic(dim) &&
-            __builtin_mul_overflow(staticCount, uint64_t(dim), &staticCount))
+            __builtin_mul_overflow(staticCount, uint64_t(std::max<int64_t>(dim, 1)),
+                                   &staticCount))
           staticCount = limit + 1;
       staticCount = std::min(staticCount, limit + 1);
       if (type.hasStaticShape()) {

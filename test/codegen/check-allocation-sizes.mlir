@@ -1,15 +1,18 @@
 // RUN: kiln-opt %s --split-input-file --verify-diagnostics --kiln-check-allocation-sizes | FileCheck %s
 
-// A dynamic allocation is checked before it happens: the element count is
-// multiplied up with 128-bit products saturating at limit + 1 (2^45 + 1 f32
-// elements is 2^47 bytes + 4), and reaching the cap raises the new site,
-// which is appended after the module's existing ones.
+// A dynamic allocation is checked before it happens: its extent (each zero
+// dim counted as one, the runtime's rule for inputs) is multiplied up with
+// 128-bit products saturating at limit + 1 (2^45 + 1 f32 elements is 2^47
+// bytes + 4), and reaching the cap raises the new site, which is appended
+// after the module's existing ones.
 // CHECK: module attributes {kiln.sites = [{col = 1 : i64, file = "a.py", line = 1 : i64, message = "old"}, {col = 3 : i64, file = "t.py", line = 7 : i64, message = "this tensor would need more than 140737488355328 bytes, more than kiln can address (the limit is 2^47)"}]
 // CHECK-LABEL: func.func @outer
 // CHECK-SAME: (%[[M:.*]]: index, %[[N:.*]]: index)
 // CHECK-DAG: %[[CAP:.*]] = arith.constant 35184372088833 : i64
 // CHECK: %[[M64:.*]] = arith.index_castui %[[M]] : index to i64
-// CHECK: %[[LO1:.*]], %[[HI1:.*]] = arith.mului_extended
+// CHECK: %[[MZERO:.*]] = arith.cmpi eq, %[[M64]], %c0_i64
+// CHECK: %[[MEXT:.*]] = arith.select %[[MZERO]], %c1_i64{{.*}}, %[[M64]]
+// CHECK: %[[LO1:.*]], %[[HI1:.*]] = arith.mului_extended %{{.*}}, %[[MEXT]]
 // CHECK: arith.select
 // CHECK: %[[N64:.*]] = arith.index_castui %[[N]] : index to i64
 // CHECK: arith.mului_extended
@@ -60,11 +63,22 @@ module {
 // -----
 
 // A static buffer over the limit is a compile-time error at its location
-// (torch.zeros(2**62 + 1): its byte size would wrap to 4).
+// (torch.zeros(2**62 + 1): its byte size would wrap to 4), and so is an
+// empty one whose other dims span more than the limit.
 module {
   func.func @huge() -> memref<4611686018427387905xf32> {
     // expected-error @+1 {{this tensor would need more than 140737488355328 bytes, more than kiln can address}}
     %0 = memref.alloc() : memref<4611686018427387905xf32>
     return %0 : memref<4611686018427387905xf32>
+  }
+}
+
+// -----
+
+module {
+  func.func @empty_but_huge() -> memref<0x4294967296x4294967296xf32> {
+    // expected-error @+1 {{this tensor would need more than 140737488355328 bytes}}
+    %0 = memref.alloc() : memref<0x4294967296x4294967296xf32>
+    return %0 : memref<0x4294967296x4294967296xf32>
   }
 }
