@@ -1,6 +1,8 @@
 //===- Diagnostics.cpp ----------------------------------------------------===//
 #include "frontend/Diagnostics.h"
 
+#include "llvm/Support/ConvertUTF.h"
+
 #include <cstdio>
 
 #include <algorithm>
@@ -48,33 +50,12 @@ Diagnostic &DiagnosticEngine::error(SourceRange range, std::string message) {
 }
 
 size_t utf8SequenceLength(std::string_view s, size_t i) {
-  auto byte = [&](size_t k) -> unsigned {
-    return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0;
-  };
-  unsigned c = byte(0);
-  if (c < 0x80)
+  if (i >= s.size() || static_cast<unsigned char>(s[i]) < 0x80)
     return 1;
-  size_t n;
-  unsigned lo = 0x80, hi = 0xBF; // the range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    lo = c == 0xE0 ? 0xA0 : lo;
-    hi = c == 0xED ? 0x9F : hi;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    lo = c == 0xF0 ? 0x90 : lo;
-    hi = c == 0xF4 ? 0x8F : hi;
-  } else {
-    return 0;
-  }
-  if (byte(1) < lo || byte(1) > hi)
-    return 0;
-  for (size_t k = 2; k < n; ++k)
-    if (byte(k) < 0x80 || byte(k) > 0xBF)
-      return 0;
-  return n;
+  // LLVM's check follows RFC 3629: no overlong forms, no surrogates,
+  // nothing past U+10FFFF.
+  auto *text = reinterpret_cast<const llvm::UTF8 *>(s.data());
+  return llvm::getUTF8SequenceSize(text + i, text + s.size());
 }
 
 std::string DiagnosticEngine::renderOne(SourceRange range,

@@ -10,7 +10,6 @@
 
 #include "frontend/AstPrinter.h"
 #include "ir/KilnDialect.h"
-#include "ir/Limits.h"
 #include "ir/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -210,32 +209,6 @@ static Type dtypeToType(MLIRContext &ctx, DType d) {
   return {};
 }
 
-/// What an annotation says about a parameter.
-enum class ParamKind { Tensor, Int, Float, Bool, Unsupported };
-
-static ParamKind classifyAnnotation(ModuleLowering &m, const ast::Expr *ann,
-                                    std::string &spelled) {
-  if (!ann)
-    return ParamKind::Tensor; // TorchScript's default
-  spelled = dottedName(*ann);
-  std::string resolved = spelled;
-  size_t dot = spelled.find('.');
-  std::string head = spelled.substr(0, dot);
-  if (auto it = m.imports.find(head); it != m.imports.end())
-    resolved =
-        it->second + (dot == std::string::npos ? "" : spelled.substr(dot));
-  if (resolved == "torch.Tensor" || resolved == "Tensor")
-    return ParamKind::Tensor;
-  if (resolved == "int")
-    return ParamKind::Int;
-  if (resolved == "float")
-    return ParamKind::Float;
-  if (resolved == "bool")
-    return ParamKind::Bool;
-  spelled = exprToString(*ann);
-  return ParamKind::Unsupported;
-}
-
 /// Builds `x=f32[N]`-style text showing how to give a missing spec.
 static std::string specExample(const std::string &name) {
   return name + "=f32[N]";
@@ -400,8 +373,7 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     for (const ast::Param &p : def->params) {
       if (e.self && &p == &def->params.front())
         continue; // self is the module instance, known at compile time
-      std::string spelled;
-      ParamKind kind = classifyAnnotation(*this, p.annotation.get(), spelled);
+      ParamKind kind = classifyAnnotation(*this, p.annotation.get());
       auto spec = specs.find(p.name);
       SmallVector<NamedAttribute> attrs;
       attrs.push_back(b.getNamedAttr("kiln.name", b.getStringAttr(p.name)));
@@ -409,7 +381,7 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
       case ParamKind::Unsupported:
         diags.error(p.annotation ? p.annotation->range : p.range,
                     "parameter '" + p.name + "' of entry point '" + def->name +
-                        "' has type '" + spelled +
+                        "' has type '" + exprToString(*p.annotation) +
                         "'; entry points take Tensor, int, float and bool");
         return nullptr;
       case ParamKind::Int:
@@ -498,40 +470,6 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     return nullptr;
   }
   return owned;
-}
-
-/// Ops create tensors of higher rank than their operands (unsqueeze,
-/// stack, a view with many sizes) in too many places to check each, so the
-/// whole lowered module is checked once against kMaxRank.
-bool ModuleLowering::checkRanks(ModuleOp module) {
-  bool ok = true;
-  module.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes()) {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor || tensor.getRank() <= int64_t(kMaxRank))
-        continue;
-      auto at = dyn_cast<FileLineColLoc>(op->getLoc());
-      SourceLoc begin{at ? at.getLine() : 0, at ? at.getColumn() : 0};
-      diags.error({begin, {begin.line, begin.col + 1}},
-                  "this makes a tensor of rank " +
-                      std::to_string(tensor.getRank()) +
-                      "; kiln supports at most " + std::to_string(kMaxRank) +
-                      " dims");
-      ok = false;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return ok;
-}
-
-DepthGuard::DepthGuard(ModuleLowering &m, SourceRange where) : m(m) {
-  // Report once, where the limit is first crossed; the levels above fail
-  // quietly as the error unwinds.
-  if (++m.depth == kMaxLoweringDepth + 1)
-    m.diags.error(where, "expressions and helper calls nest more than " +
-                             std::to_string(kMaxLoweringDepth) +
-                             " levels deep here, more than kiln compiles");
 }
 
 std::optional<func::FuncOp>

@@ -13,6 +13,8 @@
 //   LowerNNFunctional.cpp  torch.nn.functional and the ops of nn models
 //   LowerModules.cpp       nn.Module classes: __init__ at compile time,
 //                          self.<attr>, submodule calls
+//   Annotations.cpp        parameter and result annotations
+//   LoweringLimits.cpp     the depth and rank bounds on hostile programs
 //
 // Control flow is structured as TorchScript's prim::If/prim::Loop are: each
 // `scf.if`/`scf.for`/`scf.while` yields the variables its body assigns.
@@ -104,7 +106,7 @@ public:
   std::optional<PyValue> lowerBody(const ast::FunctionDef &def,
                                    std::vector<PyValue> params);
 
-  /// Checks the result against `def`'s `->` annotation (ReturnAnnotation.cpp);
+  /// Checks the result against `def`'s `->` annotation (Annotations.cpp);
   /// `returnRange` is the return statement that produced it, if any.
   bool checkReturnAnnotation(const ast::FunctionDef &def, const PyValue &result,
                              std::optional<SourceRange> returnRange);
@@ -379,6 +381,11 @@ entryMethods(ModuleLowering &m, const ast::ClassDef &cls);
 /// The dotted path an expression names through the file's imports, e.g.
 /// "torch.jit.export" for `@torch.jit.export`.
 std::string resolveGlobalName(ModuleLowering &m, const ast::Expr &e);
+
+/// What an entry point's parameter annotation (or its absence) makes the
+/// parameter (Annotations.cpp).
+enum class ParamKind { Tensor, Int, Float, Bool, Unsupported };
+ParamKind classifyAnnotation(ModuleLowering &m, const ast::Expr *annotation);
 
 //===--- shared by the statement and loop lowering --------------------===//
 /// Every name a block assigns, at any depth, plus whether it breaks or

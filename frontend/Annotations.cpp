@@ -1,6 +1,9 @@
-//===- ReturnAnnotation.cpp - Check a function's result against `->` ------===//
+//===- Annotations.cpp - What type annotations mean to the lowering -------===//
 //
-// TorchScript rejects a function whose result does not have the type its
+// An entry point's parameter annotations pick its argument types (a tensor
+// unless annotated int, float or bool, as in TorchScript).
+//
+// A result is checked against its `->` annotation. TorchScript rejects a function whose result does not have the type its
 // `->` annotation names (`-> int` returning a Tensor, `-> Tensor` returning
 // 3 or nothing). Without the check kiln would compile a function whose
 // signature lies to its callers, so the annotation is checked here, once
@@ -100,6 +103,21 @@ Match matchAnnotation(ModuleLowering &m, const ast::Expr &ann,
 }
 
 } // namespace
+
+ParamKind classifyAnnotation(ModuleLowering &m, const ast::Expr *annotation) {
+  if (!annotation)
+    return ParamKind::Tensor; // TorchScript's default
+  std::string resolved = resolveGlobalName(m, *annotation);
+  if (resolved == "torch.Tensor" || resolved == "Tensor")
+    return ParamKind::Tensor;
+  if (resolved == "int")
+    return ParamKind::Int;
+  if (resolved == "float")
+    return ParamKind::Float;
+  if (resolved == "bool")
+    return ParamKind::Bool;
+  return ParamKind::Unsupported;
+}
 
 bool FunctionLowering::checkReturnAnnotation(
     const ast::FunctionDef &fn, const PyValue &result,
