@@ -40,6 +40,13 @@ rm -rf "$ROOT/work/kiln"
 mkdir -p "$ROOT/work"
 git clone -q --no-hardlinks "$PWD" "$ROOT/work/kiln"
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# A network that inspects TLS (a proxy with its own CA) is a fact of the
+# network, not of the project: the host's local CAs go in too, or pip could
+# not reach PyPI from the chroot.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+  chroot "$ROOT" update-ca-certificates >/dev/null
+fi
 
 # The runtime loads code objects through /proc/self/fd (memfd + dlopen), and
 # tests use /dev/shm and /tmp: mount them in a private mount namespace, so
