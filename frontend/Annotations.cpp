@@ -3,7 +3,8 @@
 // An entry point's parameter annotations pick its argument types (a tensor
 // unless annotated int, float or bool, as in TorchScript).
 //
-// A result is checked against its `->` annotation. TorchScript rejects a function whose result does not have the type its
+// A result is checked against its `->` annotation. TorchScript rejects a
+// function whose result does not have the type its
 // `->` annotation names (`-> int` returning a Tensor, `-> Tensor` returning
 // 3 or nothing). Without the check kiln would compile a function whose
 // signature lies to its callers, so the annotation is checked here, once
@@ -52,8 +53,7 @@ Match matchSubscript(ModuleLowering &m, const ast::SubscriptExpr &sub,
   if (namesTyping(head, "Optional") && args.size() == 1)
     return value.isNone() ? Match::Yes : matchAnnotation(m, *args[0], value);
   if (namesTyping(head, "Tuple")) {
-    if (value.kind != PyValue::Kind::Tuple ||
-        value.elems.size() != args.size())
+    if (value.kind != PyValue::Kind::Tuple || value.elems.size() != args.size())
       return Match::No;
     Match result = Match::Yes;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -122,8 +122,7 @@ ParamKind classifyAnnotation(ModuleLowering &m, const ast::Expr *annotation) {
 bool FunctionLowering::checkReturnAnnotation(
     const ast::FunctionDef &fn, const PyValue &result,
     std::optional<SourceRange> returnRange) {
-  if (!fn.returns ||
-      matchAnnotation(module, *fn.returns, result) != Match::No)
+  if (!fn.returns || matchAnnotation(module, *fn.returns, result) != Match::No)
     return true;
   std::string annotated = exprToString(*fn.returns);
   DiagnosticNote note{fn.returns->range, "the annotation is here"};

@@ -32,11 +32,10 @@ bool ModuleLowering::checkRanks(ModuleOp module) {
         continue;
       auto at = dyn_cast<FileLineColLoc>(op->getLoc());
       SourceLoc begin{at ? at.getLine() : 0, at ? at.getColumn() : 0};
-      diags.error({begin, {begin.line, begin.col + 1}},
-                  "this makes a tensor of rank " +
-                      std::to_string(tensor.getRank()) +
-                      "; kiln supports at most " + std::to_string(kMaxRank) +
-                      " dims");
+      diags.error(
+          {begin, {begin.line, begin.col + 1}},
+          "this makes a tensor of rank " + std::to_string(tensor.getRank()) +
+              "; kiln supports at most " + std::to_string(kMaxRank) + " dims");
       ok = false;
       return WalkResult::interrupt();
     }

@@ -1,4 +1,5 @@
-//===- Limits.h - Bounds on programs that every stage agrees on ---*- C++ -*-===//
+//===- Limits.h - Bounds on programs that every stage agrees on ---*- C++
+//-*-===//
 //
 // A hostile or generated program must get a clear error, not a compile
 // that runs for hours. Bounds that more than one stage enforces live here,

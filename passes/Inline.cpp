@@ -57,8 +57,7 @@ unsigned nestedLoops(Region &region) {
       return;
     unsigned depth = 1;
     for (Operation *parent = op->getParentOp();
-         parent && parent->getParentRegion() &&
-         parent != region.getParentOp();
+         parent && parent->getParentRegion() && parent != region.getParentOp();
          parent = parent->getParentOp())
       depth += isLoop(parent);
     deepest = std::max(deepest, depth);
@@ -80,8 +79,7 @@ struct InlinePass : public kiln::impl::InlineBase<InlinePass> {
     unsigned limit = maxLoopDepth;
     auto profitable = [limit](const Inliner::ResolvedCall &call) {
       Region *body = call.targetNode->getCallableRegion();
-      return !body ||
-             enclosingLoops(call.call) + nestedLoops(*body) <= limit;
+      return !body || enclosingLoops(call.call) + nestedLoops(*body) <= limit;
     };
     Inliner inliner(getOperation(), graph, *this, getAnalysisManager(),
                     runPipeline, config, profitable);

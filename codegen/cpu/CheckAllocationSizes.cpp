@@ -96,11 +96,12 @@ struct CheckAllocationSizesPass
       uint64_t limit = maxElements(type);
       // The static part of the extent, saturated like the dynamic part.
       uint64_t staticCount = 1;
-      for (int64_t dim : type.getShape())
+      for (int64_t dim : type.getShape()) {
+        uint64_t extent = uint64_t(std::max<int64_t>(dim, 1));
         if (!ShapedType::isDynamic(dim) &&
-            __builtin_mul_overflow(staticCount, uint64_t(std::max<int64_t>(dim, 1)),
-                                   &staticCount))
+            __builtin_mul_overflow(staticCount, extent, &staticCount))
           staticCount = limit + 1;
+      }
       staticCount = std::min(staticCount, limit + 1);
       if (type.hasStaticShape()) {
         if (staticCount > limit) {

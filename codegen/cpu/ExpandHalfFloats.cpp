@@ -128,8 +128,8 @@ struct ExtendF16 : OpRewritePattern<arith::ExtFOp> {
         c(0x38000000));
     Value special = cmp(arith::CmpIPredicate::uge, magnitude, c(0x7c00));
     moved = rewriter.create<arith::SelectOp>(
-        loc, special,
-        rewriter.create<arith::AddIOp>(loc, moved, c(0x38000000)), moved);
+        loc, special, rewriter.create<arith::AddIOp>(loc, moved, c(0x38000000)),
+        moved);
     // Zero and subnormals: the mantissa times 2^-24, exact in f32.
     Type f32 = op.getType();
     Value scaled = rewriter.create<arith::MulFOp>(
@@ -176,8 +176,9 @@ struct TruncateToF16 : OpRewritePattern<arith::TruncFOp> {
     Value normal = rewriter.create<arith::ShRUIOp>(
         loc,
         rewriter.create<arith::AddIOp>(
-            loc, rewriter.create<arith::AddIOp>(loc, magnitude,
-                                                c(int32_t(0xc8000fff))),
+            loc,
+            rewriter.create<arith::AddIOp>(loc, magnitude,
+                                           c(int32_t(0xc8000fff))),
             odd),
         c(13));
     // Below 2^-14 the result is subnormal (or zero): adding 0.5f makes the
@@ -218,9 +219,7 @@ struct ExpandHalfFloatsPass
   ExpandHalfFloatsPass() = default;
   ExpandHalfFloatsPass(const ExpandHalfFloatsPass &other)
       : PassWrapper(other) {}
-  explicit ExpandHalfFloatsPass(bool nativeF16) {
-    this->nativeF16 = nativeF16;
-  }
+  explicit ExpandHalfFloatsPass(bool nativeF16) { this->nativeF16 = nativeF16; }
 
   StringRef getArgument() const final { return "kiln-expand-half-floats"; }
   StringRef getDescription() const final {
@@ -242,8 +241,8 @@ struct ExpandHalfFloatsPass
     if (!nativeF16)
       patterns.add<ExtendF16, TruncateToF16>(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
-    if (failed(applyPatternsAndFoldGreedily(getOperation(),
-                                            std::move(patterns))))
+    if (failed(
+            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
@@ -254,6 +253,7 @@ std::unique_ptr<Pass> kiln::createExpandHalfFloatsPass() {
   return std::make_unique<ExpandHalfFloatsPass>();
 }
 
-std::unique_ptr<Pass> kiln::createExpandHalfFloatsPass(HalfFloatSupport native) {
+std::unique_ptr<Pass>
+kiln::createExpandHalfFloatsPass(HalfFloatSupport native) {
   return std::make_unique<ExpandHalfFloatsPass>(native.f16);
 }
