@@ -118,26 +118,27 @@ struct ExtendF16 : OpRewritePattern<arith::ExtFOp> {
     };
     Value bits = rewriter.create<arith::ExtUIOp>(
         loc, i32, rewriter.create<arith::BitcastOp>(loc, i16, op.getIn()));
-    Value sign = rewriter.create<arith::ShLIOp>(
-        loc, rewriter.create<arith::AndIOp>(loc, bits, c(0x8000)), c(16));
+    // One op per statement: C++ leaves the order of evaluating arguments
+    // unspecified, and the IR must not depend on the compiler.
+    Value signBit = rewriter.create<arith::AndIOp>(loc, bits, c(0x8000));
+    Value sign = rewriter.create<arith::ShLIOp>(loc, signBit, c(16));
     Value magnitude = rewriter.create<arith::AndIOp>(loc, bits, c(0x7fff));
     // Exponent rebiased from 15 to 127: add (127 - 15) << 23. Infinity and
     // NaN (all ones) need it twice, to reach all ones again.
-    Value moved = rewriter.create<arith::AddIOp>(
-        loc, rewriter.create<arith::ShLIOp>(loc, magnitude, c(13)),
-        c(0x38000000));
+    Value widened = rewriter.create<arith::ShLIOp>(loc, magnitude, c(13));
+    Value moved = rewriter.create<arith::AddIOp>(loc, widened, c(0x38000000));
     Value special = cmp(arith::CmpIPredicate::uge, magnitude, c(0x7c00));
-    moved = rewriter.create<arith::SelectOp>(
-        loc, special, rewriter.create<arith::AddIOp>(loc, moved, c(0x38000000)),
-        moved);
+    Value movedTwice = rewriter.create<arith::AddIOp>(loc, moved, c(0x38000000));
+    moved = rewriter.create<arith::SelectOp>(loc, special, movedTwice, moved);
     // Zero and subnormals: the mantissa times 2^-24, exact in f32.
     Type f32 = op.getType();
-    Value scaled = rewriter.create<arith::MulFOp>(
-        loc, rewriter.create<arith::UIToFPOp>(loc, f32, magnitude),
-        floatConstant(rewriter, loc, f32, 0x1p-24));
+    Value mantissa = rewriter.create<arith::UIToFPOp>(loc, f32, magnitude);
+    Value step = floatConstant(rewriter, loc, f32, 0x1p-24);
+    Value scaled = rewriter.create<arith::MulFOp>(loc, mantissa, step);
     Value tiny = cmp(arith::CmpIPredicate::ult, magnitude, c(0x0400));
-    Value result = rewriter.create<arith::SelectOp>(
-        loc, tiny, rewriter.create<arith::BitcastOp>(loc, i32, scaled), moved);
+    Value scaledBits = rewriter.create<arith::BitcastOp>(loc, i32, scaled);
+    Value result =
+        rewriter.create<arith::SelectOp>(loc, tiny, scaledBits, moved);
     result = rewriter.create<arith::OrIOp>(loc, result, sign);
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, f32, result);
     return success();
@@ -164,47 +165,42 @@ struct TruncateToF16 : OpRewritePattern<arith::TruncFOp> {
       return rewriter.create<arith::SelectOp>(loc, cond, x, y);
     };
     Value bits = rewriter.create<arith::BitcastOp>(loc, i32, op.getIn());
-    Value sign = rewriter.create<arith::AndIOp>(
-        loc, rewriter.create<arith::ShRUIOp>(loc, bits, c(16)), c(0x8000));
+    // One op per statement: C++ leaves the order of evaluating arguments
+    // unspecified, and the IR must not depend on the compiler.
+    Value high = rewriter.create<arith::ShRUIOp>(loc, bits, c(16));
+    Value sign = rewriter.create<arith::AndIOp>(loc, high, c(0x8000));
     Value magnitude = rewriter.create<arith::AndIOp>(loc, bits, c(0x7fffffff));
 
     // Normal results: rebias the exponent (-112 << 23), add 0xfff plus the
     // lowest kept bit (ties to even), and drop the 13 extra mantissa bits.
     // A carry out of the mantissa correctly bumps the exponent.
-    Value odd = rewriter.create<arith::AndIOp>(
-        loc, rewriter.create<arith::ShRUIOp>(loc, magnitude, c(13)), c(1));
-    Value normal = rewriter.create<arith::ShRUIOp>(
-        loc,
-        rewriter.create<arith::AddIOp>(
-            loc,
-            rewriter.create<arith::AddIOp>(loc, magnitude,
-                                           c(int32_t(0xc8000fff))),
-            odd),
-        c(13));
+    Value kept = rewriter.create<arith::ShRUIOp>(loc, magnitude, c(13));
+    Value odd = rewriter.create<arith::AndIOp>(loc, kept, c(1));
+    Value rebiased =
+        rewriter.create<arith::AddIOp>(loc, magnitude, c(int32_t(0xc8000fff)));
+    Value rounded = rewriter.create<arith::AddIOp>(loc, rebiased, odd);
+    Value normal = rewriter.create<arith::ShRUIOp>(loc, rounded, c(13));
     // Below 2^-14 the result is subnormal (or zero): adding 0.5f makes the
     // FPU round |x| to a multiple of 2^-24, f16's subnormal step, and the
     // multiple is what is left above 0.5f's bits.
     Value absolute = rewriter.create<arith::BitcastOp>(loc, f32, magnitude);
-    Value shifted = rewriter.create<arith::AddFOp>(
-        loc, absolute, floatConstant(rewriter, loc, f32, 0.5));
-    Value subnormal = rewriter.create<arith::SubIOp>(
-        loc, rewriter.create<arith::BitcastOp>(loc, i32, shifted),
-        c(0x3f000000));
-    Value result =
-        select(cmp(arith::CmpIPredicate::ult, magnitude, c(0x38800000)),
-               subnormal, normal);
+    Value half = floatConstant(rewriter, loc, f32, 0.5);
+    Value shifted = rewriter.create<arith::AddFOp>(loc, absolute, half);
+    Value shiftedBits = rewriter.create<arith::BitcastOp>(loc, i32, shifted);
+    Value subnormal =
+        rewriter.create<arith::SubIOp>(loc, shiftedBits, c(0x3f000000));
+    Value isSubnormal = cmp(arith::CmpIPredicate::ult, magnitude, c(0x38800000));
+    Value result = select(isSubnormal, subnormal, normal);
     // 65520 and above round to infinity; NaN keeps its top payload bits and
     // is made quiet.
-    result = select(cmp(arith::CmpIPredicate::uge, magnitude, c(0x477ff000)),
-                    c(0x7c00), result);
-    Value nan = rewriter.create<arith::OrIOp>(
-        loc,
-        rewriter.create<arith::AndIOp>(
-            loc, rewriter.create<arith::ShRUIOp>(loc, magnitude, c(13)),
-            c(0x3ff)),
-        c(0x7e00));
-    result = select(cmp(arith::CmpIPredicate::ugt, magnitude, c(0x7f800000)),
-                    nan, result);
+    Value overflows = cmp(arith::CmpIPredicate::uge, magnitude, c(0x477ff000));
+    Value infinity = c(0x7c00);
+    result = select(overflows, infinity, result);
+    Value payloadBits = rewriter.create<arith::ShRUIOp>(loc, magnitude, c(13));
+    Value payload = rewriter.create<arith::AndIOp>(loc, payloadBits, c(0x3ff));
+    Value nan = rewriter.create<arith::OrIOp>(loc, payload, c(0x7e00));
+    Value isNaN = cmp(arith::CmpIPredicate::ugt, magnitude, c(0x7f800000));
+    result = select(isNaN, nan, result);
     result = rewriter.create<arith::OrIOp>(loc, result, sign);
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(
         op, op.getType(), rewriter.create<arith::TruncIOp>(loc, i16, result));
