@@ -128,7 +128,8 @@ struct ExtendF16 : OpRewritePattern<arith::ExtFOp> {
     Value widened = rewriter.create<arith::ShLIOp>(loc, magnitude, c(13));
     Value moved = rewriter.create<arith::AddIOp>(loc, widened, c(0x38000000));
     Value special = cmp(arith::CmpIPredicate::uge, magnitude, c(0x7c00));
-    Value movedTwice = rewriter.create<arith::AddIOp>(loc, moved, c(0x38000000));
+    Value movedTwice =
+        rewriter.create<arith::AddIOp>(loc, moved, c(0x38000000));
     moved = rewriter.create<arith::SelectOp>(loc, special, movedTwice, moved);
     // Zero and subnormals: the mantissa times 2^-24, exact in f32.
     Type f32 = op.getType();
@@ -189,7 +190,8 @@ struct TruncateToF16 : OpRewritePattern<arith::TruncFOp> {
     Value shiftedBits = rewriter.create<arith::BitcastOp>(loc, i32, shifted);
     Value subnormal =
         rewriter.create<arith::SubIOp>(loc, shiftedBits, c(0x3f000000));
-    Value isSubnormal = cmp(arith::CmpIPredicate::ult, magnitude, c(0x38800000));
+    Value isSubnormal =
+        cmp(arith::CmpIPredicate::ult, magnitude, c(0x38800000));
     Value result = select(isSubnormal, subnormal, normal);
     // 65520 and above round to infinity; NaN keeps its top payload bits and
     // is made quiet.
