@@ -20,37 +20,45 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 using namespace kiln;
 
 namespace {
 
-/// One context for the whole run: creating one per input would dominate the
-/// time. Lowering leaves nothing in it but uniqued types and attributes.
+/// The frontend's dialects, with a handler that turns an MLIR error (the
+/// verifier's, after lowering) into a finding: the frontend reports user
+/// errors through its DiagnosticEngine, so an MLIR error is an internal one,
+/// as `kiln compile` reports it.
+std::unique_ptr<mlir::MLIRContext> makeContext() {
+  auto c = std::make_unique<mlir::MLIRContext>();
+  loadFrontendDialects(*c);
+  c->getDiagEngine().registerHandler([](mlir::Diagnostic &d) {
+    llvm::errs() << "mlir diagnostic: " << d << "\n";
+    if (d.getSeverity() == mlir::DiagnosticSeverity::Error)
+      std::abort();
+    return mlir::success();
+  });
+  return c;
+}
+
+/// A context per input would dominate the time; one for the whole run
+/// grows without bound, since every input's names and locations stay
+/// uniqued in it. So a fresh one every few hundred inputs.
 mlir::MLIRContext &context() {
-  static mlir::MLIRContext *ctx = [] {
-    auto *c = new mlir::MLIRContext();
-    loadFrontendDialects(*c);
-    // The frontend reports user errors through its DiagnosticEngine; an
-    // MLIR error (the verifier's, after lowering) is an internal error,
-    // as `kiln compile` reports it, and so a finding.
-    c->getDiagEngine().registerHandler([](mlir::Diagnostic &d) {
-      llvm::errs() << "mlir diagnostic: " << d << "\n";
-      if (d.getSeverity() == mlir::DiagnosticSeverity::Error)
-        std::abort();
-      return mlir::success();
-    });
-    return c;
-  }();
+  static std::unique_ptr<mlir::MLIRContext> ctx;
+  static unsigned uses = 0;
+  if (!ctx || ++uses % 500 == 0)
+    ctx = makeContext();
   return *ctx;
 }
 
-void lowerAndVerify(const ast::Module &module, const SourceFile &file,
-                    const LoweringOptions &options) {
+void lowerAndVerify(mlir::MLIRContext &context, const ast::Module &module,
+                    const SourceFile &file, const LoweringOptions &options) {
   DiagnosticEngine diags(file);
   mlir::OwningOpRef<mlir::ModuleOp> ir =
-      lowerToIR(context(), module, diags, options);
+      lowerToIR(context, module, diags, options);
   if (!ir) {
     (void)diags.renderAll(); // rendering escapes any bytes; exercise it
     return;
@@ -69,7 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                   std::string(reinterpret_cast<const char *>(data), size));
   ast::Module module = parseModule(file);
   // Every @torch.jit.script function, as `kiln compile` does by default...
-  lowerAndVerify(module, file, LoweringOptions());
+  mlir::MLIRContext &ctx = context();
+  lowerAndVerify(ctx, module, file, LoweringOptions());
   // ...and each class as an nn.Module entry, as `--entry Net` does, so that
   // the module interpreter is fuzzed too.
   for (const ast::StmtPtr &item : module.items) {
@@ -78,7 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       continue;
     LoweringOptions options;
     options.entries.push_back(cls->name);
-    lowerAndVerify(module, file, options);
+    lowerAndVerify(ctx, module, file, options);
   }
   return 0;
 }
