@@ -71,32 +71,20 @@ Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
   return b.create<arith::ConstantOp>(loc, attr);
 }
 
-/// f64 <-> f16/bf16 as two steps through f32.
-struct ExtendHalfToDouble : OpRewritePattern<arith::ExtFOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(arith::ExtFOp op,
+/// f64 <-> f16/bf16 as two steps through f32 (ConvertOp is arith.extf or
+/// arith.truncf).
+template <typename ConvertOp>
+struct ConvertThroughF32 : OpRewritePattern<ConvertOp> {
+  using OpRewritePattern<ConvertOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!isHalf(op.getIn().getType()) ||
-        !getElementTypeOrSelf(op.getType()).isF64())
+    Type from = getElementTypeOrSelf(op.getIn().getType());
+    Type to = getElementTypeOrSelf(op.getType());
+    if (!(isHalf(from) && to.isF64()) && !(from.isF64() && isHalf(to)))
       return failure();
     Type f32 = withElement(op.getType(), rewriter.getF32Type());
-    Value wide = rewriter.create<arith::ExtFOp>(op.getLoc(), f32, op.getIn());
-    rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, op.getType(), wide);
-    return success();
-  }
-};
-
-struct TruncateDoubleToHalf : OpRewritePattern<arith::TruncFOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(arith::TruncFOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isHalf(op.getType()) ||
-        !getElementTypeOrSelf(op.getIn().getType()).isF64())
-      return failure();
-    Type f32 = withElement(op.getType(), rewriter.getF32Type());
-    Value narrow =
-        rewriter.create<arith::TruncFOp>(op.getLoc(), f32, op.getIn());
-    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), narrow);
+    Value single = rewriter.create<ConvertOp>(op.getLoc(), f32, op.getIn());
+    rewriter.replaceOpWithNewOp<ConvertOp>(op, op.getType(), single);
     return success();
   }
 };
@@ -235,7 +223,8 @@ struct ExpandHalfFloatsPass
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExtendHalfToDouble, TruncateDoubleToHalf>(&getContext());
+    patterns.add<ConvertThroughF32<arith::ExtFOp>,
+                 ConvertThroughF32<arith::TruncFOp>>(&getContext());
     if (!nativeF16)
       patterns.add<ExtendF16, TruncateToF16>(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
