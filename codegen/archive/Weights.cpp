@@ -18,14 +18,11 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cassert>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -63,44 +60,6 @@ bool byteSize(const std::vector<int64_t> &shape, size_t elementSize,
               uint64_t &bytes) {
   return checkedByteSize(shape, elementSize, bytes);
 }
-
-/// A whole file, mapped read-only: a model's weights are copied once, from
-/// the page cache into the archive, and never read through a stream.
-class MappedFile {
-public:
-  MappedFile() = default;
-  MappedFile(const MappedFile &) = delete;
-  MappedFile &operator=(const MappedFile &) = delete;
-  ~MappedFile() {
-    if (size)
-      munmap(const_cast<uint8_t *>(data), size);
-  }
-
-  /// Returns an error message or "".
-  std::string open(const std::string &path) {
-    RegularFile file;
-    std::string error = openRegularFile(path, file);
-    if (!error.empty())
-      return error;
-    // mmap refuses an empty range; an empty file is simply too short.
-    if (file.size > 0) {
-      void *mapping =
-          mmap(nullptr, size_t(file.size), PROT_READ, MAP_PRIVATE, file.fd, 0);
-      if (mapping == MAP_FAILED) {
-        int error = errno;
-        close(file.fd);
-        return "cannot map: " + systemError(error);
-      }
-      data = static_cast<const uint8_t *>(mapping);
-      size = size_t(file.size);
-    }
-    close(file.fd);
-    return "";
-  }
-
-  const uint8_t *data = nullptr;
-  size_t size = 0;
-};
 
 /// A tensor as the header describes it; offsets count from the data start.
 struct StoredTensor {

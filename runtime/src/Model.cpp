@@ -43,8 +43,6 @@ Model::Impl::~Impl() {
     dlclose(library);
   if (codeFd >= 0)
     close(codeFd);
-  if (mapping)
-    munmap(const_cast<uint8_t *>(mapping), mappingSize);
 }
 
 std::string Model::Impl::renderSiteError(int64_t site,
@@ -138,7 +136,7 @@ std::string locateWeights(Model::Impl &impl,
       return what + " needs " + std::to_string(bytes) + " bytes, but entry " +
              inQuotes(file) + " holds " + std::to_string(entry->size) +
              ": the archive is corrupt";
-    const uint8_t *data = impl.mapping + entry->offset;
+    const uint8_t *data = impl.archive.data + entry->offset;
     if (reinterpret_cast<uintptr_t>(data) % 64 != 0)
       return what + " starts at byte " + std::to_string(entry->offset) +
              " of the archive, which is not 64-byte aligned; kiln compile "
@@ -164,25 +162,14 @@ namespace {
 /// Model::load's work; every exception it lets through is caught there.
 Result<std::shared_ptr<Model::Impl>> loadArchive(const std::string &path) {
   auto impl = std::make_shared<Model::Impl>();
-  RegularFile file;
-  std::string error = openRegularFile(path, file);
+  std::string error = impl->archive.open(path);
   if (!error.empty())
     return loadError(path, error);
-  if (file.size == 0) {
-    close(file.fd);
+  if (impl->archive.size == 0)
     return loadError(path, "truncated or not a zip archive: the file is empty");
-  }
-  void *mapping = mmap(nullptr, static_cast<size_t>(file.size), PROT_READ,
-                       MAP_PRIVATE, file.fd, 0);
-  int mapError = errno;
-  close(file.fd);
-  if (mapping == MAP_FAILED)
-    return loadError(path, "cannot map: " + systemError(mapError));
-  impl->mapping = static_cast<const uint8_t *>(mapping);
-  impl->mappingSize = static_cast<size_t>(file.size);
 
   std::vector<ZipEntry> zipEntries;
-  if (!readZipDirectory(impl->mapping, impl->mappingSize, zipEntries, error))
+  if (!readZipDirectory(impl->archive.data, impl->archive.size, zipEntries, error))
     return loadError(path, error);
   auto find = [&](const std::string &name) -> const ZipEntry * {
     for (const ZipEntry &entry : zipEntries)
@@ -191,7 +178,7 @@ Result<std::shared_ptr<Model::Impl>> loadArchive(const std::string &path) {
     return nullptr;
   };
   auto bytes = [&](const ZipEntry &entry) {
-    return std::string(reinterpret_cast<const char *>(impl->mapping) +
+    return std::string(reinterpret_cast<const char *>(impl->archive.data) +
                            entry.offset,
                        entry.size);
   };
@@ -199,7 +186,7 @@ Result<std::shared_ptr<Model::Impl>> loadArchive(const std::string &path) {
   const ZipEntry *manifestEntry = find("manifest.json");
   if (!manifestEntry)
     return loadError(path, "missing entry 'manifest.json'");
-  if (crc32Of(impl->mapping + manifestEntry->offset, manifestEntry->size) !=
+  if (crc32Of(impl->archive.data + manifestEntry->offset, manifestEntry->size) !=
       manifestEntry->crc32)
     return loadError(path, "checksum mismatch in entry 'manifest.json': the "
                            "archive is corrupt");
@@ -216,7 +203,7 @@ Result<std::shared_ptr<Model::Impl>> loadArchive(const std::string &path) {
     if (!entry)
       return loadError(path, "missing entry " + inQuotes(files[i].first));
     if (entry->size != sizes[i] ||
-        crc32Of(impl->mapping + entry->offset, entry->size) !=
+        crc32Of(impl->archive.data + entry->offset, entry->size) !=
             files[i].second)
       return loadError(path, "checksum mismatch in entry " +
                                  inQuotes(files[i].first) +
@@ -235,7 +222,7 @@ Result<std::shared_ptr<Model::Impl>> loadArchive(const std::string &path) {
   const ZipEntry *object = find(impl->objectEntry);
   if (!object)
     return loadError(path, "missing entry " + inQuotes(impl->objectEntry));
-  impl->library = loadSharedObject(impl->mapping + object->offset,
+  impl->library = loadSharedObject(impl->archive.data + object->offset,
                                    object->size, impl->codeFd, error);
   if (!impl->library)
     return loadError(path, error);

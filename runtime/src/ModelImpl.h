@@ -5,6 +5,8 @@
 #include "kiln/Model.h"
 #include "kiln/abi.h"
 
+#include "Untrusted.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,8 +23,8 @@ struct Site {
 };
 
 struct Model::Impl {
-  const uint8_t *mapping = nullptr;
-  size_t mappingSize = 0;
+  /// The archive, mapped: weights are used where they lie.
+  MappedFile archive;
 
   std::vector<EntryInfo> entries;
   std::vector<kiln_entry_fn> entryFunctions; // parallel to entries

@@ -3,6 +3,7 @@
 #include "Untrusted.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,6 +40,32 @@ std::string openRegularFile(const std::string &path, RegularFile &file) {
   }
   file.fd = fd;
   file.size = static_cast<uint64_t>(info.st_size);
+  return "";
+}
+
+MappedFile::~MappedFile() {
+  if (size)
+    munmap(const_cast<uint8_t *>(data), size);
+}
+
+std::string MappedFile::open(const std::string &path) {
+  RegularFile file;
+  std::string error = openRegularFile(path, file);
+  if (!error.empty())
+    return error;
+  // mmap refuses an empty range; an empty file simply has no data.
+  if (file.size > 0) {
+    void *mapping =
+        mmap(nullptr, size_t(file.size), PROT_READ, MAP_PRIVATE, file.fd, 0);
+    if (mapping == MAP_FAILED) {
+      int mapError = errno;
+      close(file.fd);
+      return "cannot map: " + systemError(mapError);
+    }
+    data = static_cast<const uint8_t *>(mapping);
+    size = size_t(file.size);
+  }
+  close(file.fd);
   return "";
 }
 

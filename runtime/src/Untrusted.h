@@ -12,6 +12,7 @@
 #ifndef KILN_RUNTIME_UNTRUSTED_H
 #define KILN_RUNTIME_UNTRUSTED_H
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -34,6 +35,24 @@ struct RegularFile {
 /// "not a regular file"), without the path.
 KILN_EXPORT std::string openRegularFile(const std::string &path,
                                         RegularFile &file);
+
+/// A whole regular file mapped read-only (openRegularFile's rules), for the
+/// readers that use a file in place: the archive (weights are used where
+/// they lie) and the compiler's safetensors reader (weights are copied once,
+/// from the page cache into the archive). An empty file maps to no data.
+class KILN_EXPORT MappedFile {
+public:
+  MappedFile() = default;
+  MappedFile(const MappedFile &) = delete;
+  MappedFile &operator=(const MappedFile &) = delete;
+  ~MappedFile();
+
+  /// Returns "" or what went wrong, without the path.
+  std::string open(const std::string &path);
+
+  const uint8_t *data = nullptr;
+  size_t size = 0;
+};
 
 /// Reads the whole of `path` into `bytes` with openRegularFile's rules,
 /// refusing a file over `maxBytes`. Returns "" or what went wrong, without
