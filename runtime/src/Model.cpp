@@ -159,10 +159,16 @@ std::string describeDims(const std::vector<DimInfo> &dims) {
 
 namespace {
 
-/// Model::load's work; every exception it lets through is caught there.
-Result<std::shared_ptr<Model::Impl>> loadArchive(const std::string &path) {
+/// Model::load's work, from the file `path` or, when `memory` is set, from
+/// a copy of those bytes (named `path` in messages); every exception it
+/// lets through is caught there.
+Result<std::shared_ptr<Model::Impl>>
+loadArchive(const std::string &path,
+            const std::string_view *memory = nullptr) {
   auto impl = std::make_shared<Model::Impl>();
-  std::string error = impl->archive.open(path);
+  std::string error =
+      memory ? impl->archive.copy(memory->data(), memory->size())
+             : impl->archive.open(path);
   if (!error.empty())
     return loadError(path, error);
   if (impl->archive.size == 0)
@@ -271,6 +277,16 @@ Result<std::shared_ptr<Model::Impl>> loadArchive(const std::string &path) {
 Result<Model> Model::load(const std::string &path) {
   Result<std::shared_ptr<Impl>> impl =
       catchAll<std::shared_ptr<Impl>>(path + ": ", [&] { return loadArchive(path); });
+  if (!impl)
+    return impl.error();
+  return Model(std::move(*impl));
+}
+
+Result<Model> Model::loadFromMemory(const void *data, size_t size,
+                                    const std::string &name) {
+  std::string_view bytes(static_cast<const char *>(data), data ? size : 0);
+  Result<std::shared_ptr<Impl>> impl = catchAll<std::shared_ptr<Impl>>(
+      name + ": ", [&] { return loadArchive(name, &bytes); });
   if (!impl)
     return impl.error();
   return Model(std::move(*impl));
@@ -480,6 +496,19 @@ Result<std::vector<Tensor>> Model::run(std::string_view name,
                                        const std::vector<Tensor> &inputs) const {
   return catchAll<std::vector<Tensor>>(
       "", [&] { return runEntry(*impl, name, inputs); });
+}
+
+Result<void> Model::check(std::string_view name,
+                          const std::vector<Tensor> &inputs) const {
+  return catchAll<void>("", [&]() -> Result<void> {
+    const EntryInfo *found = entry(name);
+    if (!found)
+      return Error{"no entry point " + inQuotes(name) + " in this archive"};
+    std::string error = checkInputs(*found, inputs);
+    if (!error.empty())
+      return Error{error};
+    return {};
+  });
 }
 
 } // namespace kiln

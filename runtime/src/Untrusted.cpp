@@ -69,6 +69,22 @@ std::string MappedFile::open(const std::string &path) {
   return "";
 }
 
+std::string MappedFile::copy(const void *bytes, size_t count) {
+  if (count == 0)
+    return "";
+  void *mapping = mmap(nullptr, count, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED)
+    return "cannot map " + std::to_string(count) +
+           " bytes: " + systemError(errno);
+  std::memcpy(mapping, bytes, count);
+  // Read-only like a mapped file: nothing may write the weights in place.
+  mprotect(mapping, count, PROT_READ);
+  data = static_cast<const uint8_t *>(mapping);
+  size = count;
+  return "";
+}
+
 std::string readRegularFile(const std::string &path, std::string &bytes,
                             uint64_t maxBytes) {
   RegularFile file;

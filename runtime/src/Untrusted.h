@@ -49,6 +49,11 @@ public:
 
   /// Returns "" or what went wrong, without the path.
   std::string open(const std::string &path);
+  /// Copies `size` bytes at `bytes` into a private read-only mapping, so
+  /// that an archive loaded from memory lives and is aligned like a mapped
+  /// file (page aligned, which weights need), whatever buffer it came from.
+  /// Returns "" or what went wrong.
+  std::string copy(const void *bytes, size_t size);
 
   const uint8_t *data = nullptr;
   size_t size = 0;

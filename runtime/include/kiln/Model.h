@@ -62,6 +62,11 @@ public:
   /// Maps the archive, checks its manifest, checksums and target CPU, and
   /// loads its code. Nothing is written to disk.
   static Result<Model> load(const std::string &path);
+  /// Loads an archive held in memory (`size` bytes at `data`), with the
+  /// same checks. The bytes are copied, so the buffer may be freed once
+  /// this returns. Messages name the archive `name`.
+  static Result<Model> loadFromMemory(const void *data, size_t size,
+                                      const std::string &name = "<memory>");
 
   const std::vector<EntryInfo> &entries() const;
   /// The entry called `name`, or nullptr.
@@ -76,6 +81,12 @@ public:
   /// Error whose message points at the script's source line.
   Result<std::vector<Tensor>> run(std::string_view name,
                                   const std::vector<Tensor> &inputs) const;
+  /// The checks run() makes before any code runs, alone: an Error says
+  /// that run() would refuse these inputs, and why. Lets a caller tell a
+  /// bad call from a failure inside the compiled code (the C API's status
+  /// codes do).
+  Result<void> check(std::string_view name,
+                     const std::vector<Tensor> &inputs) const;
 
   struct Impl;
 
