@@ -20,6 +20,7 @@
 #include "llvm/Support/Path.h"
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <zlib.h>
 
 using namespace mlir;
@@ -94,23 +95,64 @@ static std::vector<const WeightData *> weightsInSlotOrder(
   return out;
 }
 
+/// The code objects, best first: a stable sort by feature count, so that the
+/// runtime, taking the first one this CPU can run, takes the richest.
+static std::vector<const CpuArtifacts *> variantsBestFirst(
+    const ArchiveInputs &inputs) {
+  std::vector<const CpuArtifacts *> variants = inputs.cpu;
+  std::stable_sort(variants.begin(), variants.end(),
+                   [](const CpuArtifacts *a, const CpuArtifacts *b) {
+                     return a->target.features.size() >
+                            b->target.features.size();
+                   });
+  return variants;
+}
+
+static std::string objectEntry(const CpuArtifacts &cpu) {
+  return "cpu/" + cpu.target.name + ".so";
+}
+
+static json stringsTable(ArrayAttr table) {
+  json strings = json::array();
+  if (table)
+    for (Attribute s : table)
+      strings.push_back(cast<StringAttr>(s).str());
+  return strings;
+}
+
+static json sitesTable(ArrayAttr table) {
+  json sites = json::array();
+  if (!table)
+    return sites;
+  for (Attribute s : table) {
+    auto site = cast<DictionaryAttr>(s);
+    sites.push_back({{"file", site.getAs<StringAttr>("file").str()},
+                     {"line", site.getAs<IntegerAttr>("line").getInt()},
+                     {"col", site.getAs<IntegerAttr>("col").getInt()},
+                     {"message", site.getAs<StringAttr>("message").str()}});
+  }
+  return sites;
+}
+
 std::string buildManifest(
     const ArchiveInputs &inputs,
     const std::vector<std::pair<std::string, std::string>> &files) {
   json manifest;
   manifest["format"] = "kiln";
-  manifest["format_version"] = {1, 0};
+  manifest["format_version"] = {2, 0};
   manifest["producer"] = "kiln " KILN_VERSION_STRING;
   manifest["abi_version"] = KILN_ABI_VERSION;
   manifest["source"] = {
       {"path", inputs.sourcePath},
       {"entry", "source/" + llvm::sys::path::filename(inputs.sourcePath).str()}};
-  json cpu;
-  cpu["triple"] = inputs.cpu->target.triple;
-  cpu["cpu"] = inputs.cpu->target.tuneCpu;
-  cpu["features"] = inputs.cpu->target.features;
-  cpu["object"] = "cpu/code.so";
-  cpu["opt_level"] = inputs.optLevel;
+  json cpu = json::array();
+  for (const CpuArtifacts *variant : variantsBestFirst(inputs))
+    cpu.push_back({{"name", variant->target.name},
+                   {"triple", variant->target.triple},
+                   {"cpu", variant->target.tuneCpu},
+                   {"features", variant->target.features},
+                   {"object", objectEntry(*variant)},
+                   {"opt_level", inputs.optLevel}});
   manifest["targets"] = {{"cpu", cpu}};
   manifest["entries"] = describeEntries(inputs.kilnModule);
   json weights = json::array();
@@ -121,25 +163,11 @@ std::string buildManifest(
                        {"file", "weights/" + w->name}});
   manifest["weights"] = weights;
 
-  json strings = json::array();
-  if (auto table = const_cast<ModuleOp &>(inputs.loweredModule)->getAttrOfType<ArrayAttr>(
-          "kiln.strings"))
-    for (Attribute s : table)
-      strings.push_back(cast<StringAttr>(s).str());
-  manifest["strings"] = strings;
-  json sites = json::array();
-  if (auto table =
-          const_cast<ModuleOp &>(inputs.loweredModule)->getAttrOfType<ArrayAttr>("kiln.sites")) {
-    for (Attribute s : table) {
-      auto site = cast<DictionaryAttr>(s);
-      sites.push_back(
-          {{"file", site.getAs<StringAttr>("file").str()},
-           {"line", site.getAs<IntegerAttr>("line").getInt()},
-           {"col", site.getAs<IntegerAttr>("col").getInt()},
-           {"message", site.getAs<StringAttr>("message").str()}});
-    }
-  }
-  manifest["sites"] = sites;
+  // Every code object is lowered from the same kiln IR by the same passes
+  // before any target-specific one, so they index one table (checked in
+  // writeArchive).
+  manifest["strings"] = stringsTable(inputs.cpu.front()->strings);
+  manifest["sites"] = sitesTable(inputs.cpu.front()->sites);
 
   json fileTable = json::array();
   for (const auto &[name, data] : files) {
@@ -158,8 +186,16 @@ std::string writeArchive(const std::string &path,
       {"source/" + llvm::sys::path::filename(inputs.sourcePath).str(),
        inputs.sourceText},
       {"ir/input.mlir", inputs.inputIR},
-      {"ir/optimized.mlir", inputs.optimizedIR},
-      {"cpu/code.so", inputs.cpu->sharedObject}};
+      {"ir/optimized.mlir", inputs.optimizedIR}};
+  for (const CpuArtifacts *variant : variantsBestFirst(inputs)) {
+    // Attributes are uniqued, so equal tables are the same attribute.
+    if (variant->sites != inputs.cpu.front()->sites ||
+        variant->strings != inputs.cpu.front()->strings)
+      return "internal error: the code objects for " +
+             inputs.cpu.front()->target.name + " and " + variant->target.name +
+             " disagree on their run-time check sites";
+    files.push_back({objectEntry(*variant), variant->sharedObject});
+  }
   for (const WeightData *w : weightsInSlotOrder(inputs))
     files.push_back({"weights/" + w->name, w->bytes});
   ZipWriter zip;

@@ -19,9 +19,10 @@ struct ArchiveInputs {
   unsigned optLevel = 2;
   /// The optimized kiln IR module, for entry signatures (before lowering).
   mlir::ModuleOp kilnModule;
-  /// The same module after compileForCpu, for the sites and strings tables.
-  mlir::ModuleOp loweredModule;
-  const CpuArtifacts *cpu = nullptr;
+  /// One code object per `--target-cpu` name, in any order: the archive
+  /// lists them best first (most features), which is the order the runtime
+  /// tries them in.
+  std::vector<const CpuArtifacts *> cpu;
   /// Values of the weights the kiln module's `kiln.params` declares.
   const std::vector<WeightData> *weights = nullptr;
 };

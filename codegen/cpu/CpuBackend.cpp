@@ -56,11 +56,10 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
   codegen::passWeightsAsArguments(module);
   std::vector<EntrySignature> entries = entrySignatures(module);
 
-  if (!cpuTargetNamed(request.targetCpu, artifacts.target)) {
-    error = "unknown --target-cpu '" + request.targetCpu +
-            "' (expected host, x86-64, x86-64-v2, x86-64-v3 or x86-64-v4)";
+  error = resolveCpuTarget(request.targetCpu, request.targetFeatures,
+                           artifacts.target);
+  if (!error.empty())
     return false;
-  }
   HalfFloatSupport native;
   native.f16 = llvm::is_contained(artifacts.target.features, "f16c");
 
@@ -71,6 +70,8 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
     error = "lowering to LLVM failed";
     return false;
   }
+  artifacts.sites = module->getAttrOfType<ArrayAttr>("kiln.sites");
+  artifacts.strings = module->getAttrOfType<ArrayAttr>("kiln.strings");
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

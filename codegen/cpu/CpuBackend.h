@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "mlir/IR/BuiltinAttributes.h"
+
 namespace mlir {
 class ModuleOp;
 } // namespace mlir
@@ -17,20 +19,24 @@ struct CpuRequest {
   bool llvmIR = false;
   bool assembly = false;
   bool sharedObject = true;
-  /// cpuTargetNamed's name: "host", or an x86-64 level such as "x86-64-v3"
-  /// for an archive that loads on every CPU of that level.
+  /// One `--target-cpu` name and the `--target-features` edits to apply
+  /// (resolveCpuTarget).
   std::string targetCpu = "host";
+  std::string targetFeatures;
 };
 
 struct CpuArtifacts {
   CpuTarget target;
+  /// The run-time check sites and print formats the code indexes (the
+  /// module's `kiln.sites` and `kiln.strings` after lowering).
+  mlir::ArrayAttr sites, strings;
   std::string llvmIR;       // after LLVM optimization, if requested
   std::string assembly;     // if requested
   std::string sharedObject; // if requested
 };
 
 /// Lowers `module` (kiln IR, already optimized) in place to the LLVM dialect
-/// and compiles it for the host. Afterwards the module carries the
+/// and compiles it for `request`'s target CPU. Afterwards the module carries the
 /// `kiln.sites` and `kiln.strings` tables for the manifest. Diagnostics go
 /// to the context's handler; on failure returns false with a summary in
 /// `error`.

@@ -28,34 +28,92 @@ static const char *const checkableFeatures[] = {
     "bmi2",     "lzcnt",    "movbe",    "avx512f",  "avx512cd",
     "avx512bw", "avx512dq", "avx512vl", "avx512vnni", "avx512bf16"};
 
-bool cpuTargetNamed(StringRef name, CpuTarget &target) {
-  if (name == "host") {
-    target = hostCpuTarget();
-    return true;
-  }
-  if (name != "x86-64" && name != "x86-64-v2" && name != "x86-64-v3" &&
-      name != "x86-64-v4")
-    return false;
-  target.triple = sys::getDefaultTargetTriple();
-  target.tuneCpu = "generic";
-  SmallVector<StringRef> level;
-  X86::getFeaturesForCPU(name, level, /*NeedPlus=*/false);
-  target.features.clear();
-  for (const char *feature : checkableFeatures)
-    if (llvm::is_contained(level, feature))
-      target.features.push_back(feature);
-  return true;
+ArrayRef<const char *> checkableCpuFeatures() { return checkableFeatures; }
+
+static bool isCheckable(StringRef feature) {
+  return llvm::any_of(checkableFeatures,
+                      [&](const char *f) { return feature == f; });
 }
 
-CpuTarget hostCpuTarget() {
-  CpuTarget target;
+/// The message for a name LLVM does not know, with the closest one it does.
+static std::string unknownCpu(StringRef name) {
+  SmallVector<StringRef> valid;
+  X86::fillValidCPUArchList(valid, /*Only64Bit=*/true);
+  StringRef best;
+  unsigned bestDistance = 4; // more edits than this is not a typo
+  for (StringRef candidate : valid)
+    if (unsigned d = name.edit_distance(candidate); d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  std::string message =
+      "unknown --target-cpu '" + name.str() +
+      "': expected host, an x86-64 level (x86-64, x86-64-v2, x86-64-v3, "
+      "x86-64-v4) or an x86-64 CPU name such as znver4 or sapphirerapids";
+  if (!best.empty())
+    message += "; did you mean '" + best.str() + "'?";
+  return message;
+}
+
+/// Turns `feature` on with every feature it implies, or off with every
+/// feature that implies it (LLVM's update sets only the others).
+static void setFeature(StringRef feature, bool enable,
+                       StringMap<bool> &enabled) {
+  enabled[feature] = enable;
+  X86::updateImpliedFeatures(feature, enable, enabled);
+}
+
+/// Applies "+avx2,-avx512f" to `enabled`, with what each feature implies.
+static std::string applyFeatureEdits(StringRef edits,
+                                     StringMap<bool> &enabled) {
+  SmallVector<StringRef> items;
+  edits.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    item = item.trim();
+    bool enable = item.consume_front("+");
+    if (!enable && !item.consume_front("-"))
+      return "--target-features: '" + item.str() +
+             "' must start with + (use the feature) or - (do not use it)";
+    if (!isCheckable(item)) {
+      std::string known;
+      for (const char *f : checkableFeatures)
+        known += (known.empty() ? "" : ", ") + std::string(f);
+      return "--target-features: unknown or uncheckable feature '" +
+             item.str() + "'; the runtime checks " + known;
+    }
+    setFeature(item, enable, enabled);
+  }
+  return "";
+}
+
+std::string resolveCpuTarget(StringRef name, StringRef featureEdits,
+                             CpuTarget &target) {
+  target = CpuTarget();
+  target.name = name.str();
   target.triple = sys::getDefaultTargetTriple();
-  target.tuneCpu = sys::getHostCPUName().str();
-  StringMap<bool> host = sys::getHostCPUFeatures();
+  StringMap<bool> enabled;
+  if (name == "host") {
+    target.tuneCpu = sys::getHostCPUName().str();
+    enabled = sys::getHostCPUFeatures();
+  } else {
+    if (X86::parseArchX86(name, /*Only64Bit=*/true) == X86::CK_None)
+      return unknownCpu(name);
+    // A level is a feature set, not a microarchitecture to tune for.
+    target.tuneCpu = name.starts_with("x86-64") ? "generic" : name.str();
+    // LLVM lists a CPU's own features (x86-64-v4: avx512bw, ...), not what
+    // they imply (avx512f, avx2, ...), which the runtime must check too.
+    SmallVector<StringRef> features;
+    X86::getFeaturesForCPU(name, features, /*NeedPlus=*/false);
+    for (StringRef feature : features)
+      setFeature(feature, true, enabled);
+  }
+  if (std::string error = applyFeatureEdits(featureEdits, enabled);
+      !error.empty())
+    return error;
   for (const char *feature : checkableFeatures)
-    if (host.lookup(feature))
+    if (enabled.lookup(feature))
       target.features.push_back(feature);
-  return target;
+  return "";
 }
 
 static void initializeTargets() {

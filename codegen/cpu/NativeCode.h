@@ -2,6 +2,7 @@
 #ifndef KILN_CODEGEN_CPU_NATIVECODE_H
 #define KILN_CODEGEN_CPU_NATIVECODE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
@@ -19,17 +20,26 @@ namespace kiln {
 /// "x86-64" plus an explicit feature list, so the code uses nothing the
 /// runtime cannot check for at load time; `tuneCpu` only guides scheduling.
 struct CpuTarget {
+  /// The `--target-cpu` name it was made from ("host", "x86-64-v3",
+  /// "znver4"); an archive names each code object after it.
+  std::string name;
   std::string triple;
   std::string tuneCpu;
   std::vector<std::string> features; // LLVM names: "avx2", "fma", ...
 };
 
-/// The host, restricted to the features the runtime knows how to check.
-CpuTarget hostCpuTarget();
-/// `name` is "host" or an x86-64 microarchitecture level ("x86-64",
-/// "x86-64-v2", "x86-64-v3", "x86-64-v4"): the level's features, as LLVM
-/// defines them, that the runtime can check. False for another name.
-bool cpuTargetNamed(llvm::StringRef name, CpuTarget &target);
+/// The x86 features the runtime can check with cpuid
+/// (runtime/src/CpuFeatures.cpp reads the same list), in LLVM's spelling.
+llvm::ArrayRef<const char *> checkableCpuFeatures();
+
+/// Resolves one `--target-cpu` name: "host", an x86-64 microarchitecture
+/// level ("x86-64" to "x86-64-v4") or an LLVM x86-64 CPU name ("znver4",
+/// "sapphirerapids"), keeping the features the runtime can check. Then
+/// applies `featureEdits`, a `--target-features` list such as
+/// "+avx2,-avx512f", with what each feature implies (-avx2 also drops
+/// avx512f). Returns an error message, or "" on success.
+std::string resolveCpuTarget(llvm::StringRef name, llvm::StringRef featureEdits,
+                             CpuTarget &target);
 
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const CpuTarget &target, unsigned optLevel,

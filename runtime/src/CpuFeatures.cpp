@@ -1,8 +1,10 @@
-//===- CpuFeatures.cpp - Does this CPU run the archive's code? ------------===//
+//===- CpuFeatures.cpp - Which of the archive's code objects this CPU runs ===//
 //
 // Codegen compiles for the generic x86-64 model plus an explicit feature
 // list (codegen/cpu/NativeCode.cpp holds the same names), so checking that
-// list here is enough to rule out an illegal-instruction crash. AVX and
+// list here is enough to rule out an illegal-instruction crash. An archive
+// may hold several code objects, one per --target-cpu name; the runtime
+// takes the first this CPU can run. AVX and
 // AVX-512 also need the OS to save their registers, which XCR0 tells.
 //
 //===----------------------------------------------------------------------===//
@@ -94,26 +96,50 @@ bool disabledByEnvironment(const std::string &name) {
   return false;
 }
 
+/// "a, b, c".
+std::string joined(const std::vector<std::string> &items) {
+  std::string out;
+  for (const std::string &item : items)
+    out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
 } // namespace
 
-std::string checkCpuFeatures(const std::vector<std::string> &required) {
+const CpuVariant *selectCpuVariant(const std::vector<CpuVariant> &variants,
+                                   std::string &error) {
   std::vector<Check> checks = readFeatures();
-  std::string missing, unknown;
-  for (const std::string &feature : required) {
-    int present = hasFeature(checks, feature);
-    if (present < 0)
-      unknown += (unknown.empty() ? "" : ", ") + feature;
-    else if (present == 0 || disabledByEnvironment(feature))
-      missing += (missing.empty() ? "" : ", ") + feature;
+  std::string reasons;
+  bool newerRuntime = false;
+  for (const CpuVariant &variant : variants) {
+    std::vector<std::string> missing, unknown;
+    for (const std::string &feature : variant.features) {
+      int present = hasFeature(checks, feature);
+      if (present < 0)
+        unknown.push_back(feature);
+      else if (present == 0 || disabledByEnvironment(feature))
+        missing.push_back(feature);
+    }
+    if (missing.empty() && unknown.empty())
+      return &variant;
+    newerRuntime |= !unknown.empty();
+    reasons += reasons.empty() ? "" : "; ";
+    reasons += variants.size() > 1 ? variant.name + " needs " : "";
+    reasons += unknown.empty()
+                   ? joined(missing) + ", which this CPU lacks"
+                   : joined(unknown) + ", which this runtime cannot check";
   }
-  if (!unknown.empty())
-    return "the archive's code needs CPU features this runtime cannot check "
-           "(" + unknown + "); use a newer kiln runtime";
-  if (!missing.empty())
-    return "this CPU lacks " + missing +
-           ", which the archive's code was compiled for; compile the model "
-           "on (or for) this machine";
-  return "";
+  error = (variants.size() > 1 ? "no code object of the archive runs on this "
+                                 "CPU: "
+                               : "the archive's code needs ") +
+          reasons;
+  error += newerRuntime ? "; use a newer kiln runtime, or recompile"
+                        : "; recompile";
+  error += " with kiln compile --target-cpu=host on this machine, or "
+           "--target-cpu=x86-64, which runs on every x86-64 CPU (a list such "
+           "as x86-64,x86-64-v3 keeps the faster code for the CPUs that have "
+           "it)";
+  return nullptr;
 }
 
 } // namespace kiln

@@ -122,11 +122,11 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
                                  0, kMaxSmallInt);
     int64_t minor = integerValue(version.at(1), "the minor format version",
                                  0, kMaxSmallInt);
-    if (major != 1)
+    if (major != 1 && major != 2)
       return "archive format version " + std::to_string(major) + "." +
              std::to_string(minor) +
              " is not supported: this runtime (kiln " KILN_VERSION_STRING
-             ") reads format version 1.x";
+             ") reads format versions 1.x and 2.x";
     int64_t abi = integerField(manifest, "abi_version", 0, kMaxSmallInt);
     if (abi != KILN_ABI_VERSION)
       return "the archive's code uses ABI version " + std::to_string(abi) +
@@ -135,9 +135,17 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
 
     impl.sourcePath = manifest.at("source").at("path").get<std::string>();
     impl.sourceEntry = manifest.at("source").at("entry").get<std::string>();
-    const json &cpu = manifest.at("targets").at("cpu");
-    impl.cpuFeatures = cpu.at("features").get<std::vector<std::string>>();
-    impl.objectEntry = cpu.at("object").get<std::string>();
+    // Format 1 has one code object; format 2 a list of them, best first.
+    json cpu = manifest.at("targets").at("cpu");
+    if (major == 1)
+      cpu = json::array({cpu});
+    for (const json &variant : cpu)
+      impl.cpuVariants.push_back(
+          {major == 1 ? "code" : variant.at("name").get<std::string>(),
+           variant.at("features").get<std::vector<std::string>>(),
+           variant.at("object").get<std::string>()});
+    if (impl.cpuVariants.empty())
+      return "corrupt manifest: targets.cpu lists no code object";
 
     for (const json &entry : manifest.at("entries")) {
       EntryInfo info;

@@ -221,13 +221,13 @@ loadArchive(const std::string &path,
   if (const ZipEntry *source = find(impl->sourceEntry))
     impl->sourceText = bytes(*source);
 
-  error = checkCpuFeatures(impl->cpuFeatures);
-  if (!error.empty())
+  impl->cpu = selectCpuVariant(impl->cpuVariants, error);
+  if (!impl->cpu)
     return loadError(path, error);
 
-  const ZipEntry *object = find(impl->objectEntry);
+  const ZipEntry *object = find(impl->cpu->object);
   if (!object)
-    return loadError(path, "missing entry " + inQuotes(impl->objectEntry));
+    return loadError(path, "missing entry " + inQuotes(impl->cpu->object));
   impl->library = loadSharedObject(impl->archive.data + object->offset,
                                    object->size, impl->codeFd, error);
   if (!impl->library)
@@ -295,6 +295,8 @@ Result<Model> Model::loadFromMemory(const void *data, size_t size,
 const std::vector<EntryInfo> &Model::entries() const { return impl->entries; }
 
 const std::vector<WeightInfo> &Model::weights() const { return impl->weights; }
+
+const std::string &Model::cpuTarget() const { return impl->cpu->name; }
 
 const EntryInfo *Model::entry(std::string_view name) const {
   for (const EntryInfo &entry : impl->entries)

@@ -5,6 +5,7 @@
 #include "kiln/Model.h"
 #include "kiln/abi.h"
 
+#include "CpuFeatures.h"
 #include "Untrusted.h"
 
 #include <cstdint>
@@ -33,8 +34,9 @@ struct Model::Impl {
   std::string sourcePath;  // as given to kiln compile
   std::string sourceEntry; // the archive entry holding its text
   std::string sourceText;
-  std::vector<std::string> cpuFeatures;
-  std::string objectEntry;
+  /// The archive's code objects, best first, and the one loaded.
+  std::vector<CpuVariant> cpuVariants;
+  const CpuVariant *cpu = nullptr; // points into cpuVariants
   /// The manifest's "weights" table; `data` is set once the entries are
   /// found in the mapping. weightFiles is parallel: the entry of each.
   std::vector<WeightInfo> weights;

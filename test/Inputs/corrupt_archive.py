@@ -9,7 +9,11 @@ Usage: corrupt_archive.py MODE IN OUT [ARGS...]
                               middle byte), so its CRC-32 no longer matches
   version IN OUT MAJOR MINOR  the manifest's format_version set to
                               [MAJOR, MINOR]
-  features IN OUT F1,F2,...   the manifest's targets.cpu.features replaced
+  features IN OUT F1,F2,...   the features of every code object in the
+                              manifest's targets.cpu replaced
+  format1 IN OUT              the manifest rewritten as format 1.0 wrote
+                              it: targets.cpu is the first code object alone,
+                              without its name
   delete IN OUT ENTRY         IN without ENTRY (the manifest still lists it)
   manifest IN OUT CODE [OLD NEW]
                               the manifest edited by the Python statements
@@ -88,8 +92,16 @@ def main():
         edit_manifest(lambda m: m.__setitem__(
             "format_version", [int(args[0]), int(args[1])]))
     elif mode == "features":
-        edit_manifest(lambda m: m["targets"]["cpu"].__setitem__(
-            "features", args[0].split(",") if args[0] else []))
+        def set_features(m):
+            for variant in m["targets"]["cpu"]:
+                variant["features"] = args[0].split(",") if args[0] else []
+        edit_manifest(set_features)
+    elif mode == "format1":
+        def to_format1(m):
+            m["format_version"] = [1, 0]
+            m["targets"]["cpu"] = m["targets"]["cpu"][0]
+            del m["targets"]["cpu"]["name"]
+        edit_manifest(to_format1)
     elif mode == "manifest":
         edit_manifest(lambda m: exec(args[0], {"m": m}),
                       *(args[1:2] + [eval(args[2])] if len(args) > 1 else []))

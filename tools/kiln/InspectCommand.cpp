@@ -95,6 +95,25 @@ std::string importsOf(llvm::StringRef name, llvm::StringRef bytes) {
   return text.empty() ? "(nothing)" : text;
 }
 
+/// One line per code object, best first: "target: cpu x86-64-v3
+/// (x86_64-unknown-linux-gnu, tuned for generic, -O2), features: avx ...".
+/// Format 1 archives hold a single object rather than a list.
+void printCpuTargets(const nlohmann::json &cpu) {
+  nlohmann::json variants = cpu.is_array() ? cpu : nlohmann::json::array({cpu});
+  for (const nlohmann::json &variant : variants) {
+    std::cout << "target: cpu " << escaped(variant.value("name", "code"))
+              << " (" << escaped(variant.value("triple", "?"))
+              << ", tuned for " << escaped(variant.value("cpu", "?"))
+              << ", -O"
+              << scalarText(variant.value("opt_level", nlohmann::json(0)))
+              << "), " << escaped(variant.value("object", "?"))
+              << ", features:";
+    for (const auto &feature : variant.at("features"))
+      std::cout << " " << escaped(feature.get<std::string>());
+    std::cout << "\n";
+  }
+}
+
 } // namespace
 
 int runInspect(const InspectOptions &o) {
@@ -105,6 +124,21 @@ int runInspect(const InspectOptions &o) {
     return 1;
   }
   std::vector<ZipEntry> entries;
+  // Every zip starts with "PK"; a source file given by mistake is named
+  // as what it is, with the command that takes it.
+  llvm::StringRef name(o.archive);
+  if (!llvm::StringRef(bytes).starts_with("PK") &&
+      (name.ends_with(".py") || name.ends_with(".mlir"))) {
+    bool python = name.ends_with(".py");
+    std::cerr << "kiln: error: " << inQuotes(o.archive) << ": this is "
+              << (python ? "Python source" : "MLIR")
+              << ", not a .kiln archive; "
+              << (python ? "compile it with kiln compile " + o.archive +
+                               " -o OUT.kiln, then inspect OUT.kiln"
+                         : "kiln inspect reads archives only")
+              << "\n";
+    return 1;
+  }
   if (!readZipDirectory(reinterpret_cast<const uint8_t *>(bytes.data()),
                         bytes.size(), entries, error)) {
     std::cerr << "kiln: error: " << o.archive << ": " << error << "\n";
@@ -139,14 +173,8 @@ int runInspect(const InspectOptions &o) {
               << "\n";
     std::cout << "source: "
               << escaped(manifest.at("source").value("path", "?")) << "\n";
-    const auto &cpu = manifest.at("targets").at("cpu");
-    std::cout << "target: cpu " << escaped(cpu.value("triple", "?"))
-              << " (tuned for " << escaped(cpu.value("cpu", "?")) << ", -O"
-              << scalarText(cpu.value("opt_level", nlohmann::json(0)))
-              << "), features:";
-    for (const auto &feature : cpu.at("features"))
-      std::cout << " " << escaped(feature.get<std::string>());
-    std::cout << "\n\nentry points:\n";
+    printCpuTargets(manifest.at("targets").at("cpu"));
+    std::cout << "\nentry points:\n";
     for (const auto &entry : manifest.at("entries")) {
       std::cout << "  " << escaped(entry.value("name", "?")) << "(";
       bool first = true;
@@ -181,7 +209,8 @@ int runInspect(const InspectOptions &o) {
                 << importsOf(entry.name, contents(entry.name)) << "\n";
   Result<Model> model = Model::load(o.archive);
   std::cout << "\nruntime check: "
-            << (model ? std::string("ok, loads on this machine")
+            << (model ? "ok, loads " + escaped(model->cpuTarget()) +
+                            " on this machine"
                       : model.error().message)
             << "\n";
   return model ? 0 : 1;

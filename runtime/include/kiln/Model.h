@@ -74,6 +74,9 @@ public:
   /// The weights the compiled code reads, in the manifest's order; empty
   /// for an archive compiled from functions rather than an nn.Module.
   const std::vector<WeightInfo> &weights() const;
+  /// The `--target-cpu` name of the code object that was loaded: the first
+  /// of the archive's (best first) that this CPU runs, e.g. "x86-64-v3".
+  const std::string &cpuTarget() const;
 
   /// Runs entry point `name`. Inputs are checked against its signature
   /// (count, dtype, rank, static dims, and one size per dim symbol) before

@@ -34,6 +34,7 @@
 
 using namespace kiln;
 using namespace kiln::test;
+using Catch::Matchers::Contains;
 using Catch::Matchers::EndsWith;
 using Catch::Matchers::StartsWith;
 
@@ -142,8 +143,10 @@ const TempDir &scratch() {
 }
 
 /// Compiles `script` (after the common imports) as NAME.py into NAME.kiln,
-/// once per test run, and returns the archive's path.
-const std::string &archive(const std::string &name, const char *script) {
+/// with the extra `kiln compile` flags, once per test run, and returns the
+/// archive's path.
+const std::string &archive(const std::string &name, const char *script,
+                           const std::string &flags = "") {
   static std::map<std::string, std::string> compiled;
   auto it = compiled.find(name);
   if (it != compiled.end())
@@ -152,7 +155,7 @@ const std::string &archive(const std::string &name, const char *script) {
   std::string out = scratch() / (name + ".kiln");
   writeFile(source, std::string(Header) + script);
   Command compile = runCommand(std::string(KILN_TEST_KILN) + " compile " +
-                               source + " -o " + out);
+                               source + " -o " + out + " " + flags);
   INFO(compile.output);
   REQUIRE(compile.status == 0);
   return compiled[name] = out;
@@ -731,9 +734,9 @@ TEST_CASE("load refuses a corrupt or incompatible archive", "[model]") {
 
   SECTION("a flipped byte in the code object") {
     std::string path =
-        corrupt("flip", good, dir / "flip.kiln", "cpu/code.so");
+        corrupt("flip", good, dir / "flip.kiln", "cpu/host.so");
     CHECK(loadError(path) == path + ": checksum mismatch in entry "
-                                    "'cpu/code.so': the archive is corrupt");
+                                    "'cpu/host.so': the archive is corrupt");
   }
   SECTION("a flipped byte in the manifest") {
     std::string path =
@@ -742,17 +745,17 @@ TEST_CASE("load refuses a corrupt or incompatible archive", "[model]") {
                                     "'manifest.json': the archive is corrupt");
   }
   SECTION("an unknown major format version") {
-    std::string path = corrupt("version", good, dir / "v2.kiln", "2 0");
+    std::string path = corrupt("version", good, dir / "v3.kiln", "3 0");
     std::string message = loadError(path);
     CHECK_THAT(message,
-               StartsWith(path + ": archive format version 2.0 is not "
+               StartsWith(path + ": archive format version 3.0 is not "
                                  "supported: this runtime (kiln "));
-    CHECK_THAT(message, EndsWith(") reads format version 1.x"));
+    CHECK_THAT(message, EndsWith(") reads format versions 1.x and 2.x"));
   }
   SECTION("a newer minor format version loads") {
     // Minor versions only add fields. The rebuilt zip is not 64-byte
     // aligned either, which only weights need.
-    std::string path = corrupt("version", good, dir / "v1.kiln", "1 7");
+    std::string path = corrupt("version", good, dir / "v2.kiln", "2 7");
     Model model = loadOk(path);
     Tensor x = filled<float>(DType::F32, {2}, {2, 3});
     CHECK(valuesOf<float>(runOk(model, "f", {x, x})[0]) ==
@@ -760,19 +763,32 @@ TEST_CASE("load refuses a corrupt or incompatible archive", "[model]") {
   }
   SECTION("a missing entry") {
     for (const char *entry :
-         {"ir/optimized.mlir", "cpu/code.so", "manifest.json"}) {
+         {"ir/optimized.mlir", "cpu/host.so", "manifest.json"}) {
       INFO(entry);
       std::string path = corrupt("delete", good, dir / "deleted.kiln", entry);
       CHECK(loadError(path) ==
             path + ": missing entry '" + std::string(entry) + "'");
     }
   }
+  SECTION("a format 1 archive, with one code object") {
+    std::string path = corrupt("format1", good, dir / "format1.kiln", "");
+    Model model = loadOk(path);
+    CHECK(model.cpuTarget() == "code");
+    Tensor x = filled<float>(DType::F32, {2}, {2, 3});
+    CHECK(valuesOf<float>(runOk(model, "f", {x, x})[0]) ==
+          std::vector<float>{5, 10});
+  }
+  const std::string recompile =
+      "; recompile with kiln compile --target-cpu=host on this machine, or "
+      "--target-cpu=x86-64, which runs on every x86-64 CPU (a list such as "
+      "x86-64,x86-64-v3 keeps the faster code for the CPUs that have it)";
   SECTION("an unknown CPU feature") {
     std::string path =
         corrupt("features", good, dir / "feature.kiln", "sse3,avx9000");
     CHECK(loadError(path) ==
-          path + ": the archive's code needs CPU features this runtime "
-                 "cannot check (avx9000); use a newer kiln runtime");
+          path + ": the archive's code needs avx9000, which this runtime "
+                 "cannot check; use a newer kiln runtime, or" +
+              recompile.substr(1));
   }
   SECTION("a CPU that lacks a feature") {
     std::string path =
@@ -780,8 +796,42 @@ TEST_CASE("load refuses a corrupt or incompatible archive", "[model]") {
     setenv("KILN_CPU_DISABLE", "fma,avx2", 1);
     std::string message = loadError(path);
     unsetenv("KILN_CPU_DISABLE");
-    CHECK(message == path + ": this CPU lacks avx2, which the archive's code "
-                            "was compiled for; compile the model on (or for) "
-                            "this machine");
+    CHECK(message == path + ": the archive's code needs avx2, which this CPU "
+                            "lacks" + recompile);
+  }
+}
+
+TEST_CASE("load picks the best code object this CPU runs", "[model]") {
+  const std::string &levels =
+      archive("levels", SigScript, "--target-cpu=x86-64,x86-64-v3,x86-64-v2");
+  // The features KILN_CPU_DISABLE hides, and the level that must load.
+  const std::pair<const char *, const char *> cases[] = {
+      {"", __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                   __builtin_cpu_supports("bmi2")
+               ? "x86-64-v3"
+               : "x86-64-v2"},
+      {"avx2", "x86-64-v2"},
+      {"bmi2,movbe", "x86-64-v2"},
+      {"sse4.2", "x86-64"},
+      {"popcnt,avx512f", "x86-64"}};
+  for (const auto &[disabled, expected] : cases) {
+    INFO("KILN_CPU_DISABLE=" << disabled);
+    setenv("KILN_CPU_DISABLE", disabled, 1);
+    Result<Model> model = Model::load(levels);
+    unsetenv("KILN_CPU_DISABLE");
+    REQUIRE(model);
+    CHECK(model->cpuTarget() == expected);
+    Tensor x = filled<float>(DType::F32, {2}, {2, 3});
+    CHECK(valuesOf<float>(runOk(*model, "f", {x, x})[0]) ==
+          std::vector<float>{5, 10});
+  }
+  SECTION("and names what each one lacks when none runs") {
+    TempDir dir;
+    std::string message = loadError(
+        corrupt("features", levels, dir / "none.kiln", "sse3,sse9"));
+    CHECK_THAT(message, Contains(
+                            ": no code object of the archive runs on this "
+                            "CPU: x86-64-v3 needs sse9, which this runtime "
+                            "cannot check; x86-64-v2 needs sse9"));
   }
 }

@@ -184,7 +184,7 @@ struct Archive {
   }
 
   void useFakeCode() {
-    put(manifest["targets"]["cpu"]["object"].get<std::string>(),
+    put(manifest["targets"]["cpu"][0]["object"].get<std::string>(),
         fakeCodeObject());
   }
 
