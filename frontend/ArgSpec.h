@@ -31,6 +31,9 @@ struct SpecDim {
 };
 
 struct ArgSpec {
+  /// `--arg forward.x=...` applies to entry point `forward` only; empty, the
+  /// spec applies to every entry point with a parameter `name`.
+  std::string entry;
   std::string name;
   DType dtype = DType::F32;
   std::vector<SpecDim> dims; // empty for a 0-d tensor

@@ -3,7 +3,7 @@
 
 #include "llvm/Support/ConvertUTF.h"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -61,17 +61,11 @@ size_t utf8SequenceLength(std::string_view s, size_t i) {
 std::string DiagnosticEngine::renderOne(SourceRange range,
                                         std::string_view severity,
                                         std::string_view message) const {
-  std::string out = file_.path();
-  if (range.begin.isValid())
-    out += ":" + std::to_string(range.begin.line) + ":" +
-           std::to_string(range.begin.col);
-  out += ": ";
-  out += severity;
-  out += ": ";
-  out += message;
-  out += "\n";
   if (!range.begin.isValid())
-    return out;
+    return fmt::format("{}: {}: {}\n", file_.path(), severity, message);
+  std::string out = fmt::format("{}:{}:{}: {}: {}\n", file_.path(),
+                                range.begin.line, range.begin.col, severity,
+                                message);
   std::string_view text = file_.line(range.begin.line);
   uint32_t startCol = std::max<uint32_t>(range.begin.col, 1);
   uint32_t endCol = range.end.line == range.begin.line
@@ -97,9 +91,7 @@ std::string DiagnosticEngine::renderOne(SourceRange range,
     size_t n = c < 0x80 ? 1 : utf8SequenceLength(text, i);
     uint32_t col = uint32_t(i + 1);
     if ((c < 0x20 && c != '\t') || c == 0x7f || n == 0) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-      shown += buf;
+      shown += fmt::format("\\x{:02x}", c);
       under(col, 4, {});
       ++i;
       continue;
@@ -113,11 +105,7 @@ std::string DiagnosticEngine::renderOne(SourceRange range,
   }
   if (startCol > text.size())
     caret.append(startCol - 1 - text.size(), ' ') += '^';
-  out += shown;
-  out += "\n";
-  out += caret;
-  out += "\n";
-  return out;
+  return out + fmt::format("{}\n{}\n", shown, caret);
 }
 
 std::string DiagnosticEngine::render(const Diagnostic &diag) const {

@@ -326,16 +326,37 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     module->setAttr(kParamsAttrName, b.getDictionaryAttr(declared));
   }
 
-  // Every --arg must name a parameter of some entry point.
+  // Every --arg must name a parameter of some entry point, or of the one
+  // entry point it is keyed by (`--arg forward.x=...`).
   for (const ArgSpec &spec : options.argSpecs) {
-    bool used = llvm::any_of(entries, [&](const Entry &e) {
+    auto hasParam = [&](const Entry &e) {
       return llvm::any_of(e.def->params, [&](const ast::Param &p) {
         return p.name == spec.name;
       });
-    });
-    if (!used) {
-      diags.error({}, "--arg '" + spec.name +
-                          "' does not name a parameter of any entry point");
+    };
+    if (spec.entry.empty()) {
+      if (!llvm::any_of(entries, hasParam)) {
+        diags.error({}, "--arg '" + spec.name +
+                            "' does not name a parameter of any entry point");
+        return nullptr;
+      }
+      continue;
+    }
+    auto keyed = llvm::find_if(
+        entries, [&](const Entry &e) { return e.def->name == spec.entry; });
+    if (keyed == entries.end()) {
+      std::string names;
+      for (const Entry &e : entries)
+        names += (names.empty() ? "" : ", ") + e.def->name;
+      diags.error({}, "--arg '" + spec.entry + "." + spec.name +
+                          "': no entry point is named '" + spec.entry +
+                          "'; the entry points are: " + names);
+      return nullptr;
+    }
+    if (!hasParam(*keyed)) {
+      diags.error({}, "--arg '" + spec.entry + "." + spec.name + "': '" +
+                          spec.entry + "' has no parameter '" + spec.name +
+                          "'");
       return nullptr;
     }
   }
@@ -365,8 +386,13 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
         specs[s.name] = s;
       }
     }
+    // Plain --arg specs, then the ones keyed by this entry, which win.
     for (const ArgSpec &s : options.argSpecs)
-      specs[s.name] = s;
+      if (s.entry.empty())
+        specs[s.name] = s;
+    for (const ArgSpec &s : options.argSpecs)
+      if (s.entry == def->name)
+        specs[s.name] = s;
 
     SmallVector<Type> argTypes;
     SmallVector<DictionaryAttr> argAttrs;

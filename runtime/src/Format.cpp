@@ -4,15 +4,17 @@
 // for dense CPU tensors with the default print options; the Python names
 // (_Formatter, _vector_str, _add_suffixes, ...) are noted where each piece
 // comes from, so the two can be compared side by side. Numbers go through
-// std::to_chars, which rounds exactly as Python's format() does and, unlike
-// printf, never depends on the process locale.
+// fmt, whose format specs are Python's ("{:.4f}", "{:.4e}", "{}" for the
+// shortest round-trip digits) and which, unlike printf, rounds exactly and
+// never depends on the process locale.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Format.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 
@@ -76,9 +78,9 @@ double floatAt(const Tensor &tensor, int64_t index) {
 std::string integralAt(const Tensor &tensor, int64_t index) {
   switch (tensor.dtype()) {
   case DType::I32:
-    return std::to_string(tensor.data<int32_t>()[index]);
+    return fmt::to_string(tensor.data<int32_t>()[index]);
   case DType::I64:
-    return std::to_string(tensor.data<int64_t>()[index]);
+    return fmt::to_string(tensor.data<int64_t>()[index]);
   case DType::Bool:
     return formatBool(tensor.data<uint8_t>()[index] != 0);
   default:
@@ -92,18 +94,12 @@ std::string formatFixedOrSci(double value, int precision, bool scientific) {
     return "nan";
   if (std::isinf(value))
     return value < 0 ? "-inf" : "inf";
-  char buffer[400];
-  auto result = std::to_chars(buffer, buffer + sizeof buffer, value,
-                              scientific ? std::chars_format::scientific
-                                         : std::chars_format::fixed,
-                              precision);
-  return std::string(buffer, result.ptr);
+  return scientific ? fmt::format("{:.{}e}", value, precision)
+                    : fmt::format("{:.{}f}", value, precision);
 }
 
-std::string padLeft(std::string text, size_t width) {
-  if (text.size() < width)
-    text.insert(0, width - text.size(), ' ');
-  return text;
+std::string padLeft(const std::string &text, size_t width) {
+  return fmt::format("{:>{}}", text, width);
 }
 
 /// Row-major element strides of `shape`.
@@ -157,7 +153,7 @@ public:
     size_t subRank = shape.size() - dim;
     std::string separator = "," + std::string(subRank - 1, '\n') +
                             std::string(static_cast<size_t>(indent + 1), ' ');
-    return "[" + join(slices, separator) + "]";
+    return fmt::format("[{}]", fmt::join(slices, separator));
   }
 
 private:
@@ -224,7 +220,7 @@ private:
     } else {
       text = formatFixedOrSci(value, kPrecision, false);
     }
-    return padLeft(std::move(text), maxWidth);
+    return padLeft(text, maxWidth);
   }
 
   /// _vector_str.
@@ -248,24 +244,11 @@ private:
     for (size_t start = 0; start < data.size();
          start += static_cast<size_t>(perLine)) {
       size_t end = std::min(data.size(), start + static_cast<size_t>(perLine));
-      std::vector<std::string> line(data.begin() + start, data.begin() + end);
-      lines.push_back(join(line, ", "));
+      lines.push_back(fmt::format(
+          "{}", fmt::join(data.begin() + start, data.begin() + end, ", ")));
     }
-    return "[" +
-           join(lines,
-                ",\n" + std::string(static_cast<size_t>(indent + 1), ' ')) +
-           "]";
-  }
-
-  static std::string join(const std::vector<std::string> &parts,
-                          const std::string &separator) {
-    std::string text;
-    for (size_t i = 0; i < parts.size(); ++i) {
-      if (i)
-        text += separator;
-      text += parts[i];
-    }
-    return text;
+    return fmt::format("[{}]",
+                       fmt::join(lines, fmt::format(",\n{:<{}}", "", indent + 1)));
   }
 
   const Tensor &tensor;
@@ -300,15 +283,8 @@ std::string torchDTypeName(DType dtype) {
 
 /// str(tuple(shape)).
 std::string shapeTuple(const std::vector<int64_t> &shape) {
-  std::string text = "(";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i)
-      text += ", ";
-    text += std::to_string(shape[i]);
-  }
-  if (shape.size() == 1)
-    text += ",";
-  return text + ")";
+  return fmt::format("({}{})", fmt::join(shape, ", "),
+                     shape.size() == 1 ? "," : "");
 }
 
 /// _add_suffixes, including its measure of the last line, which counts two
@@ -323,7 +299,7 @@ std::string addSuffixes(std::string text,
   for (const std::string &suffix : suffixes) {
     int64_t suffixLength = static_cast<int64_t>(suffix.size());
     if (lastLineLength + suffixLength + 2 > kLineWidth) {
-      text += ",\n" + std::string(indent, ' ') + suffix;
+      text += fmt::format(",\n{:<{}}{}", "", indent, suffix);
       lastLineLength = static_cast<int64_t>(indent) + suffixLength;
     } else {
       text += ", " + suffix;
@@ -363,37 +339,15 @@ std::string kiln::formatFloat(double value) {
     return "nan";
   if (std::isinf(value))
     return value < 0 ? "-inf" : "inf";
-  // Shortest round-trip digits, e.g. "-1.25e+02"; Python's repr keeps this
-  // form when the exponent is below -4 or at least 16.
-  char buffer[64];
-  auto result = std::to_chars(buffer, buffer + sizeof buffer, value,
-                              std::chars_format::scientific);
-  std::string scientific(buffer, result.ptr);
-  size_t ePos = scientific.find('e');
-  int exponent = std::stoi(scientific.substr(ePos + 1));
-  if (exponent < -4 || exponent >= 16)
-    return scientific;
-
-  bool negative = scientific[0] == '-';
-  std::string digits;
-  for (size_t i = negative ? 1 : 0; i < ePos; ++i)
-    if (scientific[i] != '.')
-      digits += scientific[i];
-  std::string text = negative ? "-" : "";
-  if (exponent < 0) {
-    text +=
-        "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
-  } else {
-    size_t integerDigits = static_cast<size_t>(exponent) + 1;
-    if (digits.size() <= integerDigits)
-      text += digits + std::string(integerDigits - digits.size(), '0') + ".0";
-    else
-      text +=
-          digits.substr(0, integerDigits) + "." + digits.substr(integerDigits);
-  }
+  // fmt's "{}" is repr's shortest round-trip digits, switching to an
+  // exponent at the same points (below 1e-4, from 1e16); only repr's ".0"
+  // on an integral value is missing.
+  std::string text = fmt::format("{}", value);
+  if (text.find_first_of(".e") == std::string::npos)
+    text += ".0";
   return text;
 }
 
-std::string kiln::formatInt(int64_t value) { return std::to_string(value); }
+std::string kiln::formatInt(int64_t value) { return fmt::to_string(value); }
 
 std::string kiln::formatBool(bool value) { return value ? "True" : "False"; }

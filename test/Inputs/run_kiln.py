@@ -70,16 +70,19 @@ def eager_run(fn, args):
 def split_output(stdout):
     """Separates `kiln run`'s result summaries from the script's own prints.
 
-    A summary starts with `resultN: ` and wraps onto more lines at PyTorch's
-    line width; it ends where its parentheses balance. Returns (printed
+    A summary starts with `resultN: DTYPE [SHAPE]`, then the tensor as
+    PyTorch prints it: on the same line when it fits on one, else from the
+    next line on; it ends where its parentheses balance. Returns (printed
     lines, number of results)."""
-    printed, count, depth = [], 0, 0
+    printed, count, depth, pending = [], 0, 0, False
     for line in stdout.splitlines():
-        if depth > 0:
+        if depth > 0 or pending:
             depth += line.count("(") - line.count(")")
+            pending = False
         elif re.match(r"result\d+: ", line):
             count += 1
             depth = line.count("(") - line.count(")")
+            pending = "(" not in line
         else:
             printed.append(line)
     return printed, count

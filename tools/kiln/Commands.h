@@ -2,6 +2,8 @@
 #ifndef KILN_TOOLS_KILN_COMMANDS_H
 #define KILN_TOOLS_KILN_COMMANDS_H
 
+#include "run/RunCommand.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,16 +41,8 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &options);
 /// Runs `kiln compile`; returns the process exit code.
 int runCompile(const CompileOptions &options);
 
-struct RunOptions {
-  std::string archive;
-  std::string entry;
-  std::vector<std::string> inputs; // NAME=FILE.npy | NAME=random[:SEED]
-  std::vector<std::string> dims;   // SYMBOL=SIZE for random inputs
-  std::string outputDir;
-};
-
-CLI::App *addRunCommand(CLI::App &app, RunOptions &options);
-int runRun(const RunOptions &options);
+// `kiln run` (RunOptions, addRunCommand, runRun) is the runtime's
+// run/RunCommand.h, shared with kiln-run.
 
 struct InspectOptions {
   std::string archive;

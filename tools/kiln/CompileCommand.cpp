@@ -32,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include <iostream>
 
@@ -41,9 +42,8 @@ namespace kiln {
 CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
   CLI::App *cmd = app.add_subcommand(
       "compile", "Compile the @torch.jit.script functions of a Python file");
-  cmd->add_option("file", o.input, "The Python source file")
-      ->required()
-      ->check(CLI::ExistingFile);
+  // runCompile reads the file and says why it cannot, as for any file.
+  cmd->add_option("file", o.input, "The Python source file")->required();
   cmd->add_option("--emit", o.emit,
                   "What to print: ast (the syntax tree), ir (kiln IR as "
                   "lowered from the source), opt (kiln IR after the -O "
@@ -65,24 +65,48 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
       ->check(CLI::IsMember(
           {"host", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"}))
       ->type_name("CPU");
+  // Repeatable options take one value per occurrence, so that none
+  // swallows the file that follows it (`--arg x=f32[N] model.py`).
   cmd->add_option("--arg", o.args,
                   "Shape of a tensor argument, e.g. x=f32[B,784]; overrides a "
-                  "'# kiln:' comment in the script")
-      ->type_name("NAME=DTYPE[DIMS]");
+                  "'# kiln:' comment in the script. ENTRY.NAME=... applies to "
+                  "that entry point only, NAME=... to every entry with a "
+                  "parameter NAME (repeatable)")
+      ->type_name("[ENTRY.]NAME=DTYPE[DIMS]")
+      ->allow_extra_args(false);
   cmd->add_option("--entry", o.entries,
                   "Compile this function, or this nn.Module class's forward "
                   "and @torch.jit.export methods (repeatable); default: "
                   "every @torch.jit.script function")
-      ->type_name("NAME");
+      ->type_name("NAME[,NAME...]")
+      ->allow_extra_args(false)
+      ->delimiter(',');
   CLI::Option *weights =
       cmd->add_option("--weights", o.weights,
                       "The module's trained weights, as saved from "
                       "state_dict() with safetensors")
           ->type_name("FILE.safetensors");
-  cmd->add_option("--random-weights", o.randomWeights,
-                  "Instead of --weights, deterministic random weights from "
-                  "this seed (for testing)")
-      ->type_name("SEED")
+  // A flag whose value only follows '=', so that `--random-weights -o x`
+  // and `--random-weights model.py` leave the next word alone.
+  cmd->add_flag("--random-weights",
+                "Instead of --weights, deterministic random weights from "
+                "SEED (--random-weights=SEED; 0 without it), for testing")
+      ->type_name("[=SEED]")
+      ->check(CLI::Validator(
+          [](std::string &seed) -> std::string {
+            // CLI11 gives a bare flag the value "true".
+            bool digits = !seed.empty() && seed.size() <= 19 &&
+                          seed.find_first_not_of("0123456789") ==
+                              std::string::npos;
+            return digits || seed == "true"
+                       ? ""
+                       : "expected --random-weights=SEED, with a whole "
+                         "number SEED >= 0, not '" + seed + "'";
+          },
+          ""))
+      ->each([&o](const std::string &seed) {
+        o.randomWeights = seed == "true" ? 0 : std::stoull(seed);
+      })
       ->excludes(weights);
   cmd->add_flag("--locations", o.locations,
                 "Print source locations (file:line:col) on every op, in "
@@ -95,10 +119,14 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
                 "Print the IR after every kiln-level pass, on stderr");
   cmd->add_option("--print-ir-before", o.printIRBefore,
                   "Print the IR before each run of this pass (repeatable)")
-      ->type_name("PASS");
+      ->type_name("PASS")
+      ->allow_extra_args(false)
+      ->delimiter(',');
   cmd->add_option("--print-ir-after", o.printIRAfter,
                   "Print the IR after each run of this pass (repeatable)")
-      ->type_name("PASS");
+      ->type_name("PASS")
+      ->allow_extra_args(false)
+      ->delimiter(',');
   cmd->add_flag("--pass-timing", o.passTiming,
                 "Print the time each kiln-level pass took, on stderr");
   cmd->add_option("--unroll-factor", o.unrollFactor,
@@ -209,6 +237,18 @@ static std::string loadWeights(const CompileOptions &o, const SourceFile &file,
 /// anyway.
 constexpr uint64_t kMaxSourceBytes = 16u << 20;
 
+/// Whether `text` is IR (from `kiln inspect --ir` or `--emit=ir`) rather
+/// than Python: a .mlir name, or a first line no Python file can start
+/// with.
+static bool looksLikeIR(llvm::StringRef path, llvm::StringRef text) {
+  if (path.ends_with(".mlir"))
+    return true;
+  llvm::StringRef first = text.ltrim();
+  return first.starts_with("//") || first.starts_with("module {") ||
+         first.starts_with("module attributes") ||
+         first.starts_with("func.func");
+}
+
 int runCompile(const CompileOptions &o) {
   std::string text;
   std::string readError = readRegularFile(o.input, text, kMaxSourceBytes);
@@ -217,16 +257,32 @@ int runCompile(const CompileOptions &o) {
               << "\n";
     return 1;
   }
+  if (looksLikeIR(o.input, text)) {
+    fmt::print(stderr,
+               "kiln: error: {}: this is MLIR, not Python source; kiln "
+               "compile takes the .py file the IR came from (IR input is not "
+               "accepted)\n",
+               inQuotes(o.input));
+    return 1;
+  }
   SourceFile file(o.input, std::move(text));
   DiagnosticEngine diags(file);
 
   LoweringOptions lowering;
   for (const std::string &a : o.args) {
-    SpecResult<ArgSpec> spec = parseArgSpec(a);
+    // ENTRY.NAME=...: the entry's name is cut off before the spec is parsed.
+    size_t dot = a.find('.'), eq = a.find('=');
+    bool keyed = dot != std::string::npos && dot < eq;
+    SpecResult<ArgSpec> spec =
+        parseArgSpec(keyed ? a.substr(dot + 1) : a);
+    if (keyed && spec.ok() && dot == 0)
+      spec.error = "an entry point name must come before the '.'";
     if (!spec.ok()) {
-      std::cerr << "kiln: error: --arg " << a << ": " << spec.error << "\n";
+      fmt::print(stderr, "kiln: error: --arg {}: {}\n", a, spec.error);
       return 2;
     }
+    if (keyed)
+      spec.value.entry = a.substr(0, dot);
     lowering.argSpecs.push_back(spec.value);
   }
   lowering.entries = o.entries;

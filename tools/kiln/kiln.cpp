@@ -1,7 +1,8 @@
 //===- kiln.cpp - The kiln command-line driver ----------------------------===//
 //
 // `kiln compile model.py -o model.kiln`, `kiln inspect`, `kiln run`. Each subcommand lives in its
-// own file; this one only dispatches.
+// own file (`kiln run` in the runtime's tree, shared with kiln-run); this one
+// only dispatches.
 //
 //===----------------------------------------------------------------------===//
 #include "tools/kiln/Commands.h"
@@ -27,7 +28,7 @@ int main(int argc, char **argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
     // --help exits 0; every usage error exits 2, whatever CLI11's own code.
-    return app.exit(e) == 0 ? 0 : 2;
+    return kiln::reportParseError(app, e);
   }
   if (compileCmd->parsed()) {
     // The frontend recurses once per nesting level of the source, up to

@@ -1,0 +1,45 @@
+//===- RunCommand.h - `kiln run` and `kiln-run` ---------------------------===//
+//
+// The one implementation of running an archive from the command line. It
+// lives in the runtime's tree, so that `kiln-run` builds on a deployment
+// machine without LLVM or MLIR, and `kiln run` (tools/kiln) links the same
+// library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_TOOLS_RUN_RUNCOMMAND_H
+#define KILN_RUNTIME_TOOLS_RUN_RUNCOMMAND_H
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+class ParseError;
+} // namespace CLI
+
+namespace kiln {
+
+struct RunOptions {
+  std::string archive;
+  std::string entry;
+  std::vector<std::string> inputs; // NAME=SOURCE, see RunInputs.h
+  std::vector<std::string> dims;   // SYMBOL=SIZE
+  std::string outputDir;
+};
+
+/// Adds the run options and the archive positional to `cmd`: the `kiln run`
+/// subcommand, or kiln-run's top-level app.
+void addRunOptions(CLI::App &cmd, RunOptions &options);
+/// Registers `kiln run` on `app`; the options are filled when parsed.
+CLI::App *addRunCommand(CLI::App &app, RunOptions &options);
+/// Runs the entry point; returns the process exit code.
+int runRun(const RunOptions &options);
+
+/// Prints a command-line error of `app` as `kiln: error: ...` (help and
+/// --version as CLI11 prints them) and returns the exit code: 0 for help,
+/// 2 for every usage error.
+int reportParseError(const CLI::App &app, const CLI::ParseError &error);
+
+} // namespace kiln
+
+#endif // KILN_RUNTIME_TOOLS_RUN_RUNCOMMAND_H
