@@ -22,7 +22,8 @@ struct CompileOptions {
   bool locations = false;
   std::string output;     // -o: the .kiln archive to write
   unsigned optLevel = 2;  // -O0 .. -O3
-  std::string targetCpu = "host"; // --target-cpu
+  std::string targetCpu = "host"; // --target-cpu: one name or a list
+  std::string targetFeatures;     // --target-features: +avx2,-avx512f
   // Watching and steering the kiln-level pass pipeline.
   std::string passes; // --passes: replaces the -O pipeline
   bool printIRAfterAll = false;

@@ -60,11 +60,16 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
       ->type_name("LEVEL");
   cmd->add_option("--target-cpu", o.targetCpu,
                   "The CPUs the archive runs on: host (this machine's "
-                  "features), or an x86-64 level: x86-64, x86-64-v2, "
-                  "x86-64-v3, x86-64-v4; default: host")
-      ->check(CLI::IsMember(
-          {"host", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"}))
-      ->type_name("CPU");
+                  "features), an x86-64 level (x86-64, x86-64-v2, x86-64-v3, "
+                  "x86-64-v4) or an LLVM x86-64 CPU name (znver4, "
+                  "sapphirerapids, ...). A comma list stores one code object "
+                  "per name and the runtime loads the best one the CPU "
+                  "supports; default: host")
+      ->type_name("CPU[,CPU...]");
+  cmd->add_option("--target-features", o.targetFeatures,
+                  "Add (+) or remove (-) CPU features from every --target-cpu, "
+                  "with what they imply, e.g. +avx2,-avx512f")
+      ->type_name("+F,-F...");
   // Repeatable options take one value per occurrence, so that none
   // swallows the file that follows it (`--arg x=f32[N] model.py`).
   cmd->add_option("--arg", o.args,
@@ -237,6 +242,27 @@ static std::string loadWeights(const CompileOptions &o, const SourceFile &file,
 /// anyway.
 constexpr uint64_t kMaxSourceBytes = 16u << 20;
 
+/// Splits `--target-cpu` into its names and checks each, with
+/// `--target-features`, before any compiling is done.
+static std::string parseTargets(const CompileOptions &o,
+                                std::vector<std::string> &targets) {
+  llvm::SmallVector<llvm::StringRef> names;
+  llvm::StringRef(o.targetCpu).split(names, ',');
+  for (llvm::StringRef name : names) {
+    name = name.trim();
+    if (name.empty())
+      return "--target-cpu '" + o.targetCpu + "' has an empty name";
+    if (llvm::is_contained(targets, name))
+      return "--target-cpu lists '" + name.str() + "' twice";
+    CpuTarget target;
+    if (std::string error = resolveCpuTarget(name, o.targetFeatures, target);
+        !error.empty())
+      return error;
+    targets.push_back(name.str());
+  }
+  return "";
+}
+
 /// Whether `text` is IR (from `kiln inspect --ir` or `--emit=ir`) rather
 /// than Python: a .mlir name, or a first line no Python file can start
 /// with.
@@ -286,6 +312,11 @@ int runCompile(const CompileOptions &o) {
     lowering.argSpecs.push_back(spec.value);
   }
   lowering.entries = o.entries;
+  std::vector<std::string> targets;
+  if (std::string error = parseTargets(o, targets); !error.empty()) {
+    std::cerr << "kiln: error: " << error << "\n";
+    return 2;
+  }
 
   mlir::DialectRegistry registry;
   registerCodegenDialects(registry);
@@ -366,19 +397,27 @@ int runCompile(const CompileOptions &o) {
       return 0;
   }
 
-  mlir::OwningOpRef<mlir::ModuleOp> lowered(ir->clone());
-  CpuRequest request;
-  request.llvmIR = o.emit == "llvm";
-  request.assembly = o.emit == "asm";
-  request.sharedObject = !o.output.empty();
-  request.targetCpu = o.targetCpu;
-  CpuArtifacts cpu;
-  if (!compileForCpu(*lowered, o.optLevel, request, cpu, error)) {
-    if (!diags.hasErrors()) // else the located error says it all
-      std::cerr << "kiln: error: " << error << "\n";
-    return 1;
+  // One code object per target, each lowered from its own copy of the
+  // optimized module.
+  std::vector<CpuArtifacts> cpu(targets.size());
+  for (size_t i = 0; i < targets.size(); ++i) {
+    mlir::OwningOpRef<mlir::ModuleOp> lowered(ir->clone());
+    CpuRequest request;
+    request.llvmIR = o.emit == "llvm";
+    request.assembly = o.emit == "asm";
+    request.sharedObject = !o.output.empty();
+    request.targetCpu = targets[i];
+    request.targetFeatures = o.targetFeatures;
+    if (!compileForCpu(*lowered, o.optLevel, request, cpu[i], error)) {
+      if (!diags.hasErrors()) // else the located error says it all
+        std::cerr << "kiln: error: " << error << "\n";
+      return 1;
+    }
+    if (targets.size() > 1 && (request.llvmIR || request.assembly))
+      llvm::outs() << (request.llvmIR ? "; " : "# ") << "target "
+                   << targets[i] << "\n";
+    llvm::outs() << cpu[i].llvmIR << cpu[i].assembly;
   }
-  llvm::outs() << cpu.llvmIR << cpu.assembly;
   if (o.output.empty())
     return 0;
 
@@ -389,8 +428,8 @@ int runCompile(const CompileOptions &o) {
   archive.optimizedIR = optimizedIR;
   archive.optLevel = o.optLevel;
   archive.kilnModule = *ir;
-  archive.loweredModule = *lowered;
-  archive.cpu = &cpu;
+  for (const CpuArtifacts &variant : cpu)
+    archive.cpu.push_back(&variant);
   archive.weights = &weights;
   error = writeArchive(o.output, archive);
   if (!error.empty()) {
