@@ -106,6 +106,9 @@ def safetensors_seeds(out):
 def archive_seeds(out, kiln):
     sources = [
         ("myfun", os.path.join(ROOT, "examples/seed/myfun.py"), []),
+        # Two code objects, for the choice between them.
+        ("levels", os.path.join(ROOT, "examples/seed/myfun.py"),
+         ["--target-cpu=x86-64,x86-64-v3"]),
         # An nn.Module archive, for the weights table and its checks.
         ("mlp", os.path.join(ROOT, "examples/models/mlp.py"),
          ["--entry", "MLP", "--random-weights=1"]),
