@@ -6,7 +6,7 @@
 // they become KILN_STATUS_OUT_OF_MEMORY or KILN_STATUS_INTERNAL.
 //
 // Handles: a kiln_model owns a kiln::Model (whose copies share the loaded
-// archive); kiln_entry and kiln_value are the model's own EntryInfo and
+// archive); kiln_entry_point and kiln_value are the model's own EntryInfo and
 // ValueInfo, reinterpreted, so looking them up allocates nothing.
 //
 //===----------------------------------------------------------------------===//
@@ -73,7 +73,8 @@ template <typename F> kiln_status *guarded(F &&body) noexcept {
   } catch (const std::bad_alloc &) {
     return &outOfMemory;
   } catch (const std::exception &e) {
-    return fail(KILN_STATUS_INTERNAL, std::string("internal error: ") + e.what());
+    return fail(KILN_STATUS_INTERNAL,
+                std::string("internal error: ") + e.what());
   } catch (...) {
     return fail(KILN_STATUS_INTERNAL, "internal error: an unknown exception");
   }
@@ -96,7 +97,7 @@ bool validDType(kiln_dtype dtype) {
          static_cast<int>(dtype) <= KILN_BOOL;
 }
 
-const EntryInfo *asEntry(const kiln_entry *entry) {
+const EntryInfo *asEntry(const kiln_entry_point *entry) {
   return reinterpret_cast<const EntryInfo *>(entry);
 }
 const ValueInfo *asValue(const kiln_value *value) {
@@ -112,8 +113,8 @@ kiln_status *checkShape(kiln_dtype dtype, const int64_t *shape, size_t rank,
     return fail(KILN_STATUS_INVALID_ARGUMENT,
                 "unknown dtype " + std::to_string(static_cast<int>(dtype)));
   if (rank > 0 && !shape)
-    return fail(KILN_STATUS_INVALID_ARGUMENT, "shape is NULL, rank is " +
-                                                  std::to_string(rank));
+    return fail(KILN_STATUS_INVALID_ARGUMENT,
+                "shape is NULL, rank is " + std::to_string(rank));
   if (rank > KILN_MAX_RANK)
     return fail(KILN_STATUS_INVALID_ARGUMENT,
                 "rank " + std::to_string(rank) + " exceeds the limit of " +
@@ -238,9 +239,9 @@ kiln_status *runModel(const kiln_model *model, const char *name,
   // an error raised by the compiled code.
   kiln::Result<void> checked = model->model.check(name, views);
   if (!checked)
-    return fail(classify(checked.error().message, 0,
-                         KILN_STATUS_INVALID_ARGUMENT),
-                checked.error().message);
+    return fail(
+        classify(checked.error().message, 0, KILN_STATUS_INVALID_ARGUMENT),
+        checked.error().message);
   kiln::Result<std::vector<Tensor>> results = model->model.run(name, views);
   if (!results)
     return fail(classify(results.error().message, 0, KILN_STATUS_RUNTIME_ERROR),
@@ -440,49 +441,54 @@ size_t kiln_model_entry_count(const kiln_model *model) {
   return model ? model->model.entries().size() : 0;
 }
 
-const kiln_entry *kiln_model_entry(const kiln_model *model, size_t index) {
+const kiln_entry_point *kiln_model_entry(const kiln_model *model,
+                                         size_t index) {
   if (!model || index >= model->model.entries().size())
     return nullptr;
-  return reinterpret_cast<const kiln_entry *>(&model->model.entries()[index]);
+  return reinterpret_cast<const kiln_entry_point *>(
+      &model->model.entries()[index]);
 }
 
 kiln_status *kiln_model_find_entry(const kiln_model *model, const char *name,
-                                   const kiln_entry **out) {
+                                   const kiln_entry_point **out) {
   return guarded([&]() -> kiln_status * {
     if (!model || !name || !out)
-      return fail(KILN_STATUS_INVALID_ARGUMENT,
-                  std::string(!model ? "model" : !name ? "name" : "out") +
-                      " is NULL");
+      return fail(KILN_STATUS_INVALID_ARGUMENT, std::string(!model  ? "model"
+                                                            : !name ? "name"
+                                                                    : "out") +
+                                                    " is NULL");
     const EntryInfo *entry = model->model.entry(name);
     if (!entry)
       return fail(KILN_STATUS_NOT_FOUND,
                   "no entry point " + kiln::inQuotes(name) +
-                      " in this archive (it has: " +
-                      entryNames(model->model) + ")");
-    *out = reinterpret_cast<const kiln_entry *>(entry);
+                      " in this archive (it has: " + entryNames(model->model) +
+                      ")");
+    *out = reinterpret_cast<const kiln_entry_point *>(entry);
     return nullptr;
   });
 }
 
-const char *kiln_entry_name(const kiln_entry *entry) {
+const char *kiln_entry_name(const kiln_entry_point *entry) {
   return entry ? asEntry(entry)->name.c_str() : nullptr;
 }
 
-size_t kiln_entry_input_count(const kiln_entry *entry) {
+size_t kiln_entry_input_count(const kiln_entry_point *entry) {
   return entry ? asEntry(entry)->args.size() : 0;
 }
 
-size_t kiln_entry_output_count(const kiln_entry *entry) {
+size_t kiln_entry_output_count(const kiln_entry_point *entry) {
   return entry ? asEntry(entry)->results.size() : 0;
 }
 
-const kiln_value *kiln_entry_input(const kiln_entry *entry, size_t index) {
+const kiln_value *kiln_entry_input(const kiln_entry_point *entry,
+                                   size_t index) {
   if (!entry || index >= asEntry(entry)->args.size())
     return nullptr;
   return reinterpret_cast<const kiln_value *>(&asEntry(entry)->args[index]);
 }
 
-const kiln_value *kiln_entry_output(const kiln_entry *entry, size_t index) {
+const kiln_value *kiln_entry_output(const kiln_entry_point *entry,
+                                    size_t index) {
   if (!entry || index >= asEntry(entry)->results.size())
     return nullptr;
   return reinterpret_cast<const kiln_value *>(&asEntry(entry)->results[index]);

@@ -16,7 +16,8 @@ int main(int argc, char **argv) {
   int64_t i;
   int failed = 1;
 
-  kiln_status *status = kiln_model_load(argc > 1 ? argv[1] : "myfun.kiln", &model);
+  kiln_status *status =
+      kiln_model_load(argc > 1 ? argv[1] : "myfun.kiln", &model);
   if (status)
     goto done;
   /* The input borrows `data`; nothing is copied. */

@@ -46,7 +46,8 @@ static void ok(kiln_status *status, const char *what) {
 static void expect(kiln_status *status, kiln_status_code code,
                    const char *what) {
   CHECK(status != NULL);
-  printf("%s: %s: %s\n", what, kiln_status_code_name(kiln_status_get_code(status)),
+  printf("%s: %s: %s\n", what,
+         kiln_status_code_name(kiln_status_get_code(status)),
          kiln_status_message(status));
   CHECK(kiln_status_get_code(status) == code);
   CHECK(strlen(kiln_status_message(status)) > 0);
@@ -90,7 +91,7 @@ static void check_numbers(const kiln_tensor *y, const struct test_case *c,
 }
 
 static void check_signature(const kiln_model *model) {
-  const kiln_entry *entry = NULL;
+  const kiln_entry_point *entry = NULL;
   const kiln_value *x, *y;
   CHECK(kiln_model_entry_count(model) == 1);
   ok(kiln_model_find_entry(model, "myfun", &entry), "find_entry");
@@ -108,8 +109,9 @@ static void check_signature(const kiln_model *model) {
   CHECK(strcmp(kiln_value_dim_symbol(x, 0), "N") == 0);
   CHECK(strcmp(kiln_value_name(y), "result0") == 0);
   CHECK(kiln_value_dtype(y) == KILN_F32 && kiln_value_rank(y) == 1);
-  printf("signature: myfun(x: %s[%s]) -> %s\n", kiln_dtype_name(kiln_value_dtype(x)),
-         kiln_value_dim_symbol(x, 0), kiln_dtype_name(kiln_value_dtype(y)));
+  printf("signature: myfun(x: %s[%s]) -> %s\n",
+         kiln_dtype_name(kiln_value_dtype(x)), kiln_value_dim_symbol(x, 0),
+         kiln_dtype_name(kiln_value_dtype(y)));
 }
 
 /* Both output modes: NULL (the runtime allocates) and a caller's buffer. */
@@ -159,9 +161,8 @@ static void check_load_errors(const char *archive) {
 }
 
 static void check_run_errors(const kiln_model *model, struct test_case *c) {
-  kiln_tensor *x = NULL, *ints = NULL, *matrix = NULL, *small = NULL,
-              *y = NULL;
-  const kiln_entry *entry = NULL;
+  kiln_tensor *x = NULL, *ints = NULL, *matrix = NULL, *small = NULL, *y = NULL;
+  const kiln_entry_point *entry = NULL;
   const kiln_tensor *inputs[2];
   int64_t shape[2];
   int64_t longs[MAX_N] = {0};
@@ -178,8 +179,8 @@ static void check_run_errors(const kiln_model *model, struct test_case *c) {
   ok(kiln_tensor_wrap(KILN_F32, shape, 1, tiny, sizeof tiny, &small),
      "wrap small");
 
-  expect(kiln_model_find_entry(model, "forward", &entry),
-         KILN_STATUS_NOT_FOUND, "bad entry name");
+  expect(kiln_model_find_entry(model, "forward", &entry), KILN_STATUS_NOT_FOUND,
+         "bad entry name");
   CHECK(entry == NULL);
   inputs[0] = x;
   expect(kiln_model_run(model, "forward", inputs, 1, &y, 1),

@@ -21,7 +21,7 @@
  * the same from languages whose calls may hop threads (Go, async Rust).
  *
  * Ownership. kiln_model and kiln_tensor handles are owned by the caller and
- * freed with kiln_model_free and kiln_tensor_free; kiln_entry and
+ * freed with kiln_model_free and kiln_tensor_free; kiln_entry_point and
  * kiln_value handles, and every string returned, belong to their model and
  * live as long as it does. Each *_free accepts NULL and does nothing;
  * freeing a handle twice is undefined, as with free().
@@ -149,7 +149,9 @@ KILN_API const void *kiln_tensor_const_data(const kiln_tensor *tensor);
 /*===-- Models ------------------------------------------------------------===*/
 
 typedef struct kiln_model kiln_model;
-typedef struct kiln_entry kiln_entry; /* an entry point, owned by its model */
+/* An entry point, owned by its model; the kiln_entry_* functions read it.
+ * (kiln/abi.h's kiln_entry is another thing: the code object's table.) */
+typedef struct kiln_entry_point kiln_entry_point;
 typedef struct kiln_value kiln_value; /* an input or output of an entry */
 
 /* Maps the archive and checks it (zip structure, manifest, checksums, CPU
@@ -163,21 +165,21 @@ KILN_API void kiln_model_free(kiln_model *model);
 
 /* Entry points, in the archive's order; NULL past the end. */
 KILN_API size_t kiln_model_entry_count(const kiln_model *model);
-KILN_API const kiln_entry *kiln_model_entry(const kiln_model *model,
-                                            size_t index);
+KILN_API const kiln_entry_point *kiln_model_entry(const kiln_model *model,
+                                                  size_t index);
 /* KILN_STATUS_NOT_FOUND, naming the entries there are, when there is none
  * called `name`. */
 KILN_API kiln_status *kiln_model_find_entry(const kiln_model *model,
                                             const char *name,
-                                            const kiln_entry **out);
+                                            const kiln_entry_point **out);
 
-KILN_API const char *kiln_entry_name(const kiln_entry *entry);
-KILN_API size_t kiln_entry_input_count(const kiln_entry *entry);
-KILN_API size_t kiln_entry_output_count(const kiln_entry *entry);
+KILN_API const char *kiln_entry_name(const kiln_entry_point *entry);
+KILN_API size_t kiln_entry_input_count(const kiln_entry_point *entry);
+KILN_API size_t kiln_entry_output_count(const kiln_entry_point *entry);
 /* NULL past the end. */
-KILN_API const kiln_value *kiln_entry_input(const kiln_entry *entry,
+KILN_API const kiln_value *kiln_entry_input(const kiln_entry_point *entry,
                                             size_t index);
-KILN_API const kiln_value *kiln_entry_output(const kiln_entry *entry,
+KILN_API const kiln_value *kiln_entry_output(const kiln_entry_point *entry,
                                              size_t index);
 
 /* The Python parameter name ("x"); "result0", "result1"... for outputs. */

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/kiln.h"
 #include "PythonTestUtil.h"
+#include "kiln/kiln.h"
 
 #include <catch2/catch.hpp>
 
@@ -26,7 +26,8 @@
 #include <vector>
 
 #ifndef KILN_TEST_KILN
-#error "KILN_TEST_KILN must name the kiln compiler binary (see test/CMakeLists.txt)"
+#error                                                                         \
+    "KILN_TEST_KILN must name the kiln compiler binary (see test/CMakeLists.txt)"
 #endif
 
 // TSan's allocator aborts on a huge request instead of failing it.
@@ -184,7 +185,7 @@ TEST_CASE("C API: NULL handles get defaults, never a crash", "[capi]") {
   // Every fallible call refuses a NULL it needs, by name.
   kiln_model *model = nullptr;
   kiln_tensor *tensor = nullptr;
-  const kiln_entry *entry = nullptr;
+  const kiln_entry_point *entry = nullptr;
   int64_t dims[] = {2};
   auto refused = [](kiln_status *raw, const std::string &message) {
     Status status(raw);
@@ -225,7 +226,8 @@ TEST_CASE("C API: tensors", "[capi]") {
     CHECK(kiln_tensor_byte_size(raw) == 48);
     CHECK(kiln_tensor_capacity(raw) == 48);
     CHECK(reinterpret_cast<uintptr_t>(kiln_tensor_data(raw)) % 64 == 0);
-    const auto *data = static_cast<const int64_t *>(kiln_tensor_const_data(raw));
+    const auto *data =
+        static_cast<const int64_t *>(kiln_tensor_const_data(raw));
     for (int i = 0; i < 6; ++i)
       CHECK(data[i] == 0);
   }
@@ -326,7 +328,7 @@ TEST_CASE("C API: the signature, from a model loaded from memory", "[capi]") {
   bytes.assign(bytes.size(), '\0'); // the model keeps its own copy
   REQUIRE(kiln_model_entry_count(raw) == 2);
   CHECK(kiln_model_entry(raw, 2) == nullptr);
-  const kiln_entry *two = nullptr;
+  const kiln_entry_point *two = nullptr;
   Status found(kiln_model_find_entry(raw, "two", &two));
   REQUIRE(found.status == nullptr);
   CHECK(std::string(kiln_entry_name(two)) == "two");
@@ -345,7 +347,7 @@ TEST_CASE("C API: the signature, from a model loaded from memory", "[capi]") {
   CHECK(kiln_value_dtype(s) == KILN_F64);
   CHECK(std::string(kiln_value_name(kiln_entry_output(two, 1))) == "result1");
   CHECK(kiln_entry_output(two, 2) == nullptr);
-  const kiln_entry *none = nullptr;
+  const kiln_entry_point *none = nullptr;
   Status missing(kiln_model_find_entry(raw, "forward", &none));
   CHECK(missing.code() == KILN_STATUS_NOT_FOUND);
   CHECK(missing.message() ==
@@ -458,16 +460,17 @@ TEST_CASE("C API: one model, several threads", "[capi][threads]") {
       std::vector<float> x(t + 1, float(t)), y(t + 1, 1.0f), out(t + 1);
       int64_t dims[] = {t + 1};
       kiln_tensor *tx = nullptr, *ty = nullptr, *to = nullptr;
-      kiln_status_free(kiln_tensor_wrap(KILN_F32, dims, 1, x.data(),
-                                        x.size() * 4, &tx));
-      kiln_status_free(kiln_tensor_wrap(KILN_F32, dims, 1, y.data(),
-                                        y.size() * 4, &ty));
-      kiln_status_free(kiln_tensor_wrap(KILN_F32, dims, 1, out.data(),
-                                        out.size() * 4, &to));
+      kiln_status_free(
+          kiln_tensor_wrap(KILN_F32, dims, 1, x.data(), x.size() * 4, &tx));
+      kiln_status_free(
+          kiln_tensor_wrap(KILN_F32, dims, 1, y.data(), y.size() * 4, &ty));
+      kiln_status_free(
+          kiln_tensor_wrap(KILN_F32, dims, 1, out.data(), out.size() * 4, &to));
       const kiln_tensor *inputs[] = {tx, ty};
       for (int run = 0; run < Runs; ++run) {
         kiln_tensor *allocated = nullptr;
-        kiln_status *a = kiln_model_run(shared, "add", inputs, 2, &allocated, 1);
+        kiln_status *a =
+            kiln_model_run(shared, "add", inputs, 2, &allocated, 1);
         kiln_status *b = kiln_model_run(shared, "add", inputs, 2, &to, 1);
         bool good = !a && !b && out == std::vector<float>(t + 1, t + 1.0f) &&
                     values(allocated) == out;
