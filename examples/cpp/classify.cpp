@@ -1,9 +1,11 @@
 // Classifies images with a compiled image classifier such as
 // examples/models/lenet.py: loads the archive once, runs its forward on a
 // batch read from .npy, and prints each image's predicted class and logits.
+// Running lenet.py trains it and writes net.safetensors and images.npy (see
+// "From training to a C++ app" in the README):
 //
-//   kiln compile examples/models/lenet.py --entry Net --weights net.safetensors
-//   -o net.kiln kiln-classify net.kiln images.npy
+//   kiln compile lenet.py --entry Net --weights net.safetensors -o net.kiln
+//   kiln-classify net.kiln images.npy
 //
 // The .npy holds f32 images as the model's forward takes them, e.g.
 // [B, 1, 32, 32] for LeNet; a single image without the batch dim is
