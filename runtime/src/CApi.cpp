@@ -26,6 +26,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 struct kiln_status {
@@ -92,10 +93,15 @@ kiln_status_code classify(const std::string &message, size_t prefixLength,
   return otherwise;
 }
 
-bool validDType(kiln_dtype dtype) {
-  return static_cast<int>(dtype) >= KILN_F32 &&
-         static_cast<int>(dtype) <= KILN_BOOL;
+/// An enum's value as C passed it: any int, which C++ may not load as the
+/// enum type (UBSan's -fsanitize=enum says so), so it is read as bytes.
+template <typename E> int asInt(const E &value) {
+  std::underlying_type_t<E> raw;
+  std::memcpy(&raw, &value, sizeof raw);
+  return static_cast<int>(raw);
 }
+
+bool validDType(int dtype) { return dtype >= KILN_F32 && dtype <= KILN_BOOL; }
 
 const EntryInfo *asEntry(const kiln_entry_point *entry) {
   return reinterpret_cast<const EntryInfo *>(entry);
@@ -107,11 +113,11 @@ const ValueInfo *asValue(const kiln_value *value) {
 /// Checks a shape from C: a known dtype, a shape pointer when the rank
 /// needs one, no negative dim, and a size kiln can allocate. Sets `bytes`.
 /// Returns NULL or the status to report.
-kiln_status *checkShape(kiln_dtype dtype, const int64_t *shape, size_t rank,
+kiln_status *checkShape(int dtype, const int64_t *shape, size_t rank,
                         uint64_t &bytes) {
   if (!validDType(dtype))
     return fail(KILN_STATUS_INVALID_ARGUMENT,
-                "unknown dtype " + std::to_string(static_cast<int>(dtype)));
+                "unknown dtype " + std::to_string(dtype));
   if (rank > 0 && !shape)
     return fail(KILN_STATUS_INVALID_ARGUMENT,
                 "shape is NULL, rank is " + std::to_string(rank));
@@ -124,7 +130,8 @@ kiln_status *checkShape(kiln_dtype dtype, const int64_t *shape, size_t rank,
     if (dim < 0)
       return fail(KILN_STATUS_INVALID_ARGUMENT,
                   "shape " + kiln::shapeText(dims) + " has a negative dim");
-  if (!kiln::checkedByteSize(dims, kiln_dtype_size(dtype), bytes))
+  if (!kiln::checkedByteSize(dims, kiln::dtypeSize(static_cast<DType>(dtype)),
+                             bytes))
     return fail(KILN_STATUS_INVALID_ARGUMENT,
                 "shape " + kiln::shapeText(dims) +
                     " spans more than 2^47 bytes, kiln's limit");
@@ -278,7 +285,7 @@ void kiln_status_free(kiln_status *status) {
 }
 
 const char *kiln_status_code_name(kiln_status_code code) {
-  switch (code) {
+  switch (asInt(code)) {
   case KILN_STATUS_OK:
     return "KILN_STATUS_OK";
   case KILN_STATUS_INVALID_ARGUMENT:
@@ -306,12 +313,14 @@ const char *kiln_status_code_name(kiln_status_code code) {
 //===----------------------------------------------------------------------===//
 
 size_t kiln_dtype_size(kiln_dtype dtype) {
-  return validDType(dtype) ? kiln::dtypeSize(static_cast<DType>(dtype)) : 0;
+  int value = asInt(dtype);
+  return validDType(value) ? kiln::dtypeSize(static_cast<DType>(value)) : 0;
 }
 
 const char *kiln_dtype_name(kiln_dtype dtype) {
   // dtypeName's views are of string literals, so NUL-terminated.
-  return validDType(dtype) ? kiln::dtypeName(static_cast<DType>(dtype)).data()
+  int value = asInt(dtype);
+  return validDType(value) ? kiln::dtypeName(static_cast<DType>(value)).data()
                            : nullptr;
 }
 
@@ -325,7 +334,7 @@ kiln_status *kiln_tensor_create(kiln_dtype dtype, const int64_t *shape,
     if (!out)
       return fail(KILN_STATUS_INVALID_ARGUMENT, "out is NULL");
     uint64_t bytes;
-    if (kiln_status *status = checkShape(dtype, shape, rank, bytes))
+    if (kiln_status *status = checkShape(asInt(dtype), shape, rank, bytes))
       return status;
     std::vector<int64_t> dims(shape, shape + rank);
     Tensor storage = Tensor::zeros(static_cast<DType>(dtype), dims);
@@ -341,7 +350,7 @@ kiln_status *kiln_tensor_wrap(kiln_dtype dtype, const int64_t *shape,
     if (!out)
       return fail(KILN_STATUS_INVALID_ARGUMENT, "out is NULL");
     uint64_t bytes;
-    if (kiln_status *status = checkShape(dtype, shape, rank, bytes))
+    if (kiln_status *status = checkShape(asInt(dtype), shape, rank, bytes))
       return status;
     std::vector<int64_t> dims(shape, shape + rank);
     if (bytes > size)
