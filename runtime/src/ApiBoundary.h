@@ -25,11 +25,12 @@ Result<T> catchAll(const std::string &prefix, F &&body) {
   try {
     return body();
   } catch (const std::bad_alloc &) {
-    return Error{prefix + "out of memory"};
+    return Error{prefix + "out of memory", ErrorKind::OutOfMemory};
   } catch (const std::exception &e) {
-    return Error{prefix + "internal error: " + e.what()};
+    return Error{prefix + "internal error: " + e.what(), ErrorKind::Internal};
   } catch (...) {
-    return Error{prefix + "internal error: an unknown exception"};
+    return Error{prefix + "internal error: an unknown exception",
+                 ErrorKind::Internal};
   }
 }
 

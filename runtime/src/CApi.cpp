@@ -81,16 +81,31 @@ template <typename F> kiln_status *guarded(F &&body) noexcept {
   }
 }
 
-/// The codes of the messages kiln::catchAll writes after its `prefix`;
-/// `otherwise` for every other error.
-kiln_status_code classify(const std::string &message, size_t prefixLength,
-                          kiln_status_code otherwise) {
-  std::string rest = message.substr(std::min(prefixLength, message.size()));
-  if (rest == "out of memory")
+/// The status code of each kind of kiln::Error.
+kiln_status_code codeOf(kiln::ErrorKind kind) {
+  switch (kind) {
+  case kiln::ErrorKind::InvalidArgument:
+    return KILN_STATUS_INVALID_ARGUMENT;
+  case kiln::ErrorKind::NotFound:
+    return KILN_STATUS_NOT_FOUND;
+  case kiln::ErrorKind::Io:
+    return KILN_STATUS_IO_ERROR;
+  case kiln::ErrorKind::InvalidArchive:
+    return KILN_STATUS_INVALID_ARCHIVE;
+  case kiln::ErrorKind::Unsupported:
+    return KILN_STATUS_UNSUPPORTED;
+  case kiln::ErrorKind::Runtime:
+    return KILN_STATUS_RUNTIME_ERROR;
+  case kiln::ErrorKind::OutOfMemory:
     return KILN_STATUS_OUT_OF_MEMORY;
-  if (rest.rfind("internal error: ", 0) == 0)
+  case kiln::ErrorKind::Internal:
     return KILN_STATUS_INTERNAL;
-  return otherwise;
+  }
+  return KILN_STATUS_INTERNAL;
+}
+
+kiln_status *fail(const kiln::Error &error) {
+  return fail(codeOf(error.kind), error.message);
 }
 
 /// An enum's value as C passed it: any int, which C++ may not load as the
@@ -144,12 +159,9 @@ Tensor view(const kiln_tensor &tensor) {
                         const_cast<void *>(tensor.storage.data()));
 }
 
-kiln_status *finishLoad(kiln::Result<kiln::Model> loaded,
-                        const std::string &name, kiln_status_code otherwise,
-                        kiln_model **out) {
+kiln_status *finishLoad(kiln::Result<kiln::Model> loaded, kiln_model **out) {
   if (!loaded)
-    return fail(classify(loaded.error().message, name.size() + 2, otherwise),
-                loaded.error().message);
+    return fail(loaded.error());
   *out = new kiln_model{std::move(loaded).value()};
   return nullptr;
 }
@@ -242,17 +254,9 @@ kiln_status *runModel(const kiln_model *model, const char *name,
                   "input " + std::to_string(i) + " is NULL");
     views.push_back(view(*inputs[i]));
   }
-  // The signature's checks first, so that a bad call is told apart from
-  // an error raised by the compiled code.
-  kiln::Result<void> checked = model->model.check(name, views);
-  if (!checked)
-    return fail(
-        classify(checked.error().message, 0, KILN_STATUS_INVALID_ARGUMENT),
-        checked.error().message);
   kiln::Result<std::vector<Tensor>> results = model->model.run(name, views);
   if (!results)
-    return fail(classify(results.error().message, 0, KILN_STATUS_RUNTIME_ERROR),
-                results.error().message);
+    return fail(results.error());
   if (kiln_status *status = checkOutputs(*entry, *results, outputs))
     return status;
   deliverOutputs(*results, outputs);
@@ -304,6 +308,8 @@ const char *kiln_status_code_name(kiln_status_code code) {
     return "KILN_STATUS_OUT_OF_MEMORY";
   case KILN_STATUS_INTERNAL:
     return "KILN_STATUS_INTERNAL";
+  case KILN_STATUS_UNSUPPORTED:
+    return "KILN_STATUS_UNSUPPORTED";
   }
   return "KILN_STATUS_UNKNOWN";
 }
@@ -417,18 +423,7 @@ kiln_status *kiln_model_load(const char *path, kiln_model **out) {
     if (!path || !out)
       return fail(KILN_STATUS_INVALID_ARGUMENT,
                   std::string(path ? "out" : "path") + " is NULL");
-    kiln::Result<kiln::Model> loaded = kiln::Model::load(path);
-    // Whether the file could be opened at all tells an I/O error from a
-    // bad archive; asked again only once loading has failed.
-    kiln_status_code otherwise = KILN_STATUS_INVALID_ARCHIVE;
-    kiln::RegularFile file;
-    if (!loaded) {
-      if (!kiln::openRegularFile(path, file).empty())
-        otherwise = KILN_STATUS_IO_ERROR;
-      else
-        close(file.fd);
-    }
-    return finishLoad(std::move(loaded), path, otherwise, out);
+    return finishLoad(kiln::Model::load(path), out);
   });
 }
 
@@ -438,9 +433,7 @@ kiln_status *kiln_model_load_from_memory(const void *data, size_t size,
     if ((!data && size) || !out)
       return fail(KILN_STATUS_INVALID_ARGUMENT,
                   std::string(out ? "data" : "out") + " is NULL");
-    const std::string name = "<memory>";
-    return finishLoad(kiln::Model::loadFromMemory(data, size, name), name,
-                      KILN_STATUS_INVALID_ARCHIVE, out);
+    return finishLoad(kiln::Model::loadFromMemory(data, size), out);
   });
 }
 

@@ -42,6 +42,7 @@ struct CallState {
   std::vector<std::unique_ptr<List>> lists;
   int64_t errorSite = -1;
   std::string errorMessage;
+  ErrorKind errorKind = ErrorKind::Runtime;
   // print(): the line being built and how much of the format is consumed.
   std::string line;
   std::string format;
@@ -66,9 +67,11 @@ template <typename F> auto guarded(int64_t site, F &&body) {
     return body();
   } catch (const std::bad_alloc &) {
     current->errorMessage.assign("out of memory");
+    current->errorKind = ErrorKind::OutOfMemory;
   } catch (const std::exception &e) {
     current->errorMessage.assign("internal error: ");
     current->errorMessage.append(e.what());
+    current->errorKind = ErrorKind::Internal;
   }
   current->errorSite = site;
   std::longjmp(current->jump, 1);
@@ -80,7 +83,9 @@ template <typename F> auto guarded(int64_t site, F &&body) {
 
 /// Ends the call with "out of memory allocating N bytes"; the message is
 /// built straight into the call state, so the raise skips no string.
-[[noreturn]] void failAllocation(uint64_t bytes, const char *why) {
+[[noreturn]] void failAllocation(uint64_t bytes, const char *why,
+                                 ErrorKind kind = ErrorKind::OutOfMemory) {
+  current->errorKind = kind;
   current->errorMessage.assign(why);
   current->errorMessage.append(std::to_string(bytes));
   current->errorMessage.append(" bytes");
@@ -93,8 +98,10 @@ void *hostAlloc(uint64_t bytes) {
   // (kiln/abi.h): no tensor is larger (MLIR asks for up to 64 bytes more,
   // to align the buffer itself), and the rounding below cannot wrap.
   if (bytes > KILN_MAX_TENSOR_BYTES + 64)
-    failAllocation(bytes, "cannot allocate more than 2^47 bytes for one "
-                          "tensor: asked for ");
+    failAllocation(bytes,
+                   "cannot allocate more than 2^47 bytes for one tensor: "
+                   "asked for ",
+                   ErrorKind::Runtime);
   // 64-byte aligned, so MLIR's own alignment step is a no-op and a
   // result's data starts at its allocation.
   size_t size = (std::max<uint64_t>(bytes, 1) + 63) / 64 * 64;
@@ -467,8 +474,7 @@ void raiseCallError(int64_t site) {
 void hostFree(void *ptr) { std::free(ptr); }
 
 bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
-                 void *results, std::vector<void *> &live,
-                 std::string &error) {
+                 void *results, std::vector<void *> &live, Error &error) {
   auto state = std::make_unique<CallState>();
   state->model = &model;
   CallState *outer = current;
@@ -477,7 +483,8 @@ bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
     current = outer;
     for (void *ptr : state->allocations)
       std::free(ptr);
-    error = model.renderSiteError(state->errorSite, state->errorMessage);
+    error = Error{model.renderSiteError(state->errorSite, state->errorMessage),
+                  state->errorKind};
     return false;
   }
   fn(args, results);
@@ -502,9 +509,9 @@ callWithHostApi(const std::vector<Site> &sites,
     call->body(&table, call->context);
   };
   std::vector<void *> live;
-  std::string error;
+  Error error;
   if (!invokeEntry(model, entry, args, nullptr, live, error))
-    return Error{error};
+    return error;
   for (void *ptr : live)
     std::free(ptr);
   return {};

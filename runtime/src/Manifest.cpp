@@ -112,7 +112,7 @@ void parseWeights(const json &manifest, Model::Impl &impl,
 
 std::string parseManifest(const std::string &text, Model::Impl &impl,
                           std::vector<std::pair<std::string, uint32_t>> &files,
-                          std::vector<uint64_t> &fileSizes) {
+                          std::vector<uint64_t> &fileSizes, ErrorKind &kind) {
   try {
     json manifest = json::parse(text);
     if (manifest.value("format", "") != "kiln")
@@ -122,16 +122,20 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
                                  0, kMaxSmallInt);
     int64_t minor = integerValue(version.at(1), "the minor format version",
                                  0, kMaxSmallInt);
-    if (major != 1 && major != 2)
+    if (major != 1 && major != 2) {
+      kind = ErrorKind::Unsupported;
       return "archive format version " + std::to_string(major) + "." +
              std::to_string(minor) +
              " is not supported: this runtime (kiln " KILN_VERSION_STRING
              ") reads format versions 1.x and 2.x";
+    }
     int64_t abi = integerField(manifest, "abi_version", 0, kMaxSmallInt);
-    if (abi != KILN_ABI_VERSION)
+    if (abi != KILN_ABI_VERSION) {
+      kind = ErrorKind::Unsupported;
       return "the archive's code uses ABI version " + std::to_string(abi) +
              "; this runtime implements version " +
              std::to_string(KILN_ABI_VERSION);
+    }
 
     impl.sourcePath = manifest.at("source").at("path").get<std::string>();
     impl.sourceEntry = manifest.at("source").at("entry").get<std::string>();

@@ -70,8 +70,9 @@ std::string Model::Impl::renderSiteError(int64_t site,
 
 namespace {
 
-Error loadError(const std::string &path, const std::string &message) {
-  return Error{path + ": " + message};
+Error loadError(const std::string &path, const std::string &message,
+                ErrorKind kind = ErrorKind::InvalidArchive) {
+  return Error{path + ": " + message, kind};
 }
 
 /// Loads an ELF shared object from memory: an anonymous memfd holds it, so
@@ -170,7 +171,8 @@ loadArchive(const std::string &path,
       memory ? impl->archive.copy(memory->data(), memory->size())
              : impl->archive.open(path);
   if (!error.empty())
-    return loadError(path, error);
+    return loadError(path, error,
+                     memory ? ErrorKind::OutOfMemory : ErrorKind::Io);
   if (impl->archive.size == 0)
     return loadError(path, "truncated or not a zip archive: the file is empty");
 
@@ -198,9 +200,10 @@ loadArchive(const std::string &path,
                            "archive is corrupt");
   std::vector<std::pair<std::string, uint32_t>> files;
   std::vector<uint64_t> sizes;
-  error = parseManifest(bytes(*manifestEntry), *impl, files, sizes);
+  ErrorKind kind = ErrorKind::InvalidArchive;
+  error = parseManifest(bytes(*manifestEntry), *impl, files, sizes, kind);
   if (!error.empty())
-    return loadError(path, error);
+    return loadError(path, error, kind);
 
   // Every entry the manifest lists must be present and intact, whether or
   // not this runtime will read it.
@@ -223,7 +226,7 @@ loadArchive(const std::string &path,
 
   impl->cpu = selectCpuVariant(impl->cpuVariants, error);
   if (!impl->cpu)
-    return loadError(path, error);
+    return loadError(path, error, ErrorKind::Unsupported);
 
   const ZipEntry *object = find(impl->cpu->object);
   if (!object)
@@ -239,10 +242,12 @@ loadArchive(const std::string &path,
                            " table");
   if (module->abi_version != KILN_ABI_VERSION ||
       module->size < sizeof(kiln_module))
-    return loadError(path, "the code object uses ABI version " +
-                               std::to_string(module->abi_version) +
-                               "; this runtime implements version " +
-                               std::to_string(KILN_ABI_VERSION));
+    return loadError(path,
+                     "the code object uses ABI version " +
+                         std::to_string(module->abi_version) +
+                         "; this runtime implements version " +
+                         std::to_string(KILN_ABI_VERSION),
+                     ErrorKind::Unsupported);
   *module->host = hostApi();
   // The code indexes its weight table by the manifest's order, so the two
   // must agree in count; the addresses are the mapping's, never copies.
@@ -467,7 +472,8 @@ Result<std::vector<Tensor>> runEntry(const Model::Impl &impl,
     for (const EntryInfo &entry : impl.entries)
       names += (names.empty() ? "" : ", ") + entry.name;
     return Error{"no entry point " + inQuotes(name) +
-                 " in this archive (it has: " + names + ")"};
+                     " in this archive (it has: " + names + ")",
+                 ErrorKind::NotFound};
   }
   const EntryInfo &entry = impl.entries[index];
   std::string error = checkInputs(entry, inputs);
@@ -486,9 +492,10 @@ Result<std::vector<Tensor>> runEntry(const Model::Impl &impl,
   std::vector<int64_t> results(resultWords + 1, 0);
 
   std::vector<void *> live;
+  Error failure;
   if (!invokeEntry(impl, impl.entryFunctions[index], args.data(),
-                   results.data(), live, error))
-    return Error{error};
+                   results.data(), live, failure))
+    return failure;
   return collectOutputs(entry, results, live);
 }
 
@@ -498,19 +505,6 @@ Result<std::vector<Tensor>> Model::run(std::string_view name,
                                        const std::vector<Tensor> &inputs) const {
   return catchAll<std::vector<Tensor>>(
       "", [&] { return runEntry(*impl, name, inputs); });
-}
-
-Result<void> Model::check(std::string_view name,
-                          const std::vector<Tensor> &inputs) const {
-  return catchAll<void>("", [&]() -> Result<void> {
-    const EntryInfo *found = entry(name);
-    if (!found)
-      return Error{"no entry point " + inQuotes(name) + " in this archive"};
-    std::string error = checkInputs(*found, inputs);
-    if (!error.empty())
-      return Error{error};
-    return {};
-  });
 }
 
 } // namespace kiln

@@ -59,17 +59,18 @@ struct Model::Impl {
   std::string renderSiteError(int64_t site, const std::string &message) const;
 };
 
-/// Fills `impl` from manifest.json. Returns an error message or "".
+/// Fills `impl` from manifest.json. Returns an error message or "", and
+/// sets `kind` to Unsupported when the archive is sound but newer than this
+/// runtime (format or ABI version).
 std::string parseManifest(const std::string &text, Model::Impl &impl,
                           std::vector<std::pair<std::string, uint32_t>> &files,
-                          std::vector<uint64_t> &fileSizes);
+                          std::vector<uint64_t> &fileSizes, ErrorKind &kind);
 
 /// Runs an entry function with the host API bound to a fresh call state.
 /// On success `live` holds the allocations still alive (the results); on a
 /// raise every allocation is freed and `error` holds the rendered message.
 bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
-                 void *results, std::vector<void *> &live,
-                 std::string &error);
+                 void *results, std::vector<void *> &live, Error &error);
 
 /// "[2, 3]", as PyTorch's messages print a shape.
 std::string shapeText(const std::vector<int64_t> &shape);

@@ -81,15 +81,11 @@ public:
   /// Runs entry point `name`. Inputs are checked against its signature
   /// (count, dtype, rank, static dims, and one size per dim symbol) before
   /// any code runs. Errors raised by the compiled code come back as an
-  /// Error whose message points at the script's source line.
+  /// Error whose message points at the script's source line. The Error's
+  /// kind tells a bad call (InvalidArgument, NotFound) from a failure
+  /// inside the compiled code (Runtime, OutOfMemory).
   Result<std::vector<Tensor>> run(std::string_view name,
                                   const std::vector<Tensor> &inputs) const;
-  /// The checks run() makes before any code runs, alone: an Error says
-  /// that run() would refuse these inputs, and why. Lets a caller tell a
-  /// bad call from a failure inside the compiled code (the C API's status
-  /// codes do).
-  Result<void> check(std::string_view name,
-                     const std::vector<Tensor> &inputs) const;
 
   struct Impl;
 

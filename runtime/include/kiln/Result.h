@@ -16,8 +16,23 @@
 
 namespace kiln {
 
+/// What kind of failure an Error is, for callers that act on it rather than
+/// print it (the C API maps each to a status code). Set where the error
+/// arises.
+enum class ErrorKind {
+  InvalidArgument, ///< the call does not fit: inputs against the signature
+  NotFound,        ///< no entry point of that name
+  Io,              ///< the file cannot be opened or read
+  InvalidArchive,  ///< not a kiln archive, or a damaged one
+  Unsupported,     ///< a sound archive this runtime or CPU cannot run
+  Runtime,         ///< compiled code stopped with an error (a failed check)
+  OutOfMemory,
+  Internal, ///< a bug in kiln
+};
+
 struct Error {
   std::string message;
+  ErrorKind kind = ErrorKind::InvalidArgument;
 };
 
 template <typename T> class [[nodiscard]] Result {

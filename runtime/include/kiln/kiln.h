@@ -79,9 +79,8 @@ typedef enum kiln_status_code {
   /* The archive file cannot be opened or read (missing, not a regular
    * file, no permission). */
   KILN_STATUS_IO_ERROR = 3,
-  /* The bytes are not an archive this runtime can load: not a zip, corrupt
-   * (checksums), a format or ABI version it does not read, or code for CPU
-   * features this machine lacks. */
+  /* The bytes are not a kiln archive, or a damaged one: not a zip, a bad
+   * manifest, a checksum mismatch. */
   KILN_STATUS_INVALID_ARCHIVE = 4,
   /* The compiled code raised an error (a failed assert, an index out of
    * range, a broadcast of mismatched dynamic dims): the message names the
@@ -92,7 +91,11 @@ typedef enum kiln_status_code {
   KILN_STATUS_BUFFER_TOO_SMALL = 6,
   KILN_STATUS_OUT_OF_MEMORY = 7,
   /* An error the runtime did not expect: a bug, please report it. */
-  KILN_STATUS_INTERNAL = 8
+  KILN_STATUS_INTERNAL = 8,
+  /* A sound archive this runtime or CPU cannot run: a newer format or ABI
+   * version, or no code object for this CPU's features (the message names
+   * what each lacks and the --target-cpu that fits). */
+  KILN_STATUS_UNSUPPORTED = 9
 } kiln_status_code;
 
 typedef struct kiln_status kiln_status;

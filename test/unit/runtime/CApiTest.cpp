@@ -152,9 +152,9 @@ TEST_CASE("C API: a NULL status is success, and every code has a name",
   CHECK(std::string(kiln_status_message(nullptr)).empty());
   kiln_status_free(nullptr);
   std::set<std::string> names;
-  for (int code = KILN_STATUS_OK; code <= KILN_STATUS_INTERNAL; ++code)
+  for (int code = KILN_STATUS_OK; code <= KILN_STATUS_UNSUPPORTED; ++code)
     names.insert(kiln_status_code_name(static_cast<kiln_status_code>(code)));
-  CHECK(names.size() == size_t(KILN_STATUS_INTERNAL) + 1);
+  CHECK(names.size() == size_t(KILN_STATUS_UNSUPPORTED) + 1);
   CHECK(names.count("KILN_STATUS_UNKNOWN") == 0);
   CHECK(std::string(kiln_status_code_name(static_cast<kiln_status_code>(99))) ==
         "KILN_STATUS_UNKNOWN");
@@ -316,6 +316,18 @@ TEST_CASE("C API: loading refuses with the right code", "[capi]") {
   Status truncated(
       kiln_model_load_from_memory(bytes.data(), bytes.size() / 2, &model));
   CHECK(truncated.code() == KILN_STATUS_INVALID_ARCHIVE);
+  // A sound archive whose code this CPU (as KILN_CPU_DISABLE makes it
+  // look) cannot run, from a path and from memory.
+  setenv("KILN_CPU_DISABLE", "sse3", 1);
+  Status oldCpu(kiln_model_load(archive().c_str(), &model));
+  Status oldCpuMemory(
+      kiln_model_load_from_memory(bytes.data(), bytes.size(), &model));
+  unsetenv("KILN_CPU_DISABLE");
+  CHECK(oldCpu.code() == KILN_STATUS_UNSUPPORTED);
+  CHECK_THAT(oldCpu.message(), Contains("needs sse3, which this CPU lacks; "
+                                        "recompile with kiln compile "
+                                        "--target-cpu=host"));
+  CHECK(oldCpuMemory.code() == KILN_STATUS_UNSUPPORTED);
   CHECK(model == nullptr);
 }
 

@@ -835,3 +835,35 @@ TEST_CASE("load picks the best code object this CPU runs", "[model]") {
                             "cannot check; x86-64-v2 needs sse9"));
   }
 }
+
+TEST_CASE("every error says what kind it is", "[model]") {
+  TempDir dir;
+  auto loadKind = [](const std::string &path) {
+    Result<Model> model = Model::load(path);
+    REQUIRE_FALSE(model.ok());
+    return model.error().kind;
+  };
+  auto runKind = [](const Model &model, std::string_view entry,
+                    const std::vector<Tensor> &inputs) {
+    Result<std::vector<Tensor>> outputs = model.run(entry, inputs);
+    REQUIRE_FALSE(outputs.ok());
+    return outputs.error().kind;
+  };
+  const std::string &good = archive("sig", SigScript);
+  CHECK(loadKind(dir / "nothere.kiln") == ErrorKind::Io);
+  CHECK(loadKind(corrupt("flip", good, dir / "flip.kiln", "manifest.json")) ==
+        ErrorKind::InvalidArchive);
+  CHECK(loadKind(corrupt("version", good, dir / "v3.kiln", "3 0")) ==
+        ErrorKind::Unsupported);
+  CHECK(loadKind(corrupt("features", good, dir / "f.kiln", "sse3,avx9000")) ==
+        ErrorKind::Unsupported);
+
+  Model sig = loadOk(good);
+  Tensor x3 = Tensor::zeros(DType::F32, {3});
+  Tensor x4 = Tensor::zeros(DType::F32, {4});
+  CHECK(runKind(sig, "nothere", {x3, x3}) == ErrorKind::NotFound);
+  CHECK(runKind(sig, "f", {x3}) == ErrorKind::InvalidArgument);
+  CHECK(runKind(sig, "f", {x3, x4}) == ErrorKind::InvalidArgument);
+  Model fail = loadOk(archive("fail", FailScript));
+  CHECK(runKind(fail, "add", {x3, x4}) == ErrorKind::Runtime);
+}
