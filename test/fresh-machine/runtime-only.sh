@@ -23,7 +23,7 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 2
 fi
 # shellcheck disable=SC1090 # the one list of the runtime's packages
-source <(grep -A2 '^RUNTIME_PACKAGES=' dev)
+source <(sed -n '/^RUNTIME_PACKAGES=/,/)$/p' dev)
 if [ ! -x "$ROOT/usr/bin/cmake" ]; then
   rm -rf "$ROOT"
   packages=$(IFS=,; echo "${RUNTIME_PACKAGES[*]}")
