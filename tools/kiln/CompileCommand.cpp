@@ -34,7 +34,6 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <iostream>
 
 
 namespace kiln {
@@ -279,8 +278,7 @@ int runCompile(const CompileOptions &o) {
   std::string text;
   std::string readError = readRegularFile(o.input, text, kMaxSourceBytes);
   if (!readError.empty()) {
-    std::cerr << "kiln: error: " << inQuotes(o.input) << ": " << readError
-              << "\n";
+    fmt::print(stderr, "kiln: error: {}: {}\n", inQuotes(o.input), readError);
     return 1;
   }
   if (looksLikeIR(o.input, text)) {
@@ -314,7 +312,7 @@ int runCompile(const CompileOptions &o) {
   lowering.entries = o.entries;
   std::vector<std::string> targets;
   if (std::string error = parseTargets(o, targets); !error.empty()) {
-    std::cerr << "kiln: error: " << error << "\n";
+    fmt::print(stderr, "kiln: error: {}\n", error);
     return 2;
   }
 
@@ -331,7 +329,7 @@ int runCompile(const CompileOptions &o) {
         at.getFilename() == o.input) {
       SourceLoc begin{at.getLine(), at.getColumn()};
       Diagnostic &diag = diags.error({begin, {begin.line, begin.col + 1}}, d.str());
-      std::cerr << diags.render(diag);
+      fmt::print(stderr, "{}", diags.render(diag));
       return mlir::success();
     }
     llvm::errs() << "kiln: internal: " << d << "\n";
@@ -345,13 +343,13 @@ int runCompile(const CompileOptions &o) {
   mlir::PassManager pm(&context);
   std::string error;
   if (!buildPassManager(o, flags, pm, error)) {
-    std::cerr << "kiln: error: " << error << "\n";
+    fmt::print(stderr, "kiln: error: {}\n", error);
     return 2;
   }
 
   ast::Module module = parseModule(file);
   if (o.emit == "ast") {
-    std::cout << printAST(module);
+    fmt::print("{}", printAST(module));
     return 0;
   }
 
@@ -359,7 +357,7 @@ int runCompile(const CompileOptions &o) {
   mlir::OwningOpRef<mlir::ModuleOp> ir =
       lowerToIR(context, module, diags, lowering, &declared);
   if (!ir) {
-    std::cerr << diags.renderAll();
+    fmt::print(stderr, "{}", diags.renderAll());
     return 1;
   }
   // Weights are checked before the slow part, and whenever a file is given.
@@ -367,7 +365,7 @@ int runCompile(const CompileOptions &o) {
   if (!o.output.empty() || !o.weights.empty()) {
     error = loadWeights(o, file, declared, weights);
     if (!error.empty()) {
-      std::cerr << "kiln: error: " << error << "\n";
+      fmt::print(stderr, "kiln: error: {}\n", error);
       return 1;
     }
   }
@@ -410,7 +408,7 @@ int runCompile(const CompileOptions &o) {
     request.targetFeatures = o.targetFeatures;
     if (!compileForCpu(*lowered, o.optLevel, request, cpu[i], error)) {
       if (!diags.hasErrors()) // else the located error says it all
-        std::cerr << "kiln: error: " << error << "\n";
+        fmt::print(stderr, "kiln: error: {}\n", error);
       return 1;
     }
     if (targets.size() > 1 && (request.llvmIR || request.assembly))
@@ -433,7 +431,7 @@ int runCompile(const CompileOptions &o) {
   archive.weights = &weights;
   error = writeArchive(o.output, archive);
   if (!error.empty()) {
-    std::cerr << "kiln: error: " << error << "\n";
+    fmt::print(stderr, "kiln: error: {}\n", error);
     return 1;
   }
   return 0;

@@ -17,9 +17,10 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
-#include <iomanip>
-#include <iostream>
 
 namespace kiln {
 
@@ -46,18 +47,27 @@ std::string scalarText(const nlohmann::json &value) {
   return "?";
 }
 
+/// "x: f32[N, 3]", or "k: i64 (Python scalar)".
 std::string describeValue(const nlohmann::json &value) {
-  std::string text = escaped(value.value("name", "?")) + ": ";
+  std::string name = escaped(value.value("name", "?"));
+  std::string dtype = escaped(value.value("dtype", "?"));
   if (value.value("scalar", false))
-    return text + value.value("dtype", "?") + " (Python scalar)";
-  text += value.value("dtype", "?") + "[";
-  bool first = true;
-  for (const auto &dim : value.at("dims")) {
-    text += first ? "" : ", ";
-    text += scalarText(dim);
-    first = false;
-  }
-  return text + "]";
+    return fmt::format("{}: {} (Python scalar)", name, dtype);
+  std::vector<std::string> dims;
+  for (const auto &dim : value.at("dims"))
+    dims.push_back(scalarText(dim));
+  return fmt::format("{}: {}[{}]", name, dtype, fmt::join(dims, ", "));
+}
+
+/// "  f(x: f32[N], k: i64 (Python scalar)) -> (result0: f32[?])".
+std::string describeEntry(const nlohmann::json &entry) {
+  std::vector<std::string> args, results;
+  for (const auto &arg : entry.at("args"))
+    args.push_back(describeValue(arg));
+  for (const auto &result : entry.at("results"))
+    results.push_back(describeValue(result));
+  return fmt::format("  {}({}) -> ({})", escaped(entry.value("name", "?")),
+                     fmt::join(args, ", "), fmt::join(results, ", "));
 }
 
 /// The undefined dynamic symbols of an ELF code object, sorted: what it
@@ -89,10 +99,7 @@ std::string importsOf(llvm::StringRef name, llvm::StringRef bytes) {
       names.push_back(escaped(*symbolName));
   }
   std::sort(names.begin(), names.end());
-  std::string text;
-  for (const std::string &symbol : names)
-    text += (text.empty() ? "" : " ") + symbol;
-  return text.empty() ? "(nothing)" : text;
+  return names.empty() ? "(nothing)" : fmt::format("{}", fmt::join(names, " "));
 }
 
 /// One line per code object, best first: "target: cpu x86-64-v3
@@ -101,16 +108,15 @@ std::string importsOf(llvm::StringRef name, llvm::StringRef bytes) {
 void printCpuTargets(const nlohmann::json &cpu) {
   nlohmann::json variants = cpu.is_array() ? cpu : nlohmann::json::array({cpu});
   for (const nlohmann::json &variant : variants) {
-    std::cout << "target: cpu " << escaped(variant.value("name", "code"))
-              << " (" << escaped(variant.value("triple", "?"))
-              << ", tuned for " << escaped(variant.value("cpu", "?"))
-              << ", -O"
-              << scalarText(variant.value("opt_level", nlohmann::json(0)))
-              << "), " << escaped(variant.value("object", "?"))
-              << ", features:";
+    std::string features;
     for (const auto &feature : variant.at("features"))
-      std::cout << " " << escaped(feature.get<std::string>());
-    std::cout << "\n";
+      features += " " + escaped(feature.get<std::string>());
+    fmt::print("target: cpu {} ({}, tuned for {}, -O{}), {}, features:{}\n",
+               escaped(variant.value("name", "code")),
+               escaped(variant.value("triple", "?")),
+               escaped(variant.value("cpu", "?")),
+               scalarText(variant.value("opt_level", nlohmann::json(0))),
+               escaped(variant.value("object", "?")), features);
   }
 }
 
@@ -120,7 +126,7 @@ int runInspect(const InspectOptions &o) {
   std::string bytes;
   std::string error = readRegularFile(o.archive, bytes);
   if (!error.empty()) {
-    std::cerr << "kiln: error: " << o.archive << ": " << error << "\n";
+    fmt::print(stderr, "kiln: error: {}: {}\n", o.archive, error);
     return 1;
   }
   std::vector<ZipEntry> entries;
@@ -129,19 +135,22 @@ int runInspect(const InspectOptions &o) {
   llvm::StringRef name(o.archive);
   if (!llvm::StringRef(bytes).starts_with("PK") &&
       (name.ends_with(".py") || name.ends_with(".mlir"))) {
-    bool python = name.ends_with(".py");
-    std::cerr << "kiln: error: " << inQuotes(o.archive) << ": this is "
-              << (python ? "Python source" : "MLIR")
-              << ", not a .kiln archive; "
-              << (python ? "compile it with kiln compile " + o.archive +
-                               " -o OUT.kiln, then inspect OUT.kiln"
-                         : "kiln inspect reads archives only")
-              << "\n";
+    if (name.ends_with(".py"))
+      fmt::print(stderr,
+                 "kiln: error: {}: this is Python source, not a .kiln "
+                 "archive; compile it with kiln compile {} -o OUT.kiln, then "
+                 "inspect OUT.kiln\n",
+                 inQuotes(o.archive), o.archive);
+    else
+      fmt::print(stderr,
+                 "kiln: error: {}: this is MLIR, not a .kiln archive; kiln "
+                 "inspect reads archives only\n",
+                 inQuotes(o.archive));
     return 1;
   }
   if (!readZipDirectory(reinterpret_cast<const uint8_t *>(bytes.data()),
                         bytes.size(), entries, error)) {
-    std::cerr << "kiln: error: " << o.archive << ": " << error << "\n";
+    fmt::print(stderr, "kiln: error: {}: {}\n", o.archive, error);
     return 1;
   }
   auto contents = [&](const std::string &name) -> std::string {
@@ -152,67 +161,52 @@ int runInspect(const InspectOptions &o) {
   };
 
   if (o.ir) {
-    std::cout << "// ir/input.mlir\n"
-              << contents("ir/input.mlir") << "\n// ir/optimized.mlir\n"
-              << contents("ir/optimized.mlir");
+    fmt::print("// ir/input.mlir\n{}\n// ir/optimized.mlir\n{}",
+               contents("ir/input.mlir"), contents("ir/optimized.mlir"));
     return 0;
   }
 
   nlohmann::json manifest =
       nlohmann::json::parse(contents("manifest.json"), nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object()) {
-    std::cerr << "kiln: error: " << o.archive
-              << ": manifest.json is missing or not valid JSON\n";
+    fmt::print(stderr,
+               "kiln: error: {}: manifest.json is missing or not valid JSON\n",
+               o.archive);
     return 1;
   }
   try {
     const auto &version = manifest.at("format_version");
-    std::cout << o.archive << ": kiln archive, format "
-              << scalarText(version.at(0)) << "." << scalarText(version.at(1))
-              << ", made by " << escaped(manifest.value("producer", "?"))
-              << "\n";
-    std::cout << "source: "
-              << escaped(manifest.at("source").value("path", "?")) << "\n";
+    fmt::print("{}: kiln archive, format {}.{}, made by {}\n", o.archive,
+               scalarText(version.at(0)), scalarText(version.at(1)),
+               escaped(manifest.value("producer", "?")));
+    fmt::print("source: {}\n",
+               escaped(manifest.at("source").value("path", "?")));
     printCpuTargets(manifest.at("targets").at("cpu"));
-    std::cout << "\nentry points:\n";
-    for (const auto &entry : manifest.at("entries")) {
-      std::cout << "  " << escaped(entry.value("name", "?")) << "(";
-      bool first = true;
-      for (const auto &arg : entry.at("args")) {
-        std::cout << (first ? "" : ", ") << describeValue(arg);
-        first = false;
-      }
-      std::cout << ") -> (";
-      first = true;
-      for (const auto &result : entry.at("results")) {
-        std::cout << (first ? "" : ", ") << describeValue(result);
-        first = false;
-      }
-      std::cout << ")\n";
-    }
-    std::cout << "\n" << manifest.at("sites").size()
-              << " run-time check sites, " << manifest.at("strings").size()
-              << " print formats\n";
+    fmt::print("\nentry points:\n");
+    for (const auto &entry : manifest.at("entries"))
+      fmt::print("{}\n", describeEntry(entry));
+    fmt::print("\n{} run-time check sites, {} print formats\n",
+               manifest.at("sites").size(), manifest.at("strings").size());
   } catch (const std::exception &e) {
-    std::cerr << "kiln: error: " << o.archive << ": corrupt manifest: "
-              << e.what() << "\n";
+    fmt::print(stderr, "kiln: error: {}: corrupt manifest: {}\n", o.archive,
+               e.what());
     return 1;
   }
 
-  std::cout << "\ncontents:\n";
+  fmt::print("\ncontents:\n");
   for (const ZipEntry &entry : entries)
-    std::cout << "  " << std::setw(10) << entry.size << "  @" << std::setw(8)
-              << entry.offset << "  " << escaped(entry.name) << "\n";
+    fmt::print("  {:>10}  @{:>8}  {}\n", entry.size, entry.offset,
+               escaped(entry.name));
   for (const ZipEntry &entry : entries)
     if (llvm::StringRef(entry.name).starts_with("cpu/"))
-      std::cout << "\n" << escaped(entry.name) << " imports: "
-                << importsOf(entry.name, contents(entry.name)) << "\n";
+      fmt::print("\n{} imports: {}\n", escaped(entry.name),
+                 importsOf(entry.name, contents(entry.name)));
   Result<Model> model = Model::load(o.archive);
-  std::cout << "\nruntime check: "
-            << (model ? "ok, loads " + escaped(model->cpuTarget()) +
-                            " on this machine"
-                      : model.error().message)
-            << "\n";
+  if (model)
+    fmt::print("\nruntime check: ok, loads {} on this machine\n",
+               escaped(model->cpuTarget()));
+  else
+    fmt::print("\nruntime check: {}\n", model.error().message);
   return model ? 0 : 1;
 }
 
