@@ -12,6 +12,7 @@
 
 #include "codegen/archive/Weights.h"
 
+#include "kiln/HalfFloat.h"
 #include "kiln/Tensor.h"
 #include "runtime/src/Untrusted.h"
 
@@ -362,42 +363,6 @@ bool endsWith(const std::string &text, const std::string &suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-/// float to bfloat16, rounding to nearest even as torch's .bfloat16() does.
-uint16_t toBFloat16(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  if ((bits & 0x7fffffff) > 0x7f800000)
-    return uint16_t(bits >> 16 | 0x40); // a quiet NaN
-  bits += 0x7fff + (bits >> 16 & 1);
-  return uint16_t(bits >> 16);
-}
-
-/// float to IEEE half, rounding to nearest even as torch's .half() does.
-uint16_t toHalf(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  uint16_t sign = uint16_t(bits >> 16 & 0x8000);
-  uint32_t abs = bits & 0x7fffffff;
-  if (abs > 0x7f800000)
-    return sign | 0x7e00; // a quiet NaN
-  if (abs >= 0x477ff000)  // 65520 and up round to infinity
-    return sign | 0x7c00;
-  if (abs >= 0x38800000) // normal in half: rebias the exponent, round
-    return sign | uint16_t((abs - 0x38000000 + 0xfff + (abs >> 13 & 1)) >> 13);
-  if (abs < 0x33000000) // below 2^-25: rounds to zero
-    return sign;
-  // A half subnormal counts units of 2^-24.
-  uint32_t exponent = abs >> 23;
-  uint32_t mantissa = (abs & 0x7fffff) | 0x800000;
-  uint32_t shift = 126 - exponent;
-  uint32_t half = mantissa >> shift;
-  uint32_t rest = mantissa & ((1u << shift) - 1);
-  uint32_t midpoint = 1u << (shift - 1);
-  if (rest > midpoint || (rest == midpoint && (half & 1)))
-    ++half;
-  return sign | uint16_t(half);
-}
-
 template <typename T> void append(std::string &bytes, T value) {
   bytes.append(reinterpret_cast<const char *>(&value), sizeof value);
 }
@@ -489,9 +454,9 @@ std::vector<WeightData> randomWeights(const std::vector<WeightSpec> &expected,
       else if (spec.dtype == "f32")
         append(data.bytes, float(value));
       else if (spec.dtype == "f16")
-        append(data.bytes, toHalf(float(value)));
+        append(data.bytes, floatToHalf(float(value)));
       else
-        append(data.bytes, toBFloat16(float(value)));
+        append(data.bytes, floatToBFloat16(float(value)));
     }
     out.push_back(std::move(data));
   }

@@ -11,12 +11,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Format.h"
+#include "kiln/HalfFloat.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 using namespace kiln;
 
@@ -27,30 +27,6 @@ constexpr int kPrecision = 4;
 constexpr int64_t kThreshold = 1000;
 constexpr int64_t kEdgeItems = 3;
 constexpr int64_t kLineWidth = 80;
-
-float bitsToFloat(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-float halfToFloat(uint16_t half) {
-  uint32_t sign = static_cast<uint32_t>(half & 0x8000) << 16;
-  uint32_t exponent = (half >> 10) & 0x1f;
-  uint32_t mantissa = half & 0x3ff;
-  if (exponent == 0) {
-    // Zero or subnormal: mantissa * 2^-24, exact in f32.
-    float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
-    return sign ? -magnitude : magnitude;
-  }
-  if (exponent == 31)
-    return bitsToFloat(sign | 0x7f800000u | (mantissa << 13));
-  return bitsToFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
-}
-
-float bfloat16ToFloat(uint16_t value) {
-  return bitsToFloat(static_cast<uint32_t>(value) << 16);
-}
 
 bool isFloating(DType dtype) {
   return dtype == DType::F32 || dtype == DType::F64 || dtype == DType::F16 ||

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "RunInputs.h"
 
+#include "kiln/HalfFloat.h"
 #include "kiln/Npy.h"
 #include "Untrusted.h"
 
@@ -22,42 +23,6 @@
 
 namespace kiln {
 namespace {
-
-/// float to bfloat16 and to IEEE half, rounding to nearest even as torch's
-/// .bfloat16() and .half() do (the same rounding as codegen/archive's
-/// weights, which the runtime cannot link).
-uint16_t toBFloat16(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  if ((bits & 0x7fffffff) > 0x7f800000)
-    return uint16_t(bits >> 16 | 0x40);
-  bits += 0x7fff + (bits >> 16 & 1);
-  return uint16_t(bits >> 16);
-}
-
-uint16_t toHalf(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  uint16_t sign = uint16_t(bits >> 16 & 0x8000);
-  uint32_t abs = bits & 0x7fffffff;
-  if (abs > 0x7f800000)
-    return sign | 0x7e00;
-  if (abs >= 0x477ff000)
-    return sign | 0x7c00;
-  if (abs >= 0x38800000)
-    return sign | uint16_t((abs - 0x38000000 + 0xfff + (abs >> 13 & 1)) >> 13);
-  if (abs < 0x33000000)
-    return sign;
-  uint32_t exponent = abs >> 23;
-  uint32_t mantissa = (abs & 0x7fffff) | 0x800000;
-  uint32_t shift = 126 - exponent;
-  uint32_t half = mantissa >> shift;
-  uint32_t rest = mantissa & ((1u << shift) - 1);
-  uint32_t midpoint = 1u << (shift - 1);
-  if (rest > midpoint || (rest == midpoint && (half & 1)))
-    ++half;
-  return sign | uint16_t(half);
-}
 
 bool isFloating(DType dtype) {
   return dtype == DType::F32 || dtype == DType::F64 || dtype == DType::F16 ||
@@ -113,9 +78,9 @@ bool storeElement(Tensor &t, int64_t i, const std::string &text) {
     else if (dtype == DType::F32)
       t.data<float>()[i] = static_cast<float>(value);
     else if (dtype == DType::F16)
-      t.data<uint16_t>()[i] = toHalf(static_cast<float>(value));
+      t.data<uint16_t>()[i] = floatToHalf(static_cast<float>(value));
     else
-      t.data<uint16_t>()[i] = toBFloat16(static_cast<float>(value));
+      t.data<uint16_t>()[i] = floatToBFloat16(static_cast<float>(value));
     return true;
   }
   if (dtype == DType::Bool) {
@@ -219,7 +184,7 @@ Tensor randomTensor(DType dtype, const std::vector<int64_t> &shape,
       // Small integers, exact in both half formats.
       float value = static_cast<float>(digits(rng) - 5);
       t.data<uint16_t>()[i] =
-          dtype == DType::F16 ? toHalf(value) : toBFloat16(value);
+          dtype == DType::F16 ? floatToHalf(value) : floatToBFloat16(value);
       break;
     }
     }
