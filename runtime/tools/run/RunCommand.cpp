@@ -20,9 +20,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <set>
-#include <sys/stat.h>
 
 namespace kiln {
 
@@ -90,18 +90,14 @@ bool safeFileName(const std::string &name) {
 /// message otherwise. Done before the run, so that a long run never ends in
 /// a path it cannot write.
 std::string makeFolder(const std::string &dir) {
-  struct stat info;
-  if (stat(dir.c_str(), &info) == 0)
-    return S_ISDIR(info.st_mode) ? "" : "it exists and is not a folder";
-  for (size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
-    std::string prefix = dir.substr(0, slash);
-    if (mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST)
-      return "cannot create " + inQuotes(prefix) + ": " + systemError(errno);
-    if (slash == std::string::npos)
-      return stat(dir.c_str(), &info) == 0 && S_ISDIR(info.st_mode)
-                 ? ""
-                 : "it exists and is not a folder";
-  }
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::exists(dir, error) && !fs::is_directory(dir, error))
+    return "it exists and is not a folder";
+  if (!fs::create_directories(dir, error) && error)
+    return "cannot create " + inQuotes(dir) + ": " +
+           systemError(error.value());
+  return "";
 }
 
 /// The entry `o.entry` names, or the archive's only one; null after
