@@ -146,13 +146,17 @@ std::string buildManifest(
       {"path", inputs.sourcePath},
       {"entry", "source/" + llvm::sys::path::filename(inputs.sourcePath).str()}};
   json cpu = json::array();
-  for (const CpuArtifacts *variant : variantsBestFirst(inputs))
-    cpu.push_back({{"name", variant->target.name},
-                   {"triple", variant->target.triple},
-                   {"cpu", variant->target.tuneCpu},
-                   {"features", variant->target.features},
-                   {"object", objectEntry(*variant)},
-                   {"opt_level", inputs.optLevel}});
+  for (const CpuArtifacts *variant : variantsBestFirst(inputs)) {
+    json entry = {{"name", variant->target.name},
+                  {"triple", variant->target.triple},
+                  {"cpu", variant->target.tuneCpu},
+                  {"features", variant->target.features},
+                  {"object", objectEntry(*variant)},
+                  {"opt_level", inputs.optLevel}};
+    if (!variant->target.featureEdits.empty())
+      entry["target_features"] = variant->target.featureEdits;
+    cpu.push_back(std::move(entry));
+  }
   manifest["targets"] = {{"cpu", cpu}};
   manifest["entries"] = describeEntries(inputs.kilnModule);
   json weights = json::array();

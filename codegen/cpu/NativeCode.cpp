@@ -90,6 +90,7 @@ std::string resolveCpuTarget(StringRef name, StringRef featureEdits,
                              CpuTarget &target) {
   target = CpuTarget();
   target.name = name.str();
+  target.featureEdits = featureEdits.str();
   target.triple = sys::getDefaultTargetTriple();
   StringMap<bool> enabled;
   if (name == "host") {

@@ -23,6 +23,8 @@ struct CpuTarget {
   /// The `--target-cpu` name it was made from ("host", "x86-64-v3",
   /// "znver4"); an archive names each code object after it.
   std::string name;
+  /// The `--target-features` edits applied to it ("+avx2,-avx512f").
+  std::string featureEdits;
   std::string triple;
   std::string tuneCpu;
   std::vector<std::string> features; // LLVM names: "avx2", "fma", ...

@@ -111,8 +111,10 @@ void printCpuTargets(const nlohmann::json &cpu) {
     std::string features;
     for (const auto &feature : variant.at("features"))
       features += " " + escaped(feature.get<std::string>());
-    fmt::print("target: cpu {} ({}, tuned for {}, -O{}), {}, features:{}\n",
+    std::string edits = variant.value("target_features", "");
+    fmt::print("target: cpu {}{} ({}, tuned for {}, -O{}), {}, features:{}\n",
                escaped(variant.value("name", "code")),
+               edits.empty() ? "" : " --target-features=" + escaped(edits),
                escaped(variant.value("triple", "?")),
                escaped(variant.value("cpu", "?")),
                scalarText(variant.value("opt_level", nlohmann::json(0))),
