@@ -48,15 +48,5 @@ if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
   chroot "$ROOT" update-ca-certificates >/dev/null
 fi
 
-# The runtime loads code objects through /proc/self/fd (memfd + dlopen), and
-# tests use /dev/shm and /tmp: mount them in a private mount namespace, so
-# nothing stays mounted when this script ends, however it ends.
-unshare --mount --propagation private bash -euo pipefail -c '
-  ROOT=$1
-  mount -t proc proc "$ROOT/proc"
-  mount --rbind /dev "$ROOT/dev"
-  mount -t tmpfs tmpfs "$ROOT/tmp"
-  chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 bash -euo pipefail -c "cd /work/kiln && ./dev demo && ./dev test"
-' check "$ROOT"
+test/fresh-machine/in-chroot.sh "$ROOT" "cd /work/kiln && ./dev demo && ./dev test"
 echo "check.sh: ./dev demo and ./dev test passed on a fresh Debian 12 ($ROOT)"

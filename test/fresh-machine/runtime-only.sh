@@ -38,30 +38,23 @@ git clone -q --no-hardlinks "$PWD" "$ROOT/work/kiln"
 /usr/bin/python3 test/runtime-c/Inputs/myfun_case.py examples/seed/myfun.py \
   "$ROOT/work/case.txt"
 
-unshare --mount --propagation private bash -euo pipefail -c '
-  ROOT=$1
-  mount -t proc proc "$ROOT/proc"
-  mount --rbind /dev "$ROOT/dev"
-  mount -t tmpfs tmpfs "$ROOT/tmp"
-  chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 bash -euo pipefail -c "
-      if dpkg -l | grep -Ei \"^ii +(llvm|libllvm|mlir|libmlir|clang|python3) \"; then
-        echo \"runtime-only.sh: the image has a compiler toolchain (above)\" >&2
-        exit 1
-      fi
-      cd /work
-      cmake -S kiln/runtime -B build-rt -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
-      cmake --build build-rt -- -j2 > /dev/null
-      cmake --install build-rt --prefix /opt/kiln > /dev/null
-      export PKG_CONFIG_PATH=/opt/kiln/lib/pkgconfig LD_LIBRARY_PATH=/opt/kiln/lib
-      cc -std=c99 -Wall -Werror kiln/test/runtime-c/run_archive.c \
-        \$(pkg-config --cflags --libs kiln_runtime) -lm -o run_archive
-      ./run_archive myfun.kiln case.txt
-      /opt/kiln/bin/kiln-run myfun.kiln --input x=random:1 --dim N=5
-      cmake -S kiln/examples/cpp -B build-example -G Ninja \
-        -Dkiln_runtime_DIR=/opt/kiln/lib/cmake/kiln_runtime > /dev/null
-      cmake --build build-example > /dev/null
-      build-example/kiln-example myfun.kiln myfun
-    "
-' check "$ROOT"
+test/fresh-machine/in-chroot.sh "$ROOT" '
+  if dpkg -l | grep -Ei "^ii +(llvm|libllvm|mlir|libmlir|clang|python3) "; then
+    echo "runtime-only.sh: the image has a compiler toolchain (above)" >&2
+    exit 1
+  fi
+  cd /work
+  cmake -S kiln/runtime -B build-rt -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+  cmake --build build-rt -- -j2 > /dev/null
+  cmake --install build-rt --prefix /opt/kiln > /dev/null
+  export PKG_CONFIG_PATH=/opt/kiln/lib/pkgconfig LD_LIBRARY_PATH=/opt/kiln/lib
+  cc -std=c99 -Wall -Werror kiln/test/runtime-c/run_archive.c \
+    $(pkg-config --cflags --libs kiln_runtime) -lm -o run_archive
+  ./run_archive myfun.kiln case.txt
+  /opt/kiln/bin/kiln-run myfun.kiln --input x=random:1 --dim N=5
+  cmake -S kiln/examples/cpp -B build-example -G Ninja \
+    -Dkiln_runtime_DIR=/opt/kiln/lib/cmake/kiln_runtime > /dev/null
+  cmake --build build-example > /dev/null
+  build-example/kiln-example myfun.kiln myfun
+'
 echo "runtime-only.sh: the runtime built, installed and ran on a Debian 12 without LLVM or MLIR ($ROOT)"
