@@ -28,8 +28,6 @@ static const char *const checkableFeatures[] = {
     "bmi2",     "lzcnt",    "movbe",    "avx512f",  "avx512cd",
     "avx512bw", "avx512dq", "avx512vl", "avx512vnni", "avx512bf16"};
 
-ArrayRef<const char *> checkableCpuFeatures() { return checkableFeatures; }
-
 static bool isCheckable(StringRef feature) {
   return llvm::any_of(checkableFeatures,
                       [&](const char *f) { return feature == f; });

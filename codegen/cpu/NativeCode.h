@@ -2,7 +2,6 @@
 #ifndef KILN_CODEGEN_CPU_NATIVECODE_H
 #define KILN_CODEGEN_CPU_NATIVECODE_H
 
-#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
@@ -29,10 +28,6 @@ struct CpuTarget {
   std::string tuneCpu;
   std::vector<std::string> features; // LLVM names: "avx2", "fma", ...
 };
-
-/// The x86 features the runtime can check with cpuid
-/// (runtime/src/CpuFeatures.cpp reads the same list), in LLVM's spelling.
-llvm::ArrayRef<const char *> checkableCpuFeatures();
 
 /// Resolves one `--target-cpu` name: "host", an x86-64 microarchitecture
 /// level ("x86-64" to "x86-64-v4") or an LLVM x86-64 CPU name ("znver4",
