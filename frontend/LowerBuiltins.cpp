@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LoweringImpl.h"
+#include "frontend/OpTable.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -504,8 +505,17 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
     error(call.func->range, "the builtin '" + name + "' is not supported");
     return std::nullopt;
   }
+  if (p.consume_front("math.")) {
+    if (const ops::Row *row = ops::lookup(ops::Math, p))
+      return callOp(*row, ops::Math, path, std::nullopt, CallArgs::of(call));
+    error(call.func->range, "'" + path + "' is not supported");
+    return std::nullopt;
+  }
   // torch.nn.functional.X behaves as torch.X for the ops we know.
   if (p.consume_front("torch.nn.functional.")) {
+    if (const ops::Row *row = ops::lookup(ops::Functional, p))
+      return callOp(*row, ops::Functional, "F." + p.str(), std::nullopt,
+                    CallArgs::of(call));
     if (isFunctionalOp(p))
       return callFunctional(p.str(), CallArgs::of(call));
     error(call.func->range,
@@ -514,7 +524,14 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
   }
   if (p.consume_front("torch.")) {
     std::string name = p.str();
-    if (name == "arange" || name == "where")
+    if (name == "where" && call.args.size() == 1 && call.keywords.empty()) {
+      error(call.range, "torch.where(condition) with one argument is not "
+                        "supported; it returns indices of a run-time count");
+      return std::nullopt;
+    }
+    if (const ops::Row *row = ops::lookup(ops::Torch, name))
+      return callOp(*row, ops::Torch, path, std::nullopt, CallArgs::of(call));
+    if (name == "arange")
       return callNNCreator(name, CallArgs::of(call));
     // Creation functions take no tensor receiver.
     static const char *const creators[] = {"zeros", "ones",  "empty", "full",

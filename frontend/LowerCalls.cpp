@@ -45,6 +45,10 @@ MaybeValue FunctionLowering::lowerCall(const ast::CallExpr &call) {
         }
       }
 
+  // `x.add_(y)` rebinds x, as append does.
+  if (MaybeValue r; callInPlace(call, r))
+    return r;
+
   MaybeValue callee = lowerExpr(*call.func);
   if (!callee)
     return std::nullopt;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LoweringImpl.h"
+#include "frontend/OpTable.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -584,8 +585,12 @@ MaybeValue FunctionLowering::lowerAttribute(const ast::AttributeExpr &e) {
   MaybeValue base = lowerExpr(*e.value);
   if (!base)
     return std::nullopt;
-  if (base->kind == PyValue::Kind::Global)
+  if (base->kind == PyValue::Kind::Global) {
+    if (base->str == "math")
+      if (std::optional<double> c = ops::mathConstant(e.attr))
+        return PyValue::ofValue(constFloat(*c, e.range));
     return PyValue::global(base->str + "." + e.attr);
+  }
   if (base->kind == PyValue::Kind::Object)
     return lowerObjectAttribute(*base->object, e);
   if (base->isValue() && isTensor(base->value)) {

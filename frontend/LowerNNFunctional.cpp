@@ -2,7 +2,7 @@
 //
 // torch.nn.functional.* calls, and the building blocks (emitLinear,
 // emitConv2d, ...) that nn.Module submodules share with them; the
-// activations are in LowerNNTensorOps.cpp. Only what cannot be composed
+// elementwise activations are rows of the op table (OpTable.cpp). Only what cannot be composed
 // cheaply has an op of its own (conv2d, the pools, embedding, erf); linear,
 // the norms and adaptive pooling are composed from elementwise ops,
 // reductions and shape ops, so fusion sees through them. Each builder checks
@@ -31,8 +31,7 @@ bool isFunctionalOp(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("linear", "conv2d", "max_pool2d", "avg_pool2d",
              "adaptive_avg_pool2d", true)
-      .Cases("relu", "gelu", "silu", "tanh", "sigmoid", "softmax",
-             "log_softmax", true)
+      .Cases("softmax", "log_softmax", true)
       .Cases("layer_norm", "batch_norm", "embedding", "dropout", true)
       .Default(false);
 }
@@ -98,41 +97,6 @@ MaybeValue FunctionLowering::callFunctional(const std::string &name,
                   bool fallback) -> std::optional<bool> {
     return arg(i) ? nn::lowerConstBool(*this, *arg(i), what) : fallback;
   };
-
-  if (name == "relu" || name == "silu" || name == "tanh" || name == "sigmoid" ||
-      name == "gelu") {
-    // In-place variants give the same result; only the aliasing differs,
-    // as for every rebinding (see docs/python-subset.md).
-    bool inplace = name == "relu" || name == "silu";
-    SmallVector<BuiltinParam> params = {{"input"}};
-    params.push_back({inplace ? "inplace" : "approximate", false});
-    if (!bind(name == "tanh" || name == "sigmoid"
-                  ? ArrayRef<BuiltinParam>(params).take_front()
-                  : ArrayRef<BuiltinParam>(params)))
-      return std::nullopt;
-    std::optional<Value> x = tensor(0, "input");
-    if (!x)
-      return std::nullopt;
-    std::string activation = name;
-    if (inplace && arg(1) && !nn::lowerConstBool(*this, *arg(1), "inplace"))
-      return std::nullopt;
-    if (name == "gelu" && arg(1)) {
-      MaybeValue a = lowerExpr(*arg(1));
-      if (!a)
-        return std::nullopt;
-      if (a->kind != PyValue::Kind::Str ||
-          (a->str != "none" && a->str != "tanh")) {
-        error(arg(1)->range,
-              "approximate must be 'none' or 'tanh', got " +
-                  (a->kind == PyValue::Kind::Str ? "'" + a->str + "'"
-                                                 : describe(*a)));
-        return std::nullopt;
-      }
-      if (a->str == "tanh")
-        activation = "gelu_tanh";
-    }
-    return wrap(emitActivation(activation, *x, where));
-  }
 
   if (name == "softmax" || name == "log_softmax") {
     if (!bind({{"input"},

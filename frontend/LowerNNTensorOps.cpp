@@ -1,11 +1,11 @@
 //===- LowerNNTensorOps.cpp - Tensor methods and torch.X of nn models -----===//
 //
 // The tensor operations that nn models use beyond arithmetic: softmax,
-// masked_fill, where, triu/tril, clamp, argmax, split/chunk, bmm and
-// torch.arange, plus the activations and the helpers (LowerNNSupport.h)
-// that LowerNNFunctional.cpp shares. They compose existing kiln ops where
-// they can (softmax is amax/sub/exp/sum/div, gelu is erf and arithmetic,
-// triu is arange, compare and where), so fusion sees through them.
+// masked_fill, triu/tril, argmax, split/chunk, bmm and torch.arange, plus
+// the helpers (LowerNNSupport.h) that LowerNNFunctional.cpp and the op
+// table share. They compose existing kiln ops where they can (softmax is
+// amax/sub/exp/sum/div, triu is arange, compare and where), so fusion sees
+// through them.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
@@ -182,66 +182,13 @@ std::optional<Value> emitSoftmax(FunctionLowering &fl, Value x, int64_t dim,
 } // namespace nn
 
 //===----------------------------------------------------------------------===//
-// Activations, shared by F.*, Tensor methods and nn.Module submodules
-//===----------------------------------------------------------------------===//
-
-std::optional<Value> FunctionLowering::emitActivation(llvm::StringRef name,
-                                                      Value x,
-                                                      SourceRange where) {
-  auto t = llvm::cast<RankedTensorType>(x.getType());
-  Type element = t.getElementType();
-  if (name == "relu") {
-    if (element.isInteger(1)) {
-      error(where,
-            "relu does not support bool tensors, got " + describeType(t));
-      return std::nullopt;
-    }
-    return nn::unary(*this, "kiln.relu", x, where);
-  }
-  if (name == "tanh" || name == "sigmoid") {
-    // As torch.tanh does, int inputs give float32.
-    if (!llvm::isa<FloatType>(element))
-      x = b.create<CastOp>(loc(where), withElementType(t, b.getF32Type()), x);
-    return nn::unary(*this, ("kiln." + name).str(), x, where);
-  }
-  if (!llvm::isa<FloatType>(element)) {
-    error(where, (name == "silu" ? "silu" : "gelu") +
-                     std::string(" needs a float input, got ") +
-                     describeType(t));
-    return std::nullopt;
-  }
-  auto mul = [&](Value a, Value c) {
-    return nn::binary(*this, "kiln.mul", a, c, where);
-  };
-  auto scalar = [&](double v) { return constFloat(v, where); };
-  if (name == "silu")
-    return mul(x, nn::unary(*this, "kiln.sigmoid", x, where));
-  Value inner;
-  if (name == "gelu") {
-    // 0.5 * x * (1 + erf(x / sqrt(2)))
-    inner = nn::unary(*this, "kiln.erf", mul(x, scalar(M_SQRT1_2)), where);
-  } else {
-    assert(name == "gelu_tanh" && "unknown activation");
-    // 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
-    Value cube = mul(mul(x, x), x);
-    Value poly =
-        nn::binary(*this, "kiln.add", x, mul(cube, scalar(0.044715)), where);
-    inner = nn::unary(*this, "kiln.tanh",
-                      mul(poly, scalar(M_SQRT2 * M_2_SQRTPI * 0.5)), where);
-  }
-  Value onePlus = nn::binary(*this, "kiln.add", inner, scalar(1.0), where);
-  return mul(mul(x, scalar(0.5)), onePlus);
-}
-
-//===----------------------------------------------------------------------===//
 // Tensor methods
 //===----------------------------------------------------------------------===//
 
 bool isNNTensorMethod(llvm::StringRef name) {
   static const char *const methods[] = {
-      "softmax", "log_softmax", "masked_fill", "where",     "triu",
-      "tril",    "clamp",       "clamp_min",   "clamp_max", "argmax",
-      "split",   "chunk",       "bmm"};
+      "softmax", "log_softmax", "masked_fill", "triu", "tril",
+      "argmax",  "split",       "chunk",       "bmm"};
   return llvm::is_contained(methods, name);
 }
 
@@ -397,16 +344,6 @@ MaybeValue FunctionLowering::callNNMethod(PyValue self, const std::string &name,
     return PyValue::ofValue(b.create<WhereOp>(l, t, *mask, fill, x));
   }
 
-  if (name == "where") {
-    if (!bind({{"self"}, {"condition"}, {"other"}}))
-      return std::nullopt;
-    std::optional<Value> cond = lowerValue(*arg(1));
-    std::optional<Value> other = cond ? lowerValue(*arg(2)) : std::nullopt;
-    if (!other)
-      return std::nullopt;
-    return wrap(emitWhere(*this, *cond, x, *other, where));
-  }
-
   if (name == "triu" || name == "tril") {
     if (!bind({{"self"}, {"diagonal", false}}))
       return std::nullopt;
@@ -451,49 +388,6 @@ MaybeValue FunctionLowering::callNNMethod(PyValue self, const std::string &name,
                  : llvm::isa<FloatType>(element) ? constFloat(0, where)
                                                  : constInt(0, where);
     return wrap(emitWhere(*this, mask, x, zero, where));
-  }
-
-  if (name == "clamp" || name == "clamp_min" || name == "clamp_max") {
-    bool hasMin = name != "clamp_max", hasMax = name != "clamp_min";
-    SmallVector<BuiltinParam> params = {{"self"}};
-    if (hasMin)
-      params.push_back({"min", name != "clamp"});
-    if (hasMax)
-      params.push_back({"max", name != "clamp"});
-    if (!bind(params))
-      return std::nullopt;
-    // clamp(min, max) is min(max(x, min), max), which also gives max where
-    // min > max, as PyTorch documents.
-    Value r = x;
-    bool any = false;
-    for (size_t i = 1; i < params.size(); ++i) {
-      if (!arg(i))
-        continue;
-      MaybeValue bound = lowerExpr(*arg(i));
-      if (!bound)
-        return std::nullopt;
-      if (bound->isNone())
-        continue;
-      if (!bound->isValue() || llvm::isa<ListType>(bound->value.getType())) {
-        error(arg(i)->range, std::string(params[i].name) +
-                                 " must be a number or a tensor, got " +
-                                 describe(*bound));
-        return std::nullopt;
-      }
-      bool isMin = llvm::StringRef(params[i].name) == "min";
-      std::optional<Value> next =
-          emitElementwise(isMin ? "kiln.maximum" : "kiln.minimum", r,
-                          bound->value, where, call.selfRange, arg(i)->range);
-      if (!next)
-        return std::nullopt;
-      r = *next;
-      any = true;
-    }
-    if (!any) {
-      error(where, "clamp() needs at least one of min and max");
-      return std::nullopt;
-    }
-    return PyValue::ofValue(r);
   }
 
   if (name == "argmax") {
@@ -675,28 +569,7 @@ MaybeValue FunctionLowering::callNNCreator(const std::string &name,
                                            const CallArgs &call) {
   SourceRange where = call.range;
   std::string fn = "torch." + name;
-  if (name == "where") {
-    if (call.args.size() == 1 && call.keywords.empty()) {
-      error(where, "torch.where(condition) with one argument is not "
-                   "supported; it returns indices of a run-time count");
-      return std::nullopt;
-    }
-    auto bound =
-        bindArgs(call, fn, {{"condition"}, {"input"}, {"other"}}, false);
-    if (!bound)
-      return std::nullopt;
-    SmallVector<Value, 3> ops;
-    for (const ast::Expr *e : *bound) {
-      std::optional<Value> v = lowerValue(*e);
-      if (!v)
-        return std::nullopt;
-      ops.push_back(*v);
-    }
-    std::optional<Value> r = emitWhere(*this, ops[0], ops[1], ops[2], where);
-    return r ? MaybeValue(PyValue::ofValue(*r)) : std::nullopt;
-  }
-
-  assert(name == "arange" && "callNNCreator handles where and arange");
+  assert(name == "arange" && "callNNCreator handles arange");
   // arange(end), arange(start, end), arange(start, end, step): the number of
   // positional arguments decides what the first one means.
   static const char *const positions[3][3] = {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/LoweringImpl.h"
+#include "frontend/OpTable.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -27,34 +28,15 @@ static bool isTensorType(Type t) { return llvm::isa<RankedTensorType>(t); }
 
 bool isKnownTensorMethod(llvm::StringRef name) {
   static const char *const methods[] = {
-      "exp", "log", "tanh", "sigmoid", "relu", "sqrt", "rsqrt", "abs", "neg",
-      "sin", "cos", "floor", "ceil", "add", "sub", "mul", "div", "pow",
-      "matmul", "mm", "floor_divide", "remainder", "maximum", "minimum", "eq",
-      "ne", "lt", "le", "gt", "ge", "sum", "mean", "var", "amax", "amin",
-      "max", "min", "size", "dim", "numel", "item", "contiguous", "clone",
-      "detach", "float", "double", "half", "bfloat16", "int", "long", "bool",
-      "to", "view", "reshape", "expand", "flatten", "unsqueeze", "squeeze",
+      "matmul", "mm", "sum", "mean", "var", "amax", "amin", "max", "min",
+      "size", "dim", "numel", "item", "contiguous", "clone", "detach",
+      "float", "double", "half", "bfloat16", "int", "long", "bool", "to",
+      "view", "reshape", "expand", "flatten", "unsqueeze", "squeeze",
       "transpose", "t", "permute", "zeros_like", "ones_like", "rand_like",
       "randn_like", "full_like"};
-  return llvm::is_contained(methods, name) || isNNTensorMethod(name);
+  return ops::lookup(ops::Method, name) || llvm::is_contained(methods, name) ||
+         isNNTensorMethod(name);
 }
-
-
-/// Float math that turns int tensors into float32, as PyTorch does.
-static bool isFloatMath(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-      .Cases("exp", "log", "tanh", "sigmoid", "sqrt", "rsqrt", "sin", "cos",
-             true)
-      .Default(false);
-}
-
-static bool isUnary(llvm::StringRef name) {
-  return isFloatMath(name) ||
-         llvm::StringSwitch<bool>(name)
-             .Cases("relu", "abs", "neg", "floor", "ceil", true)
-             .Default(false);
-}
-
 
 MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
                                         const CallArgs &call) {
@@ -64,6 +46,8 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
     error(where, "the list method '" + name + "' is not supported");
     return std::nullopt;
   }
+  if (const ops::Row *row = ops::lookup(ops::Method, name))
+    return callOp(*row, ops::Method, "Tensor." + name, self, call);
   if (isNNTensorMethod(name))
     return callNNMethod(self, name, call);
   std::optional<Value> xs =
@@ -81,35 +65,8 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
     return lowerExpr(*e);
   };
 
-  if (isUnary(name)) {
-    auto bound = bindArgs(call, fn, {{"self"}}, true);
-    if (!bound)
-      return std::nullopt;
-    if (isFloatMath(name) && !llvm::isa<FloatType>(tt.getElementType())) {
-      x = b.create<CastOp>(
-          l, RankedTensorType::get(tt.getShape(), b.getF32Type()), x);
-    }
-    OperationState state(l, "kiln." + name);
-    state.addOperands(x);
-    state.addTypes(x.getType());
-    return PyValue::ofValue(b.create(state)->getResult(0));
-  }
-
-  static const std::pair<const char *, ast::BinOpKind> binaries[] = {
-      {"add", ast::BinOpKind::Add},
-      {"sub", ast::BinOpKind::Sub},
-      {"mul", ast::BinOpKind::Mul},
-      {"div", ast::BinOpKind::Div},
-      {"pow", ast::BinOpKind::Pow},
-      {"matmul", ast::BinOpKind::MatMul},
-      {"mm", ast::BinOpKind::MatMul},
-      {"floor_divide", ast::BinOpKind::FloorDiv},
-      {"remainder", ast::BinOpKind::Mod}};
-  for (auto &[n, op] : binaries) {
-    if (name != n)
-      continue;
-    auto bound = bindArgs(
-        call, fn, {{"self"}, {name == "pow" ? "exponent" : "other"}}, true);
+  if (name == "matmul" || name == "mm") {
+    auto bound = bindArgs(call, fn, {{"self"}, {"other"}}, true);
     if (!bound)
       return std::nullopt;
     MaybeValue other = arg((*bound)[1]);
@@ -126,38 +83,9 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
         return std::nullopt;
       }
     }
-    return applyBinOp(op, self, *other, where, call.selfRange,
-                      (*bound)[1]->range);
+    return applyBinOp(ast::BinOpKind::MatMul, self, *other, where,
+                      call.selfRange, (*bound)[1]->range);
   }
-  if (name == "maximum" || name == "minimum") {
-    auto bound = bindArgs(call, fn, {{"self"}, {"other"}}, true);
-    if (!bound)
-      return std::nullopt;
-    std::optional<Value> o = lowerValue(*(*bound)[1]);
-    if (!o)
-      return std::nullopt;
-    std::optional<Value> r = emitElementwise(
-        "kiln." + name, x, *o, where, call.selfRange, (*bound)[1]->range);
-    return r ? MaybeValue(PyValue::ofValue(*r)) : std::nullopt;
-  }
-  static const std::pair<const char *, CmpPredicate> compares[] = {
-      {"eq", CmpPredicate::eq}, {"ne", CmpPredicate::ne},
-      {"lt", CmpPredicate::lt}, {"le", CmpPredicate::le},
-      {"gt", CmpPredicate::gt}, {"ge", CmpPredicate::ge}};
-  for (auto &[n, pred] : compares) {
-    if (name != n)
-      continue;
-    auto bound = bindArgs(call, fn, {{"self"}, {"other"}}, true);
-    if (!bound)
-      return std::nullopt;
-    std::optional<Value> o = lowerValue(*(*bound)[1]);
-    if (!o)
-      return std::nullopt;
-    std::optional<Value> r = emitCompare(pred, x, *o, where, call.selfRange,
-                                         (*bound)[1]->range);
-    return r ? MaybeValue(PyValue::ofValue(*r)) : std::nullopt;
-  }
-
   // Reductions.
   if (name == "sum" || name == "mean" || name == "amax" || name == "amin" ||
       name == "var" || name == "max" || name == "min") {

@@ -11,6 +11,11 @@
 //   LowerBuiltins.cpp      Python builtins and torch creation ops
 //   LowerTensorMethods.cpp Tensor methods and torch.X(tensor, ...)
 //   LowerNNFunctional.cpp  torch.nn.functional and the ops of nn models
+//   OpTable.h              the torch op table: schemas, spellings, rows
+//   OpSchema.cpp           schema strings; looking a spelling up
+//   OpBinder.cpp           binding a call to a row's schema
+//   OpTable.cpp            the elementwise rows and their builders
+//   OpCatalog.cpp          the table as JSON and Markdown (`kiln ops`)
 //   LowerModules.cpp       nn.Module classes: __init__ at compile time,
 //                          self.<attr>, submodule calls
 //   Annotations.cpp        parameter and result annotations
@@ -43,6 +48,10 @@
 namespace kiln {
 
 class ModuleLowering;
+namespace ops {
+struct Row;
+enum Spelling : unsigned;
+} // namespace ops
 
 /// A variable binding: its value and where it was last assigned.
 struct Binding {
@@ -52,9 +61,9 @@ struct Binding {
 using Env = std::map<std::string, Binding>;
 
 /// The Tensor methods (and torch.* functions taking a tensor first) that
-/// the lowering implements.
+/// the lowering implements: the op table's (OpTable.h) and the others.
 bool isKnownTensorMethod(llvm::StringRef name);
-/// The subsets of those, and of torch.nn.functional, that
+/// The subsets of the others, and of torch.nn.functional, that
 /// LowerNNFunctional.cpp implements.
 bool isNNTensorMethod(llvm::StringRef name);
 bool isFunctionalOp(llvm::StringRef name);
@@ -188,6 +197,17 @@ public:
   bindArgs(const CallArgs &call, const std::string &fnName,
            llvm::ArrayRef<BuiltinParam> params, bool hasSelf);
 
+  //===--- the op table (OpBinder.cpp) --------------------------------===//
+  /// Binds `call` to `row`'s schema as spelled `spelled` (e.g.
+  /// "torch.add") and lowers it; `self` is a method's receiver.
+  MaybeValue callOp(const ops::Row &row, ops::Spelling spelling,
+                    const std::string &spelled, std::optional<PyValue> self,
+                    const CallArgs &call);
+  /// `name.X_(...)` for a row with an in-place spelling: lowers X and
+  /// rebinds `name`. Returns false when the call is not one; `out` is the
+  /// result (nullopt after an error) otherwise.
+  bool callInPlace(const ast::CallExpr &call, MaybeValue &out);
+
   //===--- nn.Module instances (LowerModules.cpp) ----------------------===//
   /// `obj.attr`: a submodule, a weight (kiln.param), a number, a method.
   MaybeValue lowerObjectAttribute(const ModuleObject &obj,
@@ -247,7 +267,8 @@ public:
   std::optional<mlir::Value> emitEmbedding(mlir::Value weight,
                                            mlir::Value indices,
                                            SourceRange where);
-  /// "relu", "gelu" (erf), "gelu_tanh", "silu", "tanh" or "sigmoid".
+  /// "relu", "gelu" (erf), "gelu_tanh", "silu", "tanh" or "sigmoid": the
+  /// op table's F.X row with its defaults (OpBinder.cpp).
   std::optional<mlir::Value> emitActivation(llvm::StringRef name,
                                             mlir::Value x, SourceRange where);
 

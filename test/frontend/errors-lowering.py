@@ -322,12 +322,12 @@ def unknown_method(x):
 
 # An unknown torch.nn.functional function is rejected at its name.
 # RUN: not kiln compile %s --emit=ir --entry unknown_functional 2>&1 | FileCheck %s --check-prefix=FUNCTIONAL --strict-whitespace --implicit-check-not='{{error|note}}:'
-# FUNCTIONAL: {{^.*}}errors-lowering.py:[[@LINE+5]]:12: error: torch.nn.functional.hardswish is not supported yet{{$}}
-# FUNCTIONAL-NEXT: {{^}}    return torch.nn.functional.hardswish(x){{$}}
-# FUNCTIONAL-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~{{$}}
+# FUNCTIONAL: {{^.*}}errors-lowering.py:[[@LINE+5]]:12: error: torch.nn.functional.softsign is not supported yet{{$}}
+# FUNCTIONAL-NEXT: {{^}}    return torch.nn.functional.softsign(x){{$}}
+# FUNCTIONAL-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~{{$}}
 # kiln: x=f32[3]
 def unknown_functional(x):
-    return torch.nn.functional.hardswish(x)
+    return torch.nn.functional.softsign(x)
 
 
 # A Python builtin outside the subset is rejected at its name.

@@ -229,7 +229,7 @@ def embedding_float(x, w):
 
 # Unknown keywords are rejected at the keyword.
 # RUN: not kiln compile %s --emit=ir --entry relu_keyword 2>&1 | FileCheck %s --check-prefix=RELUKEYWORD --strict-whitespace --implicit-check-not='{{error|note}}:'
-# RELUKEYWORD: {{^.*}}nn-errors.py:[[@LINE+5]]:22: error: F.relu() got an unexpected keyword argument 'foo'{{$}}
+# RELUKEYWORD: {{^.*}}nn-errors.py:[[@LINE+5]]:22: error: F.relu() got an unexpected keyword argument 'foo'; the schema is relu(Tensor self, bool inplace=False) -> Tensor{{$}}
 # RELUKEYWORD-NEXT: {{^}}    return F.relu(x, foo=1){{$}}
 # RELUKEYWORD-NEXT: {{^}}                     ^~~~~{{$}}
 # kiln: x=f32[2,3]

@@ -53,6 +53,15 @@ struct InspectOptions {
 CLI::App *addInspectCommand(CLI::App &app, InspectOptions &options);
 int runInspect(const InspectOptions &options);
 
+/// `kiln ops`, hidden: the op table for tests and docs (OpsCommand.cpp).
+struct OpsOptions {
+  bool json = false;
+  bool markdown = false;
+};
+
+CLI::App *addOpsCommand(CLI::App &app, OpsOptions &options);
+int runOps(const OpsOptions &options);
+
 } // namespace kiln
 
 #endif // KILN_TOOLS_KILN_COMMANDS_H

@@ -24,6 +24,8 @@ int main(int argc, char **argv) {
   CLI::App *inspectCmd = kiln::addInspectCommand(app, inspect);
   kiln::RunOptions run;
   CLI::App *runCmd = kiln::addRunCommand(app, run);
+  kiln::OpsOptions ops;
+  CLI::App *opsCmd = kiln::addOpsCommand(app, ops);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -45,5 +47,7 @@ int main(int argc, char **argv) {
     return kiln::runInspect(inspect);
   if (runCmd->parsed())
     return kiln::runRun(run);
+  if (opsCmd->parsed())
+    return kiln::runOps(ops);
   return 2;
 }

@@ -19,7 +19,8 @@ namespace {
 std::string subcommandList(const CLI::App &app) {
   std::vector<std::string> names;
   for (const CLI::App *sub : app.get_subcommands({}))
-    names.push_back(sub->get_name());
+    if (!sub->get_group().empty()) // an empty group hides a maintainer's one
+      names.push_back(sub->get_name());
   return fmt::format("{}", fmt::join(names, ", "));
 }
 

@@ -1,0 +1,321 @@
+//===- OpBinder.cpp - Binding calls to the op table's schemas -------------===//
+//
+// Every call the op table answers is bound here, the way Python binds a
+// call to a signature: the receiver fills `self`, positional arguments fill
+// the other positional parameters in order, keywords fill parameters by
+// name (`input=` is `self`, as PyTorch's Python bindings accept), and
+// defaults fill the rest. Each argument is then converted by its declared
+// type. Every mistake is reported in one format, naming the spelling the
+// user wrote and the schema, at the argument that is wrong.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/LoweringImpl.h"
+#include "frontend/OpTable.h"
+
+#include "ir/KilnDialect.h"
+#include "ir/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+namespace {
+/// The parameters a spelling binds: the schema's, plus `inplace` for the
+/// F.X spellings that take it (it changes aliasing only, which values in
+/// the IR do not have).
+std::vector<ops::Param> paramsFor(const ops::Row &row, ops::Spelling s) {
+  std::vector<ops::Param> params = row.schema().params;
+  if (s == ops::Functional && (row.spellings & ops::FInplaceArg))
+    params.push_back({"inplace", ops::ParamType::Bool, "False", false});
+  return params;
+}
+
+std::string schemaText(const ops::Row &row, ops::Spelling s) {
+  ops::Schema schema = row.schema();
+  schema.params = paramsFor(row, s);
+  return schema.text();
+}
+
+bool isScalarValue(const PyValue &v) {
+  return v.isValue() && isScalarType(v.value.getType());
+}
+bool isTensorValue(const PyValue &v) {
+  return v.isValue() && llvm::isa<RankedTensorType>(v.value.getType());
+}
+
+/// The value a schema default's text denotes.
+PyValue defaultValue(FunctionLowering &fl, const std::string &text,
+                     SourceRange where) {
+  llvm::StringRef t(text);
+  if (t == "None")
+    return PyValue::none();
+  if (t == "True" || t == "False")
+    return PyValue::ofValue(fl.constBool(t == "True", where));
+  if (t.size() >= 2 && t.front() == '\'' && t.back() == '\'')
+    return PyValue::ofStr(t.drop_front().drop_back().str());
+  int64_t i;
+  if (!t.getAsInteger(10, i))
+    return PyValue::ofValue(fl.constInt(i, where));
+  double d = 0;
+  bool bad = t.getAsDouble(d);
+  assert(!bad && "a schema default is None, a bool, a string or a number");
+  (void)bad;
+  return PyValue::ofValue(fl.constFloat(d, where));
+}
+} // namespace
+
+/// Whether `v` can bind a parameter of type `t`; converts it in place
+/// (an int for a float parameter becomes a float).
+static bool convertArg(FunctionLowering &fl, ops::ParamType t, PyValue &v,
+                       bool firstTensor, SourceRange where) {
+  using ops::ParamType;
+  Type type = v.isValue() ? v.value.getType() : Type();
+  switch (t) {
+  case ParamType::OptTensor:
+    if (v.isNone())
+      return true;
+    [[fallthrough]];
+  case ParamType::Tensor:
+    return isTensorValue(v) || (!firstTensor && isScalarValue(v));
+  case ParamType::OptScalar:
+    if (v.isNone())
+      return true;
+    [[fallthrough]];
+  case ParamType::Scalar:
+    return isScalarValue(v);
+  case ParamType::Int:
+    return type && type.isInteger(64);
+  case ParamType::Float:
+    if (type && type.isInteger(64))
+      v = PyValue::ofValue(fl.castScalar(v.value, fl.b.getF64Type(), where));
+    return v.isValue() && v.value.getType().isF64();
+  case ParamType::Bool:
+    return type && type.isInteger(1);
+  case ParamType::IntList:
+    return v.kind == PyValue::Kind::Tuple ||
+           (type && (llvm::isa<ListType>(type) || type.isInteger(64)));
+  case ParamType::OptDtype:
+    return v.isNone() || dtypeFromGlobal(fl.b, v);
+  case ParamType::OptStr:
+    if (v.isNone())
+      return true;
+    [[fallthrough]];
+  case ParamType::Str:
+    return v.kind == PyValue::Kind::Str;
+  }
+  return false;
+}
+
+static const char *expected(ops::ParamType t, bool firstTensor) {
+  using ops::ParamType;
+  switch (t) {
+  case ParamType::Tensor:
+    return firstTensor ? "a Tensor" : "a Tensor or a number";
+  case ParamType::OptTensor:
+    return "a Tensor or None";
+  case ParamType::Scalar:
+    return "a number";
+  case ParamType::OptScalar:
+    return "a number or None";
+  case ParamType::Int:
+    return "an int";
+  case ParamType::Float:
+    return "a float";
+  case ParamType::Bool:
+    return "a bool";
+  case ParamType::IntList:
+    return "a list of ints";
+  case ParamType::OptDtype:
+    return "a dtype such as torch.float32, or None";
+  case ParamType::Str:
+    return "a string";
+  case ParamType::OptStr:
+    return "a string or None";
+  }
+  return "?";
+}
+
+MaybeValue FunctionLowering::callOp(const ops::Row &row, ops::Spelling s,
+                                    const std::string &spelled,
+                                    std::optional<PyValue> self,
+                                    const CallArgs &call) {
+  std::vector<ops::Param> params = paramsFor(row, s);
+  auto fail = [&](SourceRange at, const std::string &what) -> MaybeValue {
+    error(at, spelled + "() " + what + "; the schema is " + schemaText(row, s));
+    return std::nullopt;
+  };
+  std::vector<const ast::Expr *> exprs(params.size(), nullptr);
+  int selfIndex = self ? row.schema().find("self") : -1;
+  assert((!self || selfIndex >= 0) && "a method row has a self parameter");
+  // Positional arguments fill the positional parameters the receiver left.
+  size_t next = 0;
+  for (const ast::Expr *a : call.args) {
+    while (next < params.size() &&
+           (static_cast<int>(next) == selfIndex || params[next].keywordOnly))
+      ++next;
+    if (next == params.size()) {
+      size_t n = 0;
+      for (size_t i = 0; i < params.size(); ++i)
+        n += static_cast<int>(i) != selfIndex && !params[i].keywordOnly;
+      return fail(a->range,
+                  "takes " + std::to_string(n) + " positional arguments but " +
+                      std::to_string(call.args.size()) + " were given");
+    }
+    exprs[next++] = a;
+  }
+  for (const ast::Keyword *k : call.keywords) {
+    int i = row.schema().find(k->name == "input" && !self ? "self" : k->name);
+    if (i < 0 && k->name == "inplace" && params.back().name == "inplace")
+      i = params.size() - 1;
+    if (i < 0 || i == selfIndex)
+      return fail(k->range,
+                  "got an unexpected keyword argument '" + k->name + "'");
+    if (exprs[i])
+      return fail(k->range,
+                  "got multiple values for argument '" + k->name + "'");
+    exprs[i] = k->value.get();
+  }
+  ops::OpArgs args(*this, row, spelled, call.range);
+  int firstTensor = -1;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const ops::Param &p = params[i];
+    bool isFirst = false;
+    if (firstTensor < 0 && p.type == ops::ParamType::Tensor)
+      firstTensor = i, isFirst = true;
+    ops::BoundArg bound;
+    if (static_cast<int>(i) == selfIndex) {
+      bound = {*self, call.selfRange, true};
+    } else if (exprs[i]) {
+      MaybeValue v = lowerExpr(*exprs[i]);
+      if (!v)
+        return std::nullopt;
+      bound = {*v, exprs[i]->range, true};
+    } else if (!p.defaultText.empty()) {
+      bound = {defaultValue(*this, p.defaultText, call.range), call.range,
+               false};
+    } else {
+      return fail(call.range, "is missing the argument '" + p.name + "'");
+    }
+    if (!convertArg(*this, p.type, bound.value, isFirst, bound.range))
+      return fail(bound.range, "argument '" + p.name + "' must be " +
+                                   expected(p.type, isFirst) + ", got " +
+                                   describe(bound.value));
+    args.args.push_back(std::move(bound));
+  }
+  std::optional<Value> r = ops::lowerRow(args);
+  return r ? MaybeValue(PyValue::ofValue(*r)) : std::nullopt;
+}
+
+bool FunctionLowering::callInPlace(const ast::CallExpr &call, MaybeValue &out) {
+  auto *attr = llvm::dyn_cast<ast::AttributeExpr>(call.func.get());
+  auto *name =
+      attr ? llvm::dyn_cast<ast::NameExpr>(attr->value.get()) : nullptr;
+  if (!name || !llvm::StringRef(attr->attr).ends_with("_"))
+    return false;
+  std::string op = attr->attr.substr(0, attr->attr.size() - 1);
+  const ops::Row *row = ops::lookup(ops::InPlace, op);
+  if (!row)
+    return false;
+  out = std::nullopt;
+  MaybeValue self = lowerName(*name);
+  if (!self)
+    return true;
+  if (!isTensorValue(*self)) {
+    error(name->range, "the receiver of ." + attr->attr +
+                           "() must be a Tensor, got " + describe(*self));
+    return true;
+  }
+  MaybeValue r = callOp(*row, ops::Method, "Tensor." + attr->attr, *self,
+                        CallArgs::of(call));
+  if (!r)
+    return true;
+  // In place, the result keeps the receiver's dtype and shape: PyTorch
+  // refuses a float result into an int tensor and a broadcast that grows it.
+  auto selfType = llvm::cast<RankedTensorType>(self->value.getType());
+  auto rType = llvm::cast<RankedTensorType>(r->value.getType());
+  bool floatIntoInt = llvm::isa<FloatType>(rType.getElementType()) &&
+                      !llvm::isa<FloatType>(selfType.getElementType());
+  bool grows = rType.getRank() != selfType.getRank();
+  for (int64_t i = 0; !grows && i < rType.getRank(); ++i)
+    grows = !selfType.isDynamicDim(i) && !rType.isDynamicDim(i) &&
+            rType.getDimSize(i) != selfType.getDimSize(i);
+  if (floatIntoInt || grows) {
+    error(call.range, "Tensor." + attr->attr + "() cannot store its result " +
+                          describeType(rType) + " into " +
+                          describeType(selfType) + " in place");
+    return true;
+  }
+  Value v = r->value;
+  if (rType.getElementType() != selfType.getElementType())
+    v = b.create<CastOp>(loc(call.range),
+                         withElementType(rType, selfType.getElementType()), v);
+  if (v.getType() != selfType)
+    v = *castForMerge(v, selfType, call.range);
+  env[name->id] = Binding{PyValue::ofValue(v), call.range};
+  out = PyValue::ofValue(v);
+  return true;
+}
+
+std::optional<Value> FunctionLowering::emitActivation(llvm::StringRef name,
+                                                      Value x,
+                                                      SourceRange where) {
+  // nn.Module activations share the rows of F.X; "gelu_tanh" is
+  // F.gelu(approximate='tanh').
+  bool tanh = name == "gelu_tanh";
+  const ops::Row *row = ops::lookup(ops::Functional, tanh ? "gelu" : name);
+  assert(row && "every nn.Module activation has a row");
+  ops::OpArgs args(*this, *row, ("F." + name).str(), where);
+  for (const ops::Param &p : row->schema().params) {
+    PyValue v = args.args.empty() ? PyValue::ofValue(x)
+                : tanh && p.name == "approximate"
+                    ? PyValue::ofStr("tanh")
+                    : defaultValue(*this, p.defaultText, where);
+    args.args.push_back({v, where, args.args.empty()});
+  }
+  return ops::lowerRow(args);
+}
+
+} // namespace kiln
+
+namespace kiln::ops {
+
+const BoundArg &OpArgs::arg(llvm::StringRef name) const {
+  int i = row.schema().find(name);
+  assert(i >= 0 && "builders ask for parameters their schema declares");
+  return args[i];
+}
+
+Value OpArgs::value(llvm::StringRef name) const {
+  const BoundArg &a = arg(name);
+  return a.value.isValue() ? a.value.value : Value();
+}
+
+bool OpArgs::isNone(llvm::StringRef name) const {
+  return arg(name).value.isNone();
+}
+
+std::optional<double> OpArgs::constFloat(llvm::StringRef name) {
+  Value v = value(name);
+  if (v)
+    if (auto c = v.getDefiningOp<arith::ConstantOp>()) {
+      if (auto f = llvm::dyn_cast<FloatAttr>(c.getValue()))
+        return f.getValueAsDouble();
+      if (auto i = llvm::dyn_cast<IntegerAttr>(c.getValue()))
+        return static_cast<double>(i.getType().isInteger(1)
+                                       ? i.getValue().getZExtValue()
+                                       : i.getValue().getSExtValue());
+    }
+  fl.error(range(name), spelling + "() argument '" + name.str() +
+                            "' must be a constant here, got " +
+                            fl.describe(arg(name).value));
+  return std::nullopt;
+}
+
+std::string OpArgs::str(llvm::StringRef name) const {
+  return arg(name).value.str;
+}
+
+} // namespace kiln::ops
