@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/OpTable.h"
 #include "frontend/LowerNNSupport.h"
+#include "frontend/OpFamilies.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -460,8 +461,8 @@ constexpr unsigned kActivation = Functional | FInplaceArg;
     }                                                                          \
   }
 
-const std::vector<Row> &allRows() {
-  static const std::vector<Row> rows = {
+std::vector<Row> elementwiseRows() {
+  return {
       // Unary math.
       {"exp(Tensor self) -> Tensor", kTensorOp, "kiln.exp", nullptr, FloatMath,
        UNARY_SAMPLES(-4, 4)},
@@ -891,6 +892,17 @@ const std::vector<Row> &allRows() {
        NoFlags,
        {{"x=f64[]"}}},
   };
+}
+
+const std::vector<Row> &allRows() {
+  static const std::vector<Row> rows = [] {
+    std::vector<Row> all;
+    for (std::vector<Row> (*family)() : kFamilies) {
+      std::vector<Row> some = family();
+      all.insert(all.end(), some.begin(), some.end());
+    }
+    return all;
+  }();
   return rows;
 }
 

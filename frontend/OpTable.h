@@ -1,5 +1,4 @@
-//===- OpTable.h - The torch op table: schemas, spellings, lowerings -*- C++
-//-*-===//
+//===- OpTable.h - The torch op table: schemas, spellings, lowerings ------===//
 //
 // One row per torch operation, as PyTorch's native_functions.yaml has: a
 // schema string ("softplus(Tensor self, Scalar beta=1, Scalar threshold=20)
@@ -65,9 +64,9 @@ struct Schema {
   int find(llvm::StringRef name) const;
 };
 
-/// Parses "name(Type a, Type b=default, *, Type c=d) -> Ret". Asserts on a
-/// malformed string: rows are written by hand and parsed at start-up, so
-/// the unit tests catch a typo.
+/// Parses "name(Type a, Type b=default, *, Type c=d) -> Ret". A malformed
+/// string is a fatal error: rows are written by hand, and test/ops parses
+/// every one (`kiln ops --json`), so a typo fails the suite.
 Schema parseSchema(llvm::StringRef text);
 
 /// The spellings a row answers to, as bits.

@@ -1,0 +1,28 @@
+//===- OpFamilies.h - The files that hold the op table's rows ---*- C++ -*-===//
+//
+// Private to frontend/. Each family of torch ops keeps its rows and their
+// builders in a file of its own (OpTable.cpp: elementwise math, activations,
+// arithmetic, comparisons and Python's math module), and returns them from
+// one function; allRows() concatenates the families in the order below,
+// which is the order of the generated documentation. Adding a family is a
+// file, a declaration here and an entry in kFamilies.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_FRONTEND_OPFAMILIES_H
+#define KILN_FRONTEND_OPFAMILIES_H
+
+#include "frontend/OpTable.h"
+
+#include <vector>
+
+namespace kiln::ops {
+
+std::vector<Row> elementwiseRows(); // OpTable.cpp
+
+inline constexpr std::vector<Row> (*kFamilies[])() = {
+    elementwiseRows,
+};
+
+} // namespace kiln::ops
+
+#endif // KILN_FRONTEND_OPFAMILIES_H
