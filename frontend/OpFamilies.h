@@ -18,9 +18,13 @@
 namespace kiln::ops {
 
 std::vector<Row> elementwiseRows(); // OpTable.cpp
+std::vector<Row> tensorRows();      // OpTableTensor.cpp
+std::vector<Row> nnRows();          // OpTableNN.cpp
+std::vector<Row> indexingRows();    // OpTableIndexing.cpp
+std::vector<Row> preludeRows();     // OpTablePrelude.cpp
 
 inline constexpr std::vector<Row> (*kFamilies[])() = {
-    elementwiseRows,
+    elementwiseRows, tensorRows, nnRows, indexingRows, preludeRows,
 };
 
 } // namespace kiln::ops
