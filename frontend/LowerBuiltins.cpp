@@ -538,7 +538,7 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
                                            "rand",  "randn", "tensor"};
     bool isCreator = llvm::is_contained(creators, name);
     if (!isCreator && name != "stack" && name != "cat" &&
-        !isKnownTensorMethod(name)) {
+        !isNNTensorMethod(name)) {
       if (dtypeFromGlobal(b, PyValue::global(path)))
         error(call.func->range, "'" + path + "' is a dtype, not a function");
       else

@@ -187,8 +187,8 @@ std::optional<Value> emitSoftmax(FunctionLowering &fl, Value x, int64_t dim,
 
 bool isNNTensorMethod(llvm::StringRef name) {
   static const char *const methods[] = {
-      "softmax", "log_softmax", "masked_fill", "triu", "tril",
-      "argmax",  "split",       "chunk",       "bmm"};
+      "softmax", "log_softmax", "masked_fill", "triu",
+      "tril",    "split",       "chunk"};
   return llvm::is_contained(methods, name);
 }
 
@@ -390,45 +390,6 @@ MaybeValue FunctionLowering::callNNMethod(PyValue self, const std::string &name,
     return wrap(emitWhere(*this, mask, x, zero, where));
   }
 
-  if (name == "argmax") {
-    if (!bind({{"self"}, {"dim", false}, {"keepdim", false}}))
-      return std::nullopt;
-    std::optional<bool> keepdim =
-        arg(2) ? nn::lowerConstBool(*this, *arg(2), "keepdim") : false;
-    if (!keepdim)
-      return std::nullopt;
-    if (element.isInteger(1)) {
-      error(where,
-            "argmax() does not support bool tensors, got " + describe(self));
-      return std::nullopt;
-    }
-    bool hasDim = arg(1) && !llvm::isa<ast::NoneLitExpr>(arg(1));
-    std::optional<int64_t> dim = hasDim ? dimArg(1, 0) : 0;
-    if (!dim)
-      return std::nullopt;
-    // kiln.max_dim picks the first of equal maxima (and the first NaN), as
-    // PyTorch does. With no dim, or on a 0-d tensor, it runs over x
-    // flattened.
-    Value input = x;
-    bool flatten = !hasDim || rank == 0;
-    if (flatten) {
-      std::vector<Value> dims = dimValues(x, where);
-      Value n = dims.empty() ? constInt(1, where) : dims[0];
-      for (size_t i = 1; i < dims.size(); ++i)
-        n = nn::binary(*this, "kiln.mul", n, dims[i], where);
-      input = nn::reshape(*this, x, {n}, where);
-    }
-    bool keep = *keepdim && !flatten;
-    Type vt = inferReduceType(input.getType(), {*dim}, keep, false, nullptr);
-    Type it = withElementType(vt, b.getI64Type());
-    Value indices =
-        b.create<MaxDimOp>(l, vt, it, input, *dim, keep).getResult(1);
-    if (flatten && *keepdim && rank > 0)
-      indices = nn::reshape(
-          *this, indices, SmallVector<Value>(rank, constInt(1, where)), where);
-    return PyValue::ofValue(indices);
-  }
-
   if (name == "split" || name == "chunk") {
     // Tensor.split names its size `split_size`, torch.split
     // `split_size_or_sections`.
@@ -519,33 +480,6 @@ MaybeValue FunctionLowering::callNNMethod(PyValue self, const std::string &name,
     return splitInto(*this, x, *dim, pieces, where);
   }
 
-  if (name == "bmm") {
-    if (!bind({{"self"}, {"mat2"}}))
-      return std::nullopt;
-    std::optional<Value> other = lowerValue(*arg(1));
-    if (!other)
-      return std::nullopt;
-    auto ot = llvm::dyn_cast<RankedTensorType>(other->getType());
-    if (rank != 3 || !ot || ot.getRank() != 3) {
-      error(where, "bmm() multiplies two 3-D tensors; got " + describe(self) +
-                       " and " + describe(PyValue::ofValue(*other)));
-      return std::nullopt;
-    }
-    // Unlike matmul, bmm does not broadcast the batch dim.
-    int64_t b0 = tt.getDimSize(0), b1 = ot.getDimSize(0);
-    if (!ShapedType::isDynamic(b0) && !ShapedType::isDynamic(b1) && b0 != b1) {
-      error(where, "bmm() batch sizes differ: " + describe(self) + " and " +
-                       describe(PyValue::ofValue(*other)));
-      return std::nullopt;
-    }
-    std::string why;
-    Type t = inferMatmulType(x.getType(), ot, &why);
-    if (!t) {
-      error(where, "bmm: " + userMessage(why));
-      return std::nullopt;
-    }
-    return PyValue::ofValue(b.create<MatmulOp>(l, t, x, *other));
-  }
   assert(!isNNTensorMethod(name) && "every nn tensor method has a case");
   error(where, "the Tensor method '" + name + "' is not supported");
   return std::nullopt;

@@ -52,6 +52,8 @@ PyValue defaultValue(FunctionLowering &fl, const std::string &text,
   llvm::StringRef t(text);
   if (t == "None")
     return PyValue::none();
+  if (t == "[]")
+    return PyValue::tuple({});
   if (t == "True" || t == "False")
     return PyValue::ofValue(fl.constBool(t == "True", where));
   if (t.size() >= 2 && t.front() == '\'' && t.back() == '\'')
@@ -86,6 +88,10 @@ static bool convertArg(FunctionLowering &fl, ops::ParamType t, PyValue &v,
     [[fallthrough]];
   case ParamType::Scalar:
     return isScalarValue(v);
+  case ParamType::OptInt:
+    if (v.isNone())
+      return true;
+    [[fallthrough]];
   case ParamType::Int:
     return type && type.isInteger(64);
   case ParamType::Float:
@@ -94,6 +100,10 @@ static bool convertArg(FunctionLowering &fl, ops::ParamType t, PyValue &v,
     return v.isValue() && v.value.getType().isF64();
   case ParamType::Bool:
     return type && type.isInteger(1);
+  case ParamType::OptIntList:
+    if (v.isNone())
+      return true;
+    [[fallthrough]];
   case ParamType::IntList:
     return v.kind == PyValue::Kind::Tuple ||
            (type && (llvm::isa<ListType>(type) || type.isInteger(64)));
@@ -122,6 +132,10 @@ static const char *expected(ops::ParamType t, bool firstTensor) {
     return "a number or None";
   case ParamType::Int:
     return "an int";
+  case ParamType::OptInt:
+    return "an int or None";
+  case ParamType::OptIntList:
+    return "a list of ints or None";
   case ParamType::Float:
     return "a float";
   case ParamType::Bool:
@@ -138,75 +152,130 @@ static const char *expected(ops::ParamType t, bool firstTensor) {
   return "?";
 }
 
-MaybeValue FunctionLowering::callOp(const ops::Row &row, ops::Spelling s,
-                                    const std::string &spelled,
-                                    std::optional<PyValue> self,
-                                    const CallArgs &call) {
+namespace {
+/// A call's arguments, lowered once in source order, so that trying the
+/// overloads of a name does not lower (or report errors in) them twice.
+struct LoweredCall {
+  std::vector<ops::BoundArg> positional;
+  std::vector<std::pair<const ast::Keyword *, ops::BoundArg>> keywords;
+  SourceRange selfRange;
+};
+
+/// Why a call does not bind an overload: where, and the message.
+struct BindError {
+  SourceRange at;
+  std::string what;
+};
+
+bool isIntList(ops::ParamType t) {
+  return t == ops::ParamType::IntList || t == ops::ParamType::OptIntList;
+}
+} // namespace
+
+/// Binds a lowered call to one row's schema, filling `args`; the error,
+/// if it does not bind.
+static std::optional<BindError> bindRow(FunctionLowering &fl, ops::Spelling s,
+                                        std::optional<PyValue> self,
+                                        const LoweredCall &call,
+                                        ops::OpArgs &args) {
+  const ops::Row &row = args.row;
   std::vector<ops::Param> params = paramsFor(row, s);
-  auto fail = [&](SourceRange at, const std::string &what) -> MaybeValue {
-    error(at, spelled + "() " + what + "; the schema is " + schemaText(row, s));
-    return std::nullopt;
-  };
-  std::vector<const ast::Expr *> exprs(params.size(), nullptr);
   int selfIndex = self ? row.schema().find("self") : -1;
   assert((!self || selfIndex >= 0) && "a method row has a self parameter");
-  // Positional arguments fill the positional parameters the receiver left.
-  size_t next = 0;
-  for (const ast::Expr *a : call.args) {
-    while (next < params.size() &&
-           (static_cast<int>(next) == selfIndex || params[next].keywordOnly))
-      ++next;
-    if (next == params.size()) {
-      size_t n = 0;
-      for (size_t i = 0; i < params.size(); ++i)
-        n += static_cast<int>(i) != selfIndex && !params[i].keywordOnly;
-      return fail(a->range,
-                  "takes " + std::to_string(n) + " positional arguments but " +
-                      std::to_string(call.args.size()) + " were given");
-    }
-    exprs[next++] = a;
+  std::vector<int> open; // the positional parameters the receiver left
+  for (size_t i = 0; i < params.size(); ++i)
+    if (static_cast<int>(i) != selfIndex && !params[i].keywordOnly)
+      open.push_back(i);
+  std::vector<std::optional<ops::BoundArg>> bound(params.size());
+  std::vector<ops::BoundArg> positional = call.positional;
+  // PyTorch's varargs int lists: x.view(2, 3) is x.view((2, 3)) when the
+  // list is the only positional parameter.
+  if (open.size() == 1 && isIntList(params[open[0]].type) &&
+      positional.size() > 1) {
+    std::vector<PyValue> items;
+    for (const ops::BoundArg &a : positional)
+      items.push_back(a.value);
+    SourceRange r =
+        SourceRange::cover(positional.front().range, positional.back().range);
+    positional = {{PyValue::tuple(std::move(items)), r, true}};
   }
-  for (const ast::Keyword *k : call.keywords) {
+  if (positional.size() > open.size())
+    return BindError{positional[open.size()].range,
+                     "takes " + std::to_string(open.size()) +
+                         " positional arguments but " +
+                         std::to_string(positional.size()) + " were given"};
+  for (size_t i = 0; i < positional.size(); ++i)
+    bound[open[i]] = positional[i];
+  for (const auto &[k, v] : call.keywords) {
     int i = row.schema().find(k->name == "input" && !self ? "self" : k->name);
     if (i < 0 && k->name == "inplace" && params.back().name == "inplace")
       i = params.size() - 1;
     if (i < 0 || i == selfIndex)
-      return fail(k->range,
-                  "got an unexpected keyword argument '" + k->name + "'");
-    if (exprs[i])
-      return fail(k->range,
-                  "got multiple values for argument '" + k->name + "'");
-    exprs[i] = k->value.get();
+      return BindError{k->range,
+                       "got an unexpected keyword argument '" + k->name + "'"};
+    if (bound[i])
+      return BindError{k->range,
+                       "got multiple values for argument '" + k->name + "'"};
+    bound[i] = v;
   }
-  ops::OpArgs args(*this, row, spelled, call.range);
   int firstTensor = -1;
   for (size_t i = 0; i < params.size(); ++i) {
     const ops::Param &p = params[i];
     bool isFirst = false;
     if (firstTensor < 0 && p.type == ops::ParamType::Tensor)
       firstTensor = i, isFirst = true;
-    ops::BoundArg bound;
-    if (static_cast<int>(i) == selfIndex) {
-      bound = {*self, call.selfRange, true};
-    } else if (exprs[i]) {
-      MaybeValue v = lowerExpr(*exprs[i]);
+    ops::BoundArg arg;
+    if (static_cast<int>(i) == selfIndex)
+      arg = {*self, call.selfRange, true};
+    else if (bound[i])
+      arg = *bound[i];
+    else if (!p.defaultText.empty())
+      arg = {defaultValue(fl, p.defaultText, args.where), args.where, false};
+    else
+      return BindError{args.where, "is missing the argument '" + p.name + "'"};
+    if (!convertArg(fl, p.type, arg.value, isFirst, arg.range))
+      return BindError{arg.range, "argument '" + p.name + "' must be " +
+                                      expected(p.type, isFirst) + ", got " +
+                                      fl.describe(arg.value)};
+    args.args.push_back(std::move(arg));
+  }
+  return std::nullopt;
+}
+
+MaybeValue FunctionLowering::callOp(const ops::Row &row, ops::Spelling s,
+                                    const std::string &spelled,
+                                    std::optional<PyValue> self,
+                                    const CallArgs &call) {
+  LoweredCall lowered;
+  lowered.selfRange = call.selfRange;
+  for (const ast::Expr *a : call.args) {
+    MaybeValue v = lowerExpr(*a);
+    if (!v)
+      return std::nullopt;
+    lowered.positional.push_back({*v, a->range, true});
+  }
+  for (const ast::Keyword *k : call.keywords) {
+    MaybeValue v = lowerExpr(*k->value);
+    if (!v)
+      return std::nullopt;
+    lowered.keywords.push_back({k, {*v, k->value->range, true}});
+  }
+  std::optional<BindError> first;
+  for (const ops::Row *r : ops::overloads(row, s)) {
+    ops::OpArgs args(*this, *r, spelled, call.range);
+    std::optional<BindError> e = bindRow(*this, s, self, lowered, args);
+    if (!e) {
+      std::optional<Value> v = ops::lowerRow(args);
       if (!v)
         return std::nullopt;
-      bound = {*v, exprs[i]->range, true};
-    } else if (!p.defaultText.empty()) {
-      bound = {defaultValue(*this, p.defaultText, call.range), call.range,
-               false};
-    } else {
-      return fail(call.range, "is missing the argument '" + p.name + "'");
+      return args.tupleResult ? *args.tupleResult : PyValue::ofValue(*v);
     }
-    if (!convertArg(*this, p.type, bound.value, isFirst, bound.range))
-      return fail(bound.range, "argument '" + p.name + "' must be " +
-                                   expected(p.type, isFirst) + ", got " +
-                                   describe(bound.value));
-    args.args.push_back(std::move(bound));
+    if (!first)
+      first = e;
   }
-  std::optional<Value> r = ops::lowerRow(args);
-  return r ? MaybeValue(PyValue::ofValue(*r)) : std::nullopt;
+  error(first->at, spelled + "() " + first->what + "; the schema is " +
+                       schemaText(row, s));
+  return std::nullopt;
 }
 
 bool FunctionLowering::callInPlace(const ast::CallExpr &call, MaybeValue &out) {
@@ -316,6 +385,86 @@ std::optional<double> OpArgs::constFloat(llvm::StringRef name) {
 
 std::string OpArgs::str(llvm::StringRef name) const {
   return arg(name).value.str;
+}
+
+std::optional<int64_t> OpArgs::constInt(llvm::StringRef name) {
+  if (Value v = value(name))
+    if (std::optional<int64_t> c = fl.constIntValue(v))
+      return c;
+  fl.error(range(name), spelling + "() argument '" + name.str() +
+                            "' must be a constant int here, got " +
+                            fl.describe(arg(name).value));
+  return std::nullopt;
+}
+
+std::optional<int64_t> OpArgs::dim(llvm::StringRef name, int64_t rank) {
+  std::optional<int64_t> d = constInt(name);
+  if (!d)
+    return std::nullopt;
+  return fl.normalizeDim(*d, rank, range(name));
+}
+
+std::optional<bool> OpArgs::flag(llvm::StringRef name) {
+  if (Value v = value(name))
+    if (auto c = v.getDefiningOp<arith::ConstantOp>())
+      if (auto i = llvm::dyn_cast<IntegerAttr>(c.getValue()))
+        return i.getValue().getBoolValue();
+  fl.error(range(name), spelling + "() argument '" + name.str() +
+                            "' must be True or False here, got " +
+                            fl.describe(arg(name).value));
+  return std::nullopt;
+}
+
+std::optional<std::vector<Value>> OpArgs::intValues(llvm::StringRef name) {
+  const PyValue &v = arg(name).value;
+  std::vector<PyValue> items;
+  if (v.kind == PyValue::Kind::Tuple) {
+    items = v.elems;
+  } else if (v.isValue() && llvm::isa<ListType>(v.value.getType())) {
+    auto ctor = v.value.getDefiningOp<ListConstructOp>();
+    if (!ctor) {
+      fl.error(range(name), spelling + "() argument '" + name.str() +
+                                "' must be a tuple or a list literal here");
+      return std::nullopt;
+    }
+    for (Value x : ctor->getOperands())
+      items.push_back(PyValue::ofValue(x));
+  } else {
+    items.push_back(v);
+  }
+  std::vector<Value> out;
+  for (const PyValue &i : items) {
+    if (!i.isValue() || !i.value.getType().isInteger(64)) {
+      fl.error(range(name), spelling + "() argument '" + name.str() +
+                                "' must be a list of ints, got " +
+                                fl.describe(v));
+      return std::nullopt;
+    }
+    out.push_back(i.value);
+  }
+  return out;
+}
+
+std::optional<std::vector<int64_t>> OpArgs::ints(llvm::StringRef name) {
+  std::optional<std::vector<Value>> values = intValues(name);
+  if (!values)
+    return std::nullopt;
+  std::vector<int64_t> out;
+  for (Value v : *values) {
+    std::optional<int64_t> c = fl.constIntValue(v);
+    if (!c) {
+      fl.error(range(name), spelling + "() argument '" + name.str() +
+                                "' must be constant ints here, got " +
+                                fl.describe(arg(name).value));
+      return std::nullopt;
+    }
+    out.push_back(*c);
+  }
+  return out;
+}
+
+Type OpArgs::dtype(llvm::StringRef name) const {
+  return dtypeFromGlobal(fl.b, arg(name).value);
 }
 
 } // namespace kiln::ops

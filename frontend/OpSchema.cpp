@@ -24,9 +24,11 @@ static std::optional<ParamType> parseType(StringRef t) {
       .Case("Scalar", ParamType::Scalar)
       .Case("Scalar?", ParamType::OptScalar)
       .Case("int", ParamType::Int)
+      .Case("int?", ParamType::OptInt)
       .Case("float", ParamType::Float)
       .Case("bool", ParamType::Bool)
       .Case("int[]", ParamType::IntList)
+      .Case("int[]?", ParamType::OptIntList)
       .Case("ScalarType?", ParamType::OptDtype)
       .Case("str", ParamType::Str)
       .Case("str?", ParamType::OptStr)
@@ -45,12 +47,16 @@ static const char *typeName(ParamType t) {
     return "Scalar?";
   case ParamType::Int:
     return "int";
+  case ParamType::OptInt:
+    return "int?";
   case ParamType::Float:
     return "float";
   case ParamType::Bool:
     return "bool";
   case ParamType::IntList:
     return "int[]";
+  case ParamType::OptIntList:
+    return "int[]?";
   case ParamType::OptDtype:
     return "ScalarType?";
   case ParamType::Str:
@@ -63,7 +69,11 @@ static const char *typeName(ParamType t) {
 
 Schema parseSchema(StringRef text) {
   Schema s;
-  size_t open = text.find('('), close = text.rfind(')');
+  // The result may be a tuple, "(Tensor, Tensor)": the parameters close at
+  // the last ')' before the arrow.
+  size_t arrow = text.find("->");
+  size_t open = text.find('('),
+         close = text.take_front(arrow).rfind(')');
   if (open == StringRef::npos || close == StringRef::npos || close < open)
     report_fatal_error(Twine("malformed op schema: ") + text);
   s.name = text.take_front(open).trim().str();
@@ -144,6 +154,16 @@ const Row *lookup(Spelling s, StringRef name) {
     if (it->second->spellings & s)
       return it->second;
   return nullptr;
+}
+
+std::vector<const Row *> overloads(const Row &row, Spelling s) {
+  std::vector<const Row *> out;
+  for (const Row &r : allRows())
+    if ((r.spellings & s) && r.schema().name == row.schema().name)
+      out.push_back(&r);
+  if (out.empty())
+    out.push_back(&row);
+  return out;
 }
 
 } // namespace kiln::ops

@@ -38,9 +38,12 @@ enum class ParamType {
   Scalar,    // a Python int, float or bool (run-time values allowed)
   OptScalar, // Scalar?
   Int,       // a Python int
+  OptInt,    // int?: an int or None
   Float,     // a Python float (an int converts)
   Bool,      // a Python bool
-  IntList,   // int[]: compile-time ints
+  IntList,   // int[]: ints (a tuple, a list, one int, or varargs when it is
+             // the only positional parameter, as PyTorch's view(2, 3))
+  OptIntList, // int[]?: ints or None
   OptDtype,  // ScalarType?: None or a dtype such as torch.float32
   Str,       // a compile-time string
   OptStr,    // str?: a compile-time string or None
@@ -121,8 +124,12 @@ struct Row {
 
 /// Every row, in documentation order.
 const std::vector<Row> &allRows();
-/// The row that `name` (a row's name or alias) is with spelling `s`, or null.
+/// The row that `name` (a row's name or alias) is with spelling `s`, or null:
+/// the first of its overloads.
 const Row *lookup(Spelling s, llvm::StringRef name);
+/// Every row with `row`'s name and spelling `s`, in table order: the
+/// overloads the binder tries in turn (max(), max(dim), max(other)).
+std::vector<const Row *> overloads(const Row &row, Spelling s);
 /// The value of a constant of Python's math module (pi, e, inf, nan, tau).
 std::optional<double> mathConstant(llvm::StringRef name);
 
@@ -158,6 +165,18 @@ public:
   /// constant.
   std::optional<double> constFloat(llvm::StringRef name);
   std::string str(llvm::StringRef name) const;
+  /// A compile-time int; reports an error when it is not constant.
+  std::optional<int64_t> constInt(llvm::StringRef name);
+  /// A dim argument, constant and normalized against `rank`.
+  std::optional<int64_t> dim(llvm::StringRef name, int64_t rank);
+  /// A compile-time bool.
+  std::optional<bool> flag(llvm::StringRef name);
+  /// The items of an int[] argument as i64 values (run-time ones allowed).
+  std::optional<std::vector<mlir::Value>> intValues(llvm::StringRef name);
+  /// The items of an int[] argument, which must be constants.
+  std::optional<std::vector<int64_t>> ints(llvm::StringRef name);
+  /// The element type a ScalarType? argument names; null for None.
+  mlir::Type dtype(llvm::StringRef name) const;
   SourceRange range(llvm::StringRef name) const { return arg(name).range; }
 
   FunctionLowering &fl;
@@ -165,6 +184,9 @@ public:
   std::string spelling;
   SourceRange where;
   std::vector<BoundArg> args; // parallel to the schema's params
+  /// Set by a builder whose row returns a tuple (max(dim), chunk); the
+  /// Value it returns is then ignored.
+  std::optional<PyValue> tupleResult;
 };
 
 } // namespace kiln::ops

@@ -345,7 +345,7 @@ def unknown_builtin(x):
 # An unexpected keyword argument to a Tensor method is reported at the
 # keyword.
 # RUN: not kiln compile %s --emit=ir --entry bad_keyword 2>&1 | FileCheck %s --check-prefix=KEYWORD --strict-whitespace --implicit-check-not='{{error|note}}:'
-# KEYWORD: {{^.*}}errors-lowering.py:[[@LINE+5]]:18: error: Tensor.sum() got an unexpected keyword argument 'dimm'{{$}}
+# KEYWORD: {{^.*}}errors-lowering.py:[[@LINE+5]]:18: error: Tensor.sum() got an unexpected keyword argument 'dimm'; the schema is sum(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor{{$}}
 # KEYWORD-NEXT: {{^}}    return x.sum(dimm=0){{$}}
 # KEYWORD-NEXT: {{^}}                 ^~~~~~{{$}}
 # kiln: x=f32[3]

@@ -249,12 +249,12 @@ def gelu_approximate(x):
 
 # A torch.nn.functional function kiln does not know is rejected at its name.
 # RUN: not kiln compile %s --emit=ir --entry functional_unknown 2>&1 | FileCheck %s --check-prefix=FUNCTIONALUNKNOWN --strict-whitespace --implicit-check-not='{{error|note}}:'
-# FUNCTIONALUNKNOWN: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: torch.nn.functional.pad is not supported yet{{$}}
-# FUNCTIONALUNKNOWN-NEXT: {{^}}    return F.pad(x, (1, 1)){{$}}
-# FUNCTIONALUNKNOWN-NEXT: {{^}}           ^~~~~{{$}}
-# kiln: x=f32[3]
+# FUNCTIONALUNKNOWN: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: torch.nn.functional.unfold is not supported yet{{$}}
+# FUNCTIONALUNKNOWN-NEXT: {{^}}    return F.unfold(x, 2){{$}}
+# FUNCTIONALUNKNOWN-NEXT: {{^}}           ^~~~~~~~{{$}}
+# kiln: x=f32[1,1,3,3]
 def functional_unknown(x):
-    return F.pad(x, (1, 1))
+    return F.unfold(x, 2)
 
 
 # masked_fill needs a bool mask.

@@ -56,7 +56,25 @@ def spec_names(inputs):
 
 
 def call_text(row, spelling, sample, k=0):
-    """(statements, result expression) computing one spelling on a sample."""
+    """(statements, result expression) computing one spelling on a sample.
+
+    Results that are not one tensor become tensors: a Python number is
+    wrapped in torch.tensor(), and a tuple of tensors ("(Tensor, Tensor)")
+    is spread into the function's result tuple."""
+    stmts, result = tensor_call_text(row, spelling, sample, k)
+    returns = row["returns"]
+    kind = spelling.rpartition(".")[0]
+    if kind != "math" and returns in ("int", "float", "bool", "Scalar"):
+        return stmts, "torch.tensor(%s)" % result
+    if returns.startswith("("):
+        t = "t%d" % k
+        n = len(returns.split(","))
+        return stmts + ["%s = %s" % (t, result)], ", ".join(
+            "%s[%d]" % (t, i) for i in range(n))
+    return stmts, result
+
+
+def tensor_call_text(row, spelling, sample, k):
     args = sample["args"]
     names = spec_names(sample["inputs"])
     first = names[0]
