@@ -78,3 +78,52 @@ LogicalResult EmbeddingOp::verify() {
                                      getIndices().getType(), &why);
   return checkInferred(*this, inferred, why, getType());
 }
+
+LogicalResult GatherOp::verify() {
+  std::string why;
+  Type inferred = inferGatherType(getInput().getType(), getIndex().getType(),
+                                  getDim(), &why);
+  return checkInferred(*this, inferred, why, getType());
+}
+
+LogicalResult IndexSelectOp::verify() {
+  std::string why;
+  Type inferred = inferIndexSelectType(getInput().getType(),
+                                       getIndex().getType(), getDim(), &why);
+  return checkInferred(*this, inferred, why, getType());
+}
+
+/// A scan's result element type is the frontend's choice (dtype=), so the
+/// verifier checks the shape against the input and accepts any element
+/// type but bool, which neither sum nor product keep.
+static LogicalResult verifyScan(Operation *op, Type input, int64_t dim,
+                                RankedTensorType result) {
+  std::string why;
+  if (result.getElementType().isInteger(1))
+    return op->emitOpError("result cannot be bool, got ") << printType(result);
+  Type inferred = inferScanType(input, dim, result.getElementType(), &why);
+  return checkInferred(op, inferred, why, result);
+}
+
+LogicalResult CumsumOp::verify() {
+  return verifyScan(*this, getInput().getType(), getDim(), getType());
+}
+
+LogicalResult CumprodOp::verify() {
+  return verifyScan(*this, getInput().getType(), getDim(), getType());
+}
+
+LogicalResult FlipOp::verify() {
+  std::string why;
+  Type inferred = inferFlipType(getInput().getType(), getDims(), &why);
+  return checkInferred(*this, inferred, why, getType());
+}
+
+LogicalResult SortOp::verify() {
+  std::string why;
+  Type inferred = inferSortType(getInput().getType(), &why);
+  if (failed(checkInferred(*this, inferred, why, getValues().getType())))
+    return failure();
+  Type indices = withElementType(inferred, IntegerType::get(getContext(), 64));
+  return checkInferred(*this, indices, why, getIndices().getType());
+}

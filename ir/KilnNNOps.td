@@ -115,4 +115,88 @@ def Kiln_EmbeddingOp : Kiln_Op<"embedding", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Indexing, scans and reordering
+//===----------------------------------------------------------------------===//
+
+def Kiln_GatherOp : Kiln_Op<"gather", [Pure]> {
+  let summary = "torch.gather(input, dim, index)";
+  let description = [{
+    result[i...] = input[i... with i[dim] replaced by index[i...]]. `index`
+    is an i32/i64 tensor of the input's rank; the result has its shape and
+    the input's element type. An index outside [0, input.size(dim)), or an
+    index dim other than `dim` larger than the input's, is a run-time error,
+    as in PyTorch (which does not wrap negative indices here either).
+
+        %r = kiln.gather %x[%i] {dim = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  }];
+  let arguments = (ins Kiln_Tensor:$input, Kiln_Tensor:$index, Kiln_I64Attr:$dim);
+  let results = (outs Kiln_Tensor:$result);
+  let assemblyFormat = [{
+    $input `[` $index `]` attr-dict `:` `(` type($input) `,` type($index) `)` `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kiln_IndexSelectOp : Kiln_Op<"index_select", [Pure]> {
+  let summary = "torch.index_select(input, dim, index)";
+  let description = [{
+    The slices of `input` along `dim` picked by the 0-D or 1-D i32/i64
+    `index`, in its order: the result is the input's shape with dim `dim`
+    replaced by the index count. An index outside [0, input.size(dim)) is a
+    run-time error.
+  }];
+  let arguments = (ins Kiln_Tensor:$input, Kiln_Tensor:$index, Kiln_I64Attr:$dim);
+  let results = (outs Kiln_Tensor:$result);
+  let assemblyFormat = [{
+    $input `[` $index `]` attr-dict `:` `(` type($input) `,` type($index) `)` `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+class Kiln_ScanOp<string mnemonic, string what> : Kiln_Op<mnemonic, [Pure]> {
+  let summary = what;
+  let description = [{
+    An inclusive scan along `dim`. The input is first converted to the
+    result's element type (which the frontend picks: the `dtype` argument,
+    or i64 for int and bool inputs, as PyTorch does); the result has the
+    input's shape.
+  }];
+  let arguments = (ins Kiln_Tensor:$input, Kiln_I64Attr:$dim);
+  let results = (outs Kiln_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Kiln_CumsumOp : Kiln_ScanOp<"cumsum", "torch.cumsum: running sums">;
+def Kiln_CumprodOp : Kiln_ScanOp<"cumprod", "torch.cumprod: running products">;
+
+def Kiln_FlipOp : Kiln_Op<"flip", [Pure]> {
+  let summary = "torch.flip(input, dims)";
+  let description = [{
+    Reverses the order of the elements along each of `dims` (non-negative,
+    unique, in any order); the result has the input's type.
+  }];
+  let arguments = (ins Kiln_Tensor:$input, DenseI64ArrayAttr:$dims);
+  let results = (outs Kiln_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Kiln_SortOp : Kiln_Op<"sort", [Pure]> {
+  let summary = "torch.sort(input, dim=-1, descending) along the last dim";
+  let description = [{
+    A stable sort of each row along the last dim: `values` has the input's
+    type and `indices` (i64, same shape) the positions the values came
+    from. Equal values keep their input order, in both directions; NaN
+    sorts above every number, as in PyTorch.
+  }];
+  let arguments = (ins Kiln_Tensor:$input, BoolAttr:$descending);
+  let results = (outs Kiln_Tensor:$values, Kiln_Tensor:$indices);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` `(` type($values) `,` type($indices) `)`
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // KILN_NN_OPS_TD

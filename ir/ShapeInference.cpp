@@ -656,4 +656,105 @@ Type inferEmbeddingType(Type weight, Type indices, std::string *why) {
   return RankedTensorType::get(shape, w.getElementType());
 }
 
+//===----------------------------------------------------------------------===//
+// Indexing, scans and reordering
+//===----------------------------------------------------------------------===//
+
+static bool isIndexTensor(RankedTensorType t) {
+  return t && (t.getElementType().isInteger(64) ||
+               t.getElementType().isInteger(32));
+}
+
+Type inferGatherType(Type input, Type index, int64_t dim, std::string *why) {
+  auto t = checkDim(input, dim, 0, "gather", why);
+  if (!t)
+    return {};
+  auto idx = llvm::dyn_cast_or_null<RankedTensorType>(index);
+  if (!isIndexTensor(idx)) {
+    fail(why, "gather index must be an int32 or int64 tensor, got " +
+                  printType(index));
+    return {};
+  }
+  if (idx.getRank() != t.getRank()) {
+    fail(why, "gather index " + printType(index) +
+                  " must have the rank of the input " + printType(input));
+    return {};
+  }
+  for (int64_t d = 0; d < t.getRank(); ++d) {
+    int64_t n = idx.getDimSize(d), m = t.getDimSize(d);
+    if (d != dim && !ShapedType::isDynamic(n) && !ShapedType::isDynamic(m) &&
+        n > m) {
+      fail(why, "gather index " + printType(index) + " is larger than the "
+                    "input " + printType(input) + " in dimension " +
+                    std::to_string(d));
+      return {};
+    }
+  }
+  return RankedTensorType::get(idx.getShape(), t.getElementType());
+}
+
+Type inferIndexSelectType(Type input, Type index, int64_t dim,
+                          std::string *why) {
+  auto t = checkDim(input, dim, 0, "index_select", why);
+  if (!t)
+    return {};
+  auto idx = llvm::dyn_cast_or_null<RankedTensorType>(index);
+  if (!isIndexTensor(idx) || idx.getRank() > 1) {
+    fail(why, "index_select index must be a 0-D or 1-D int32 or int64 "
+              "tensor, got " +
+                  printType(index));
+    return {};
+  }
+  SmallVector<int64_t> shape(t.getShape());
+  shape[dim] = idx.getRank() ? idx.getDimSize(0) : 1;
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+Type inferScanType(Type input, int64_t dim, Type dtype, std::string *why) {
+  auto t = llvm::dyn_cast_or_null<RankedTensorType>(input);
+  // A 0-D tensor scans as one element, as PyTorch allows dim 0 or -1.
+  if (!t || (t.getRank() ? !checkDim(input, dim, 0, "scan", why) : dim != 0)) {
+    if (t && !t.getRank())
+      fail(why, "scan dim " + std::to_string(dim) + " is out of range for " +
+                    printType(input) + " (rank 0)");
+    else if (!t)
+      fail(why, "scan needs a ranked tensor, got " + printType(input));
+    return {};
+  }
+  Type element = t.getElementType();
+  if (dtype)
+    element = dtype;
+  else if (llvm::isa<IntegerType>(element))
+    element = IntegerType::get(input.getContext(), 64);
+  return RankedTensorType::get(t.getShape(), element);
+}
+
+Type inferFlipType(Type input, ArrayRef<int64_t> dims, std::string *why) {
+  auto t = llvm::dyn_cast_or_null<RankedTensorType>(input);
+  if (!t) {
+    fail(why, "flip needs a ranked tensor, got " + printType(input));
+    return {};
+  }
+  SmallVector<bool> seen(t.getRank(), false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= t.getRank() || seen[d]) {
+      fail(why, "flip dim " + std::to_string(d) +
+                    (d >= 0 && d < t.getRank() ? " repeats" : " is out of range") +
+                    " for " + printType(input));
+      return {};
+    }
+    seen[d] = true;
+  }
+  return t;
+}
+
+Type inferSortType(Type input, std::string *why) {
+  auto t = llvm::dyn_cast_or_null<RankedTensorType>(input);
+  if (!t || t.getElementType().isInteger(1)) {
+    fail(why, "sort needs a numeric tensor, got " + printType(input));
+    return {};
+  }
+  return t;
+}
+
 } // namespace kiln

@@ -85,6 +85,27 @@ mlir::Type inferWhereType(mlir::Type condition, mlir::Type lhs, mlir::Type rhs,
 mlir::Type inferEmbeddingType(mlir::Type weight, mlir::Type indices,
                               std::string *why);
 
+/// torch.gather: an i32/i64 `index` of the input's rank, whose static dims
+/// other than `dim` are at most the input's; the result is the index's
+/// shape with the input's element type.
+mlir::Type inferGatherType(mlir::Type input, mlir::Type index, int64_t dim,
+                           std::string *why);
+/// torch.index_select: a 0-D or 1-D i32/i64 `index`; dim `dim` of the input
+/// becomes the index count.
+mlir::Type inferIndexSelectType(mlir::Type input, mlir::Type index,
+                                int64_t dim, std::string *why);
+/// torch.cumsum / cumprod: the input's shape in `dtype` when it is given
+/// (non-null), else in the input's element type, or i64 for int and bool
+/// inputs. `dim` is non-negative.
+mlir::Type inferScanType(mlir::Type input, int64_t dim, mlir::Type dtype,
+                         std::string *why);
+/// torch.flip: `dims` non-negative and unique; the input's type.
+mlir::Type inferFlipType(mlir::Type input, llvm::ArrayRef<int64_t> dims,
+                         std::string *why);
+/// torch.sort along the last dim: the values' type (the input's); the
+/// indices are the same shape in i64. Bool is refused, as kiln has no bool
+/// order; a 0-D input is a 1-element row.
+mlir::Type inferSortType(mlir::Type input, std::string *why);
 /// True when `actual` is an acceptable result type for an op whose inferred
 /// result type is `inferred`: same kind, rank and element type, and no
 /// static dim that differs from a static inferred dim (a ? where a number is

@@ -1,6 +1,6 @@
-//===- IndexingOps.cpp - torch.arange and F.embedding ---------------------===//
+//===- IndexingOps.cpp - arange, embedding, gather and index_select ------===//
 //
-// Two ops whose loops compute or gather indices.
+// The ops whose loops compute or gather indices.
 //
 // arange counts as PyTorch's arange_out does: an integer result converts
 // the bounds to i64 (a float truncates toward zero) and counts exactly; a
@@ -11,7 +11,9 @@
 // embedding is a gather: one linalg.generic over the indices' shape plus
 // the row, whose body extracts weight[index, column]. Every index is checked
 // before the gather, by a min/max reduction over the indices, so the gather
-// itself has no side effects and reads only rows that exist.
+// itself has no side effects and reads only rows that exist. gather and
+// index_select are lowered the same way: bounds first (with PyTorch's
+// messages), then one parallel loop whose body extracts the element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -251,12 +253,137 @@ struct EmbeddingLowering : KilnLowering<EmbeddingOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// gather and index_select
+//===----------------------------------------------------------------------===//
+
+/// Raises PyTorch's message unless every index is in [0, size), `size` being
+/// an i64.
+void checkIndices(OpBuilder &b, Location loc, LoweringState &state,
+                  Value indices, Value size, int64_t dim, const char *prefix) {
+  IntMath m{b, loc};
+  auto [lowest, highest] = indexBounds(b, loc, indices);
+  Value negative = m.cmp(Pred::slt, lowest, m.i64(0));
+  Value bad = m.either(negative, m.cmp(Pred::sge, highest, size));
+  MessageArgs args;
+  std::string badText = args(m.select(negative, lowest, highest));
+  std::string sizeText = args(size);
+  check(b, loc, state, bad,
+        std::string(prefix) + "index " + badText +
+            " is out of bounds for dimension " + std::to_string(dim) +
+            " with size " + sizeText,
+        args.values);
+}
+
+struct GatherLowering : KilnLowering<GatherOp> {
+  using KilnLowering::KilnLowering;
+
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IntMath m{rewriter, loc};
+    Value input = adaptor.getInput(), index = adaptor.getIndex();
+    RankedTensorType resultType = op.getResult().getType();
+    int64_t rank = resultType.getRank(), dim = op.getDim();
+    SmallVector<Value> inSizes = tensorSizes(rewriter, loc, input);
+    SmallVector<Value> idxSizes = tensorSizes(rewriter, loc, index);
+    // The other dims of the index must fit in the input's, or the loop
+    // would read past it; PyTorch's message names both shapes.
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == dim)
+        continue;
+      Value n = m.toI64(idxSizes[d]), limit = m.toI64(inSizes[d]);
+      // Named texts: the order of evaluating operands is unspecified, and
+      // the placeholders' numbering must not depend on it.
+      MessageArgs args;
+      std::string nText = args(n);
+      std::string limitText = args(limit);
+      std::string text = "Size does not match at dimension " +
+                         std::to_string(d) + " expected index of size " +
+                         nText + " to be at most the size " + limitText +
+                         " of self apart from dimension " + std::to_string(dim);
+      check(rewriter, loc, state, m.cmp(Pred::sgt, n, limit), text,
+            args.values);
+    }
+    checkIndices(rewriter, loc, state, index, m.toI64(inSizes[dim]), dim, "");
+
+    Value init = emptyTensor(rewriter, loc, resultType, idxSizes);
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    auto gather = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, ValueRange{index}, ValueRange{init},
+        ArrayRef<AffineMap>{identity, identity}, parallel,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d)
+            at.push_back(d == dim ? b.create<arith::IndexCastOp>(
+                                         l, b.getIndexType(), args[0])
+                                         .getResult()
+                                  : b.create<linalg::IndexOp>(l, d).getResult());
+          b.create<linalg::YieldOp>(
+              l, b.create<tensor::ExtractOp>(l, input, at).getResult());
+        });
+    rewriter.replaceOp(op, gather.getResult(0));
+    return success();
+  }
+};
+
+struct IndexSelectLowering : KilnLowering<IndexSelectOp> {
+  using KilnLowering::KilnLowering;
+
+  LogicalResult
+  matchAndRewrite(IndexSelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IntMath m{rewriter, loc};
+    Value input = adaptor.getInput(), index = adaptor.getIndex();
+    RankedTensorType resultType = op.getResult().getType();
+    int64_t rank = resultType.getRank(), dim = op.getDim();
+    SmallVector<Value> sizes = tensorSizes(rewriter, loc, input);
+    // PyTorch's index_select says "index out of range in self" only; the
+    // index and the size follow, as embedding's message has them.
+    checkIndices(rewriter, loc, state, index, m.toI64(sizes[dim]), dim,
+                 "index out of range in self: ");
+
+    auto indexType = cast<RankedTensorType>(index.getType());
+    sizes[dim] = indexType.getRank()
+                     ? rewriter.createOrFold<tensor::DimOp>(loc, index, 0)
+                     : indexValue(rewriter, loc, 1);
+    Value init = emptyTensor(rewriter, loc, resultType, sizes);
+    MLIRContext *context = rewriter.getContext();
+    // A 0-D index is read at every point; a 1-D one along `dim`.
+    AffineMap indexMap =
+        indexType.getRank()
+            ? AffineMap::get(rank, 0, rewriter.getAffineDimExpr(dim), context)
+            : AffineMap::get(rank, 0, context);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    auto select = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, ValueRange{index}, ValueRange{init},
+        ArrayRef<AffineMap>{indexMap, rewriter.getMultiDimIdentityMap(rank)},
+        parallel, [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d)
+            at.push_back(d == dim ? b.create<arith::IndexCastOp>(
+                                         l, b.getIndexType(), args[0])
+                                         .getResult()
+                                  : b.create<linalg::IndexOp>(l, d).getResult());
+          b.create<linalg::YieldOp>(
+              l, b.create<tensor::ExtractOp>(l, input, at).getResult());
+        });
+    rewriter.replaceOp(op, select.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void populateIndexingPatterns(RewritePatternSet &patterns,
                               TypeConverter &converter, LoweringState &state) {
-  patterns.add<ArangeLowering, EmbeddingLowering>(converter,
-                                                  patterns.getContext(), state);
+  patterns.add<ArangeLowering, EmbeddingLowering, GatherLowering,
+               IndexSelectLowering>(converter, patterns.getContext(), state);
 }
 
 } // namespace kiln::codegen

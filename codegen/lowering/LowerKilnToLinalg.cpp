@@ -89,6 +89,7 @@ struct LowerKilnToLinalgPass
     populateReductionPatterns(patterns, converter, state);
     populateMatmulPatterns(patterns, converter, state);
     populateIndexingPatterns(patterns, converter, state);
+    populateScanPatterns(patterns, converter, state);
     populatePoolingPatterns(patterns, converter, state);
     populateConvolutionPatterns(patterns, converter, state);
     populateRandomPatterns(patterns, converter, state);

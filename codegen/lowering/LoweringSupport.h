@@ -135,6 +135,9 @@ void populateMatmulPatterns(mlir::RewritePatternSet &patterns,
 void populateIndexingPatterns(mlir::RewritePatternSet &patterns,
                               mlir::TypeConverter &converter,
                               LoweringState &state);
+void populateScanPatterns(mlir::RewritePatternSet &patterns,
+                          mlir::TypeConverter &converter,
+                          LoweringState &state);
 void populatePoolingPatterns(mlir::RewritePatternSet &patterns,
                              mlir::TypeConverter &converter,
                              LoweringState &state);

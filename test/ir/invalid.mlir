@@ -676,3 +676,129 @@ func.func @param_no_table() {
   %0 = kiln.param "fc.weight" : tensor<3x4xf32>
   return
 }
+
+// -----
+
+// gather's index is an integer tensor.
+func.func @gather_float_index(%x: tensor<3x4xf32>, %i: tensor<3x2xf32>) {
+  // expected-error @+1 {{gather index must be an int32 or int64 tensor, got tensor<3x2xf32>}}
+  %0 = kiln.gather %x[%i] {dim = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+// gather's index has the input's rank.
+func.func @gather_rank(%x: tensor<3x4xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{gather index tensor<2xi64> must have the rank of the input tensor<3x4xf32>}}
+  %0 = kiln.gather %x[%i] {dim = 1 : i64} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Outside `dim`, gather's index is no larger than the input.
+func.func @gather_larger(%x: tensor<3x4xf32>, %i: tensor<5x2xi64>) {
+  // expected-error @+1 {{gather index tensor<5x2xi64> is larger than the input tensor<3x4xf32> in dimension 0}}
+  %0 = kiln.gather %x[%i] {dim = 1 : i64} : (tensor<3x4xf32>, tensor<5x2xi64>) -> tensor<5x2xf32>
+  return
+}
+
+// -----
+
+// gather's dim is in range.
+func.func @gather_dim(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>) {
+  // expected-error @+1 {{gather dim 2 is out of range for tensor<3x4xf32> (rank 2)}}
+  %0 = kiln.gather %x[%i] {dim = 2 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+// gather's result has the index's shape.
+func.func @gather_result(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>) {
+  // expected-error @+1 {{result type tensor<3x4xf32> contradicts the inferred type tensor<3x2xf32> in dimension 1 (4 vs 2)}}
+  %0 = kiln.gather %x[%i] {dim = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+// index_select takes a 0-D or 1-D index.
+func.func @index_select_rank(%x: tensor<3x4xf32>, %i: tensor<2x2xi64>) {
+  // expected-error @+1 {{index_select index must be a 0-D or 1-D int32 or int64 tensor, got tensor<2x2xi64>}}
+  %0 = kiln.index_select %x[%i] {dim = 0 : i64} : (tensor<3x4xf32>, tensor<2x2xi64>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+// index_select replaces dim `dim` by the index count.
+func.func @index_select_result(%x: tensor<3x4xf32>, %i: tensor<5xi64>) {
+  // expected-error @+1 {{result type tensor<5x4xf32> contradicts the inferred type tensor<3x5xf32> in dimension 0 (5 vs 3)}}
+  %0 = kiln.index_select %x[%i] {dim = 1 : i64} : (tensor<3x4xf32>, tensor<5xi64>) -> tensor<5x4xf32>
+  return
+}
+
+// -----
+
+// A scan keeps the input's shape.
+func.func @cumsum_shape(%x: tensor<3x4xf32>) {
+  // expected-error @+1 {{result type tensor<3x5xf32> contradicts the inferred type tensor<3x4xf32> in dimension 1 (5 vs 4)}}
+  %0 = kiln.cumsum %x {dim = 1 : i64} : tensor<3x4xf32> -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+// A scan has no bool result.
+func.func @cumprod_bool(%x: tensor<3xi1>) {
+  // expected-error @+1 {{result cannot be bool, got tensor<3xi1>}}
+  %0 = kiln.cumprod %x {dim = 0 : i64} : tensor<3xi1> -> tensor<3xi1>
+  return
+}
+
+// -----
+
+// A scan's dim is in range.
+func.func @cumsum_dim(%x: tensor<3x4xf32>) {
+  // expected-error @+1 {{scan dim 2 is out of range for tensor<3x4xf32> (rank 2)}}
+  %0 = kiln.cumsum %x {dim = 2 : i64} : tensor<3x4xf32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+// flip's dims do not repeat.
+func.func @flip_repeat(%x: tensor<3x4xf32>) {
+  // expected-error @+1 {{flip dim 1 repeats for tensor<3x4xf32>}}
+  %0 = kiln.flip %x {dims = array<i64: 1, 1>} : tensor<3x4xf32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+// flip's dims are in range.
+func.func @flip_range(%x: tensor<3x4xf32>) {
+  // expected-error @+1 {{flip dim 2 is out of range for tensor<3x4xf32>}}
+  %0 = kiln.flip %x {dims = array<i64: 2>} : tensor<3x4xf32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+// sort has no order on bools.
+func.func @sort_bool(%x: tensor<3xi1>) {
+  // expected-error @+1 {{sort needs a numeric tensor, got tensor<3xi1>}}
+  %0:2 = kiln.sort %x {descending = false} : tensor<3xi1> -> (tensor<3xi1>, tensor<3xi64>)
+  return
+}
+
+// -----
+
+// sort's indices are i64.
+func.func @sort_indices(%x: tensor<3xf32>) {
+  // expected-error @+1 {{result type tensor<3xi32> contradicts the inferred type tensor<3xi64> (element type)}}
+  %0:2 = kiln.sort %x {descending = false} : tensor<3xf32> -> (tensor<3xf32>, tensor<3xi32>)
+  return
+}

@@ -312,6 +312,26 @@ func.func @nn_ops(%x: tensor<?x4x32x32xf32>, %w: tensor<8x2x3x3xf32>, %c: tensor
   return
 }
 
+// Indexing, scans and reordering: gather takes the index's shape,
+// index_select puts the index count at `dim`, a scan may change the element
+// type, flip and sort keep the input's type (sort adds i64 indices).
+// CHECK-LABEL: func.func @indexing_ops
+func.func @indexing_ops(%x: tensor<?x6xf32>, %j: tensor<?x3xi64>, %k: tensor<4xi32>) {
+  %0 = kiln.gather %x[%j] {dim = 1 : i64} : (tensor<?x6xf32>, tensor<?x3xi64>) -> tensor<?x3xf32>
+  // CHECK: kiln.gather %{{.*}}[%{{.*}}] {dim = 1 : i64} : (tensor<?x6xf32>, tensor<?x3xi64>) -> tensor<?x3xf32>
+  %1 = kiln.index_select %x[%k] {dim = 0 : i64} : (tensor<?x6xf32>, tensor<4xi32>) -> tensor<4x6xf32>
+  // CHECK: kiln.index_select %{{.*}}[%{{.*}}] {dim = 0 : i64} : (tensor<?x6xf32>, tensor<4xi32>) -> tensor<4x6xf32>
+  %2 = kiln.cumsum %x {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x6xf64>
+  // CHECK: kiln.cumsum %{{.*}} {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x6xf64>
+  %3 = kiln.cumprod %j {dim = 0 : i64} : tensor<?x3xi64> -> tensor<?x3xi64>
+  // CHECK: kiln.cumprod %{{.*}} {dim = 0 : i64} : tensor<?x3xi64> -> tensor<?x3xi64>
+  %4 = kiln.flip %x {dims = array<i64: 1, 0>} : tensor<?x6xf32> -> tensor<?x6xf32>
+  // CHECK: kiln.flip %{{.*}} {dims = array<i64: 1, 0>} : tensor<?x6xf32> -> tensor<?x6xf32>
+  %5:2 = kiln.sort %x {descending = true} : tensor<?x6xf32> -> (tensor<?x6xf32>, tensor<?x6xi64>)
+  // CHECK: kiln.sort %{{.*}} {descending = true} : tensor<?x6xf32> -> (tensor<?x6xf32>, tensor<?x6xi64>)
+  return
+}
+
 // A weight is declared, with its type, in the enclosing module's kiln.params.
 // CHECK: module attributes {kiln.params = {fc.weight = tensor<3x4xf32>}}
 // CHECK: kiln.param "fc.weight" : tensor<3x4xf32>
