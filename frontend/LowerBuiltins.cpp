@@ -537,8 +537,7 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
     static const char *const creators[] = {"zeros", "ones",  "empty", "full",
                                            "rand",  "randn", "tensor"};
     bool isCreator = llvm::is_contained(creators, name);
-    if (!isCreator && name != "stack" && name != "cat" &&
-        !isNNTensorMethod(name)) {
+    if (!isCreator && name != "stack" && name != "cat") {
       if (dtypeFromGlobal(b, PyValue::global(path)))
         error(call.func->range, "'" + path + "' is a dtype, not a function");
       else
@@ -546,16 +545,6 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
       return std::nullopt;
     }
     if (!isCreator) {
-      // torch.X(input, ...) is input.X(...).
-      if (call.args.empty()) {
-        auto kw = llvm::find_if(call.keywords, [](const ast::Keyword &k) {
-          return k.name == "input" || k.name == "tensors";
-        });
-        if (kw == call.keywords.end()) {
-          error(call.range, "torch." + name + "() needs an input tensor");
-          return std::nullopt;
-        }
-      }
       if (name == "stack" || name == "cat") {
         auto bound = bindArgs(CallArgs::of(call), "torch." + name,
                               {{"tensors"}, {"dim", false}}, false);
@@ -607,25 +596,6 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
             loc(call.range), RankedTensorType::get(*shape, et.getElementType()),
             *list, b.getI64IntegerAttr(*d)));
       }
-      // Move the first argument (or input=) into the receiver slot.
-      CallArgs rest = CallArgs::of(call);
-      const ast::Expr *selfExpr = nullptr;
-      if (!rest.args.empty()) {
-        selfExpr = rest.args.front();
-        rest.args.erase(rest.args.begin());
-      } else {
-        auto kw = llvm::find_if(rest.keywords, [](const ast::Keyword *k) {
-          return k->name == "input";
-        });
-        selfExpr = (*kw)->value.get();
-        rest.keywords.erase(kw);
-      }
-      rest.selfRange = selfExpr->range;
-      MaybeValue self = lowerExpr(*selfExpr);
-      if (!self)
-        return std::nullopt;
-      MaybeValue r = callMethod(*self, name, rest);
-      return r;
     }
 
     // Creation: zeros/ones/empty/rand/randn(*size, dtype=), full(size, v).

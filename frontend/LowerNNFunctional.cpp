@@ -31,7 +31,6 @@ bool isFunctionalOp(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("linear", "conv2d", "max_pool2d", "avg_pool2d",
              "adaptive_avg_pool2d", true)
-      .Cases("softmax", "log_softmax", true)
       .Cases("layer_norm", "batch_norm", "embedding", "dropout", true)
       .Default(false);
 }
@@ -97,35 +96,6 @@ MaybeValue FunctionLowering::callFunctional(const std::string &name,
                   bool fallback) -> std::optional<bool> {
     return arg(i) ? nn::lowerConstBool(*this, *arg(i), what) : fallback;
   };
-
-  if (name == "softmax" || name == "log_softmax") {
-    if (!bind({{"input"},
-               {"dim", false},
-               {"_stacklevel", false},
-               {"dtype", false}}))
-      return std::nullopt;
-    std::optional<Value> x = tensor(0, "input");
-    if (!x)
-      return std::nullopt;
-    if (!arg(1) || llvm::isa<ast::NoneLitExpr>(arg(1))) {
-      error(where, fn + "() needs dim=; PyTorch's implicit choice of dim is "
-                        "deprecated");
-      return std::nullopt;
-    }
-    std::optional<int64_t> dim = lowerConstInt(*arg(1), "dim");
-    if (!dim)
-      return std::nullopt;
-    std::optional<int64_t> nd =
-        normalizeDim(*dim, llvm::cast<RankedTensorType>(x->getType()).getRank(),
-                     arg(1)->range);
-    if (!nd)
-      return std::nullopt;
-    std::optional<Type> dtype = nn::lowerOptionalDtype(*this, arg(3));
-    if (!dtype)
-      return std::nullopt;
-    return wrap(
-        nn::emitSoftmax(*this, *x, *nd, *dtype, name == "log_softmax", where));
-  }
 
   if (name == "linear") {
     if (!bind({{"input"}, {"weight"}, {"bias", false}}))

@@ -1,7 +1,7 @@
 //===- LowerTensorMethods.cpp - Tensor methods and torch.X(tensor, ...) ---===//
 //
-// A method call on a tensor is the op table's Tensor.X row (OpTable.h), or
-// one of the nn methods LowerNNTensorOps.cpp still dispatches by name.
+// A method call on a tensor is the op table's Tensor.X row (OpTable.h); the
+// table is the only place a Tensor method is accepted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +15,7 @@ using namespace mlir;
 namespace kiln {
 
 bool isKnownTensorMethod(llvm::StringRef name) {
-  return ops::lookup(ops::Method, name) || isNNTensorMethod(name);
+  return ops::lookup(ops::Method, name) != nullptr;
 }
 
 MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
@@ -27,8 +27,6 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
   }
   if (const ops::Row *row = ops::lookup(ops::Method, name))
     return callOp(*row, ops::Method, "Tensor." + name, self, call);
-  if (isNNTensorMethod(name))
-    return callNNMethod(self, name, call);
   error(where, "the Tensor method '" + name + "' is not supported");
   return std::nullopt;
 }

@@ -66,12 +66,32 @@ def call_text(row, spelling, sample, k=0):
     kind = spelling.rpartition(".")[0]
     if kind != "math" and returns in ("int", "float", "bool", "Scalar"):
         return stmts, "torch.tensor(%s)" % result
-    if returns.startswith("("):
+    if returns.startswith("(") or returns == "Tensor[]":
         t = "t%d" % k
-        n = len(returns.split(","))
+        n = (len(returns.split(",")) if returns.startswith("(")
+             else piece_count(spelling, sample, result))
         return stmts + ["%s = %s" % (t, result)], ", ".join(
             "%s[%d]" % (t, i) for i in range(n))
     return stmts, result
+
+
+def piece_count(spelling, sample, call):
+    """How many tensors a Tensor[] row (split, chunk) returns on a sample:
+    eager PyTorch's count on the first dims assignment. Samples keep the
+    count the same under both assignments."""
+    import math  # noqa: F401 (the call may name it)
+    import torch.nn.functional as F  # noqa: F401
+    env = {"torch": torch, "F": F, "math": math}
+    for name, (dtype, shape) in run_eager.parse_spec_text(
+            sample["inputs"]).items():
+        sizes = [d if isinstance(d, int) else
+                 run_eager.DIM_SETS[0].get(d, run_eager.DEFAULT_DIM[0])
+                 for d in shape]
+        env[name] = torch.zeros(sizes, dtype=run_eager.DTYPES[dtype])
+    try:
+        return len(eval(call, env))
+    except Exception:  # noqa: BLE001 (torch refuses it; the check skips it)
+        return 1
 
 
 def tensor_call_text(row, spelling, sample, k):
