@@ -9,6 +9,7 @@
 #include "frontend/LoweringImpl.h"
 
 #include "frontend/AstPrinter.h"
+#include "frontend/Prelude.h"
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
 
@@ -21,6 +22,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -70,10 +72,12 @@ bool flattenValues(const PyValue &v, SmallVectorImpl<Value> &out) {
     return true;
   }
   if (v.kind == PyValue::Kind::Tuple) {
+    // Every SSA leaf is collected even past one that is not, so that a
+    // prelude call passing (1, None) flattens as unflattenValues expects.
+    bool all = true;
     for (const PyValue &e : v.elems)
-      if (!flattenValues(e, out))
-        return false;
-    return true;
+      all &= flattenValues(e, out);
+    return all;
   }
   return false;
 }
@@ -222,33 +226,41 @@ struct EntryParam {
 };
 } // namespace
 
+void collectGlobals(const ast::Module &module, Globals &out) {
+  for (const ast::StmtPtr &item : module.items) {
+    if (auto *f = llvm::dyn_cast<ast::FunctionDef>(item.get()))
+      out.functions[f->name] = f;
+    else if (auto *c = llvm::dyn_cast<ast::ClassDef>(item.get()))
+      out.classes[c->name] = c;
+    else if (auto *imp = llvm::dyn_cast<ast::ImportStmt>(item.get())) {
+      for (const ast::ImportAlias &a : imp->names) {
+        if (imp->module.empty()) {
+          // `import torch.nn` binds `torch`; `import torch.nn as nn` binds nn.
+          if (a.asname.empty())
+            out.imports[a.name.substr(0, a.name.find('.'))] =
+                a.name.substr(0, a.name.find('.'));
+          else
+            out.imports[a.asname] = a.name;
+        } else {
+          out.imports[a.asname.empty() ? a.name : a.asname] =
+              imp->module + "." + a.name;
+        }
+      }
+    }
+  }
+}
+
 mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
   OpBuilder b(&context);
   module = ModuleOp::create(FileLineColLoc::get(fileName, 1, 1));
   OwningOpRef<ModuleOp> owned(module);
   module->setAttr("kiln.source", fileName);
 
-  for (const ast::StmtPtr &item : ast.items) {
-    if (auto *f = llvm::dyn_cast<ast::FunctionDef>(item.get()))
-      functions[f->name] = f;
-    else if (auto *c = llvm::dyn_cast<ast::ClassDef>(item.get()))
-      classes[c->name] = c;
-    else if (auto *imp = llvm::dyn_cast<ast::ImportStmt>(item.get())) {
-      for (const ast::ImportAlias &a : imp->names) {
-        if (imp->module.empty()) {
-          // `import torch.nn` binds `torch`; `import torch.nn as nn` binds nn.
-          if (a.asname.empty())
-            imports[a.name.substr(0, a.name.find('.'))] =
-                a.name.substr(0, a.name.find('.'));
-          else
-            imports[a.asname] = a.name;
-        } else {
-          imports[a.asname.empty() ? a.name : a.asname] =
-              imp->module + "." + a.name;
-        }
-      }
-    }
-  }
+  Globals globals;
+  collectGlobals(ast, globals);
+  functions = std::move(globals.functions);
+  classes = std::move(globals.classes);
+  imports = std::move(globals.imports);
   for (const ast::SkippedItem &s : ast.skipped)
     if (!s.name.empty())
       skipped[s.name] = &s;
@@ -502,6 +514,9 @@ std::optional<func::FuncOp>
 ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
                                  ArrayRef<PyValue> args, SourceRange callSite,
                                  const ModuleObject *self) {
+  // Prelude functions reach here through the calls prelude code makes.
+  if (!self && isPreludeFunction(def))
+    return getOrLowerPrelude(def, args, callSite);
   SmallVector<Type> types;
   // A method is specialized per instance: its `self` is compile-time state.
   std::string qualified =
@@ -611,6 +626,18 @@ std::optional<PyValue>
 FunctionLowering::lowerBody(const ast::FunctionDef &fn,
                             std::vector<PyValue> params) {
   def = &fn;
+  // A prelude function reached by another path than getOrLowerPrelude
+  // (another kind of specialization) still reports at the user's call.
+  std::optional<PreludeFrame> adopted;
+  if (!prelude && module.activePrelude && isPreludeFunction(fn)) {
+    adopted = PreludeFrame{module.activePrelude->callSite, fn.name,
+                           preludeFileOf(fn), module.activePrelude};
+    prelude = &*adopted;
+  }
+  auto forget = llvm::make_scope_exit([&] {
+    if (adopted)
+      prelude = nullptr;
+  });
   if (params.size() != fn.params.size()) {
     error(fn.nameRange, "internal error: parameter count mismatch");
     return std::nullopt;
@@ -650,12 +677,16 @@ FunctionLowering::lowerBody(const ast::FunctionDef &fn,
     return std::nullopt;
   }
   SourceRange start = fn.nameRange;
+  // The prelude folds its static ifs and returns only at their ends, where
+  // nothing follows, so it needs no `$return` flag.
+  if (prelude)
+    earlyReturn = false;
   if (earlyReturn) {
     env[kReturnVar] = Binding{PyValue::ofValue(constBool(false, start)), start};
     env[kRetvalVar] = Binding{PyValue::undefined("no return yet", {}), start};
   }
 
-  if (!lowerBlock(body))
+  if (!(prelude ? lowerPreludeBody(*this, body) : lowerBlock(body)))
     return std::nullopt;
 
   PyValue result = PyValue::none();
@@ -713,12 +744,28 @@ std::string FunctionLowering::userMessage(const std::string &why) {
 }
 
 Location FunctionLowering::loc(SourceRange range) {
+  // Prelude code is located at the user's call, so that a failed run-time
+  // check there names a line the user wrote.
+  if (prelude)
+    range = prelude->callSite;
   return FileLineColLoc::get(module.fileName, range.begin.line,
                              range.begin.col);
 }
 
 bool FunctionLowering::error(SourceRange range, std::string message,
                              std::vector<DiagnosticNote> notes) {
+  if (prelude) {
+    // The notes point into the prelude, which the user's file cannot
+    // show; one note names the prelude functions and the line instead.
+    std::string chain = "'" + prelude->function + "'";
+    for (const PreludeFrame *f = prelude->parent; f; f = f->parent)
+      chain += ", called by '" + f->function + "'";
+    notes = {{SourceRange(),
+              "in " + chain + ", kiln's prelude decomposition of this call "
+              "(frontend/prelude/" + prelude->file + ":" +
+              std::to_string(range.begin.line) + ")"}};
+    range = prelude->callSite;
+  }
   Diagnostic &d = module.diags.error(range, std::move(message));
   d.notes = std::move(notes);
   return false;

@@ -20,6 +20,8 @@
 //                          self.<attr>, submodule calls
 //   Annotations.cpp        parameter and result annotations
 //   LoweringLimits.cpp     the depth and rank bounds on hostile programs
+//   Prelude.cpp            the Python prelude (frontend/prelude/): parsed
+//                          once, specialized on constant arguments
 //
 // Control flow is structured as TorchScript's prim::If/prim::Loop are: each
 // `scf.if`/`scf.for`/`scf.while` yields the variables its body assigns.
@@ -97,6 +99,18 @@ struct CallArgs {
     return c;
   }
 };
+
+/// A prelude function (frontend/prelude/, Prelude.cpp) being lowered. Its
+/// code is not the user's: errors and the locations of its ops (so run-time
+/// check sites too) point at the user's call that reached it, with a note
+/// naming the prelude functions on the way.
+struct PreludeFrame {
+  SourceRange callSite; // in the user's file
+  std::string function;
+  std::string file; // its file under frontend/prelude/
+  const PreludeFrame *parent = nullptr; // the prelude function calling it
+};
+struct PreludeScope;
 
 /// One positional-or-keyword parameter of a builtin, as in a PyTorch schema.
 struct BuiltinParam {
@@ -319,6 +333,8 @@ public:
   /// Whether the function uses `$return` flags (an early return exists).
   bool earlyReturn = false;
   int tempCounter = 0;
+  /// Set while lowering a prelude function.
+  const PreludeFrame *prelude = nullptr;
 };
 
 /// State for the whole file: which functions exist, which specializations
@@ -337,6 +353,17 @@ public:
   std::optional<mlir::func::FuncOp>
   getOrLowerHelper(const ast::FunctionDef &def, llvm::ArrayRef<PyValue> args,
                    SourceRange callSite, const ModuleObject *self = nullptr);
+
+  /// The specialization of a prelude function for its argument types and
+  /// the values of its constant arguments (Prelude.cpp), for a call at
+  /// `callSite` (in prelude code while one is being lowered).
+  std::optional<mlir::func::FuncOp>
+  getOrLowerPrelude(const ast::FunctionDef &def, llvm::ArrayRef<PyValue> args,
+                    SourceRange callSite);
+  /// The prelude function being lowered now, if any.
+  const PreludeFrame *activePrelude = nullptr;
+  /// The prelude's globals, swapped with this file's while it is lowered.
+  std::shared_ptr<PreludeScope> preludeScope;
 
   /// Runs `cls.__init__` with no arguments (ModuleEval.cpp), names the
   /// weights of the tree and appends them to `weights`. Null on error.
@@ -407,6 +434,21 @@ std::string resolveGlobalName(ModuleLowering &m, const ast::Expr &e);
 /// parameter (Annotations.cpp).
 enum class ParamKind { Tensor, Int, Float, Bool, Unsupported };
 ParamKind classifyAnnotation(ModuleLowering &m, const ast::Expr *annotation);
+
+/// The module-level names a file defines and imports.
+struct Globals {
+  std::map<std::string, const ast::FunctionDef *> functions;
+  std::map<std::string, const ast::ClassDef *> classes;
+  std::map<std::string, std::string> imports; // alias -> dotted path
+};
+void collectGlobals(const ast::Module &module, Globals &out);
+
+/// Whether `def` is a function of the prelude (Prelude.cpp).
+bool isPreludeFunction(const ast::FunctionDef &def);
+/// Lowers a prelude function's body, folding each `if` whose condition is
+/// a compile-time constant (the prelude is specialized on constants, so
+/// `if reduction == 'mean':` decides the result's shape). Prelude.cpp.
+bool lowerPreludeBody(FunctionLowering &fl, const ast::Block &body);
 
 //===--- shared by the statement and loop lowering --------------------===//
 /// Every name a block assigns, at any depth, plus whether it breaks or

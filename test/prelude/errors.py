@@ -1,0 +1,44 @@
+# An error inside kiln's prelude (frontend/prelude/) is reported at the
+# user's call, with a note naming the prelude functions on the way and the
+# prelude line for kiln's developers; never at a line of the embedded file.
+#
+# RUN: not kiln compile %s --entry bad_dim 2>&1 | FileCheck %s --check-prefix=DIM --strict-whitespace
+# DIM:      errors.py:[[@LINE+10]]:12: error: dimension 3 is out of range for a tensor of rank 2
+# DIM-NEXT: {{^}}    return F.normalize(x, dim=3){{$}}
+# DIM-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~{{$}}
+# DIM-NEXT: errors.py: note: in '_norm', called by 'normalize', kiln's prelude decomposition of this call (frontend/prelude/nn.py:{{[0-9]+}})
+import torch
+import torch.nn.functional as F
+
+
+# kiln: x=f32[B,5]
+def bad_dim(x):
+    return F.normalize(x, dim=3)
+
+
+# Shapes that cannot broadcast, found inside mse_loss.
+# RUN: not kiln compile %s --entry shapes 2>&1 | FileCheck %s --check-prefix=SHAPES
+# SHAPES:      errors.py:[[@LINE+5]]:12: error: operands are not broadcast-compatible: Tensor[f32, ?x5] and Tensor[f32, ?x4]
+# SHAPES-NEXT: return F.mse_loss(x, y)
+# SHAPES:      note: in 'mse_loss', kiln's prelude
+# kiln: x=f32[B,5], y=f32[B,4]
+def shapes(x, y):
+    return F.mse_loss(x, y)
+
+
+# The prelude decides `if label_smoothing == 0.0:` while compiling, so the
+# argument must be a constant.
+# RUN: not kiln compile %s --entry runtime_smoothing 2>&1 | FileCheck %s --check-prefix=CONST
+# CONST:      errors.py:[[@LINE+4]]:12: error: this call needs constant arguments: kiln's prelude decides this condition while compiling, but it depends on a value known only at run time
+# CONST:      note: in 'cross_entropy', kiln's prelude
+# kiln: x=f32[B,5], t=i64[B]
+def runtime_smoothing(x, t, s: float):
+    return F.cross_entropy(x, t, label_smoothing=s)
+
+
+# A reduction PyTorch does not know, at the argument.
+# RUN: not kiln compile %s --entry bad_reduction 2>&1 | FileCheck %s --check-prefix=REDUCTION
+# REDUCTION: errors.py:[[@LINE+3]]:39: error: 'average' is not a valid value for reduction
+# kiln: x=f32[B,5], t=i64[B]
+def bad_reduction(x, t):
+    return F.nll_loss(x, t, reduction='average')
