@@ -273,6 +273,7 @@ struct Stmt {
     Pass,
     Return,
     Assert,
+    Raise,
     FunctionDef,
     ClassDef,
     Import,
@@ -382,6 +383,16 @@ struct AssertStmt : Stmt {
   AssertStmt(SourceRange r, ExprPtr t, ExprPtr m)
       : Stmt(Kind::Assert, r), test(std::move(t)), msg(std::move(m)) {}
   static bool classof(const Stmt *s) { return s->kind == Kind::Assert; }
+};
+
+/// `raise`, `raise exc` or `raise exc from cause`. `exc` is an exception
+/// class (`ValueError`) or a call of one (`ValueError("msg")`).
+struct RaiseStmt : Stmt {
+  ExprPtr exc;   // may be null (a bare re-raise)
+  ExprPtr cause; // may be null
+  RaiseStmt(SourceRange r, ExprPtr e, ExprPtr c)
+      : Stmt(Kind::Raise, r), exc(std::move(e)), cause(std::move(c)) {}
+  static bool classof(const Stmt *s) { return s->kind == Kind::Raise; }
 };
 
 struct Param {

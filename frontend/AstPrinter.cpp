@@ -465,6 +465,15 @@ void Printer::stmt(const Stmt &s, unsigned indent) {
       expr(*a.msg, indent + 1);
     return;
   }
+  case Stmt::Kind::Raise: {
+    const auto &r = cast<RaiseStmt>(s);
+    line(indent, "Raise", s.range);
+    if (r.exc)
+      expr(*r.exc, indent + 1);
+    if (r.cause)
+      expr(*r.cause, indent + 1);
+    return;
+  }
   case Stmt::Kind::FunctionDef: {
     const auto &f = cast<FunctionDef>(s);
     std::string tail;

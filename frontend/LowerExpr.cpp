@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LoweringImpl.h"
+#include "frontend/LowerConstructs.h"
 #include "frontend/OpTable.h"
 
 #include "ir/KilnDialect.h"
@@ -490,9 +491,18 @@ MaybeValue FunctionLowering::lowerBoolOp(const ast::BoolOpExpr &e) {
   std::optional<Value> lhs = lowerCondition(*e.lhs);
   if (!lhs)
     return std::nullopt;
+  bool isAnd = e.op == ast::BoolOpKind::And;
+  // A left side known now decides at compile time, as Python would: the
+  // right side is the result or is never evaluated (isinstance(x, T) and
+  // x.method() with x not a T).
+  if (std::optional<bool> known = knownCondition(*lhs)) {
+    if (*known != isAnd)
+      return PyValue::ofValue(constBool(*known, e.range));
+    std::optional<Value> rhs = lowerCondition(*e.rhs);
+    return rhs ? MaybeValue(PyValue::ofValue(*rhs)) : std::nullopt;
+  }
   // Short-circuit: the right side only runs when it decides the result.
   std::string tmp = "$tmp" + std::to_string(tempCounter++);
-  bool isAnd = e.op == ast::BoolOpKind::And;
   auto evalRhs = [&] {
     std::optional<Value> r = lowerCondition(*e.rhs);
     if (!r)

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/LoweringImpl.h"
+#include "frontend/LowerConstructs.h"
 
 #include "ir/KilnDialect.h"
 
@@ -21,15 +22,9 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-const ast::FunctionDef *findMethod(const ModuleObject &obj,
-                                   const std::string &name) {
-  if (!obj.userClass)
-    return nullptr;
-  for (const ast::StmtPtr &s : obj.userClass->body)
-    if (auto *f = llvm::dyn_cast<ast::FunctionDef>(s.get()))
-      if (f->name == name)
-        return f;
-  return nullptr;
+const ast::FunctionDef *findMethod(ModuleLowering &m, const ModuleObject &obj,
+                                  const std::string &name) {
+  return findMethodIn(m, obj.userClass, name);
 }
 
 /// The ints of a tuple attribute such as Conv2d's `stride`.
@@ -41,6 +36,30 @@ std::vector<int64_t> intsOf(const ModuleObject &obj, const char *name) {
 }
 
 } // namespace
+
+const ast::ClassDef *userBaseClass(ModuleLowering &m,
+                                   const ast::ClassDef &cls) {
+  for (const ast::ExprPtr &base : cls.bases)
+    if (auto *n = llvm::dyn_cast<ast::NameExpr>(base.get()))
+      if (auto it = m.classes.find(n->id); it != m.classes.end())
+        return it->second;
+  return nullptr;
+}
+
+const ast::FunctionDef *findMethodIn(ModuleLowering &m,
+                                     const ast::ClassDef *cls,
+                                     const std::string &name) {
+  // __init__ already refused a class that derives from itself, so the walk
+  // ends; the bound is a second guard.
+  for (int depth = 0; cls && depth < 100; ++depth) {
+    for (const ast::StmtPtr &s : cls->body)
+      if (auto *f = llvm::dyn_cast<ast::FunctionDef>(s.get()))
+        if (f->name == name)
+          return f;
+    cls = userBaseClass(m, *cls);
+  }
+  return nullptr;
+}
 
 /// A compile-time value as the lowering sees it.
 static PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,
@@ -89,7 +108,7 @@ MaybeValue FunctionLowering::lowerObjectAttribute(const ModuleObject &obj,
                                                   const ast::AttributeExpr &e) {
   if (const ConstValue *v = obj.lookup(e.attr))
     return toPyValue(*this, *v, e.range);
-  if (findMethod(obj, e.attr))
+  if (findMethod(module, obj, e.attr))
     return PyValue::method(PyValue::ofObject(&obj), e.attr);
   error(e.attrRange, "'" + obj.typeName + "' has no attribute '" + e.attr +
                          "'" +
@@ -102,6 +121,14 @@ MaybeValue FunctionLowering::callObjectMethod(const ModuleObject &obj,
                                               const CallArgs &call) {
   for (const ast::ExprPtr &d : def.decorators) {
     std::string name = resolveGlobalName(module, *d);
+    if (name == "torch.jit.unused" || name == "torch.jit.ignore") {
+      error(call.range,
+            "'" + def.name + "' is decorated @" + name +
+                ", so it is not compiled, and kiln has no Python to run it "
+                "at run time",
+            {{d->range, "decorated here"}});
+      return std::nullopt;
+    }
     if (name != "torch.jit.export" && name != "torch.jit.script_method") {
       error(call.range, "cannot call '" + def.name + "', decorated with '@" +
                             name + "', from compiled code");
@@ -139,7 +166,7 @@ MaybeValue FunctionLowering::callObject(const ModuleObject &obj,
                                         const ast::CallExpr &call) {
   CallArgs args = CallArgs::of(call);
   if (obj.userClass) {
-    const ast::FunctionDef *forward = findMethod(obj, "forward");
+    const ast::FunctionDef *forward = findMethod(module, obj, "forward");
     if (!forward) {
       error(call.func->range, "'" + obj.typeName + "' has no forward method");
       return std::nullopt;

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LoweringImpl.h"
+#include "frontend/LowerConstructs.h"
 
 #include "frontend/AstPrinter.h"
 #include "ir/KilnDialect.h"
@@ -220,6 +221,157 @@ std::string displayName(const std::string &name) {
 }
 
 //===----------------------------------------------------------------------===//
+// raise
+//===----------------------------------------------------------------------===//
+
+/// Set in the environment by `raise`: the rest of the block never runs, and
+/// an `if` whose branch raised takes its variables from the other branch.
+static constexpr const char *kRaisedVar = "$raised";
+
+std::optional<bool> knownCondition(Value cond) {
+  Operation *op = cond.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (auto c = llvm::dyn_cast<arith::ConstantOp>(op)) {
+    if (auto i = llvm::dyn_cast<IntegerAttr>(c.getValue()))
+      return i.getInt() != 0;
+    return std::nullopt;
+  }
+  if (auto x = llvm::dyn_cast<arith::XOrIOp>(op)) {
+    std::optional<bool> a = knownCondition(x.getLhs());
+    std::optional<bool> c = a ? knownCondition(x.getRhs()) : std::nullopt;
+    return c ? std::optional<bool>(*a != *c) : std::nullopt;
+  }
+  auto cmp = llvm::dyn_cast<CmpOp>(op);
+  if (!cmp || !cmp.getLhs().getType().isIntOrFloat() ||
+      !cmp.getRhs().getType().isIntOrFloat())
+    return std::nullopt;
+  // Both sides as doubles: exact for the small ints of module options, and
+  // how Python compares an int with a float.
+  auto number = [](Value v) -> std::optional<double> {
+    auto c = v.getDefiningOp<arith::ConstantOp>();
+    if (!c)
+      return std::nullopt;
+    if (auto i = llvm::dyn_cast<IntegerAttr>(c.getValue()))
+      return v.getType().isInteger(1) ? double(i.getValue().getZExtValue())
+                                      : double(i.getInt());
+    if (auto f = llvm::dyn_cast<FloatAttr>(c.getValue()))
+      return f.getValueAsDouble();
+    return std::nullopt;
+  };
+  std::optional<double> a = number(cmp.getLhs()), c = number(cmp.getRhs());
+  if (!a || !c)
+    return std::nullopt;
+  switch (cmp.getPredicate()) {
+  case CmpPredicate::eq:
+    return *a == *c;
+  case CmpPredicate::ne:
+    return *a != *c;
+  case CmpPredicate::lt:
+    return *a < *c;
+  case CmpPredicate::le:
+    return *a <= *c;
+  case CmpPredicate::gt:
+    return *a > *c;
+  case CmpPredicate::ge:
+    return *a >= *c;
+  }
+  return std::nullopt;
+}
+
+/// Whether a raise is among the statements of `block` (not counting those
+/// in nested defs, which kiln refuses anyway).
+static bool containsRaise(const ast::Block &block) {
+  for (const ast::StmtPtr &s : block) {
+    if (llvm::isa<ast::RaiseStmt>(*s))
+      return true;
+    if (auto *i = llvm::dyn_cast<ast::IfStmt>(s.get()))
+      if (containsRaise(i->body) || containsRaise(i->orelse))
+        return true;
+  }
+  return false;
+}
+
+/// The text a `raise` reports: "ValueError: message". The message must be
+/// known at compile time (a literal, or a str value), since kiln has no
+/// strings at run time.
+static std::optional<std::string> raiseMessage(FunctionLowering &fl,
+                                               const ast::RaiseStmt &s) {
+  if (!s.exc) {
+    fl.error(s.range, "a bare 'raise' re-raises the exception being handled, "
+                      "and kiln has no try/except; raise an exception");
+    return std::nullopt;
+  }
+  const ast::Expr *cls = s.exc.get();
+  const ast::CallExpr *call = llvm::dyn_cast<ast::CallExpr>(cls);
+  if (call)
+    cls = call->func.get();
+  if (!llvm::isa<ast::NameExpr, ast::AttributeExpr>(cls)) {
+    fl.error(s.exc->range, "raise needs an exception class or a call of "
+                           "one, such as ValueError(\"message\")");
+    return std::nullopt;
+  }
+  std::string text = exprToString(*cls);
+  if (!call)
+    return text;
+  if (!call->keywords.empty() || call->args.size() > 1) {
+    fl.error(call->range, "an exception raised in compiled code takes one "
+                          "message argument at most");
+    return std::nullopt;
+  }
+  if (call->args.empty())
+    return text;
+  // Lowered like any expression, so that a str variable or a constant
+  // expression works; what is left must be a compile-time str.
+  MaybeValue msg = fl.lowerExpr(*call->args[0]);
+  if (!msg)
+    return std::nullopt;
+  if (msg->kind != PyValue::Kind::Str) {
+    fl.error(call->args[0]->range,
+             "the message of a raised exception must be a string known at "
+             "compile time, not " +
+                 fl.describe(*msg));
+    return std::nullopt;
+  }
+  return text + ": " + msg->str;
+}
+
+/// `raise E("msg")`: a kiln.assert that always fails, which reports the
+/// message with the statement's source location at run time, as a failed
+/// assert does.
+static bool lowerRaise(FunctionLowering &fl, const ast::RaiseStmt &s) {
+  std::optional<std::string> message = raiseMessage(fl, s);
+  if (!message)
+    return false;
+  fl.b.create<AssertOp>(fl.loc(s.range), fl.constBool(false, s.range),
+                        fl.b.getStringAttr(*message));
+  fl.env[kRaisedVar] = Binding{PyValue::none(), s.range};
+  return true;
+}
+
+/// After a branch that raised, its variables are never read: it takes the
+/// other branch's (`before` is the environment before the if), with
+/// kiln.undef where the other branch made a new value. `yield` is the
+/// raising branch's terminator, where the undefs go.
+static void adoptOtherBranch(FunctionLowering &fl, Env &raised,
+                             const Env &other, const Env &before,
+                             Operation *yield, Location l) {
+  OpBuilder::InsertionGuard g(fl.b);
+  fl.b.setInsertionPoint(yield);
+  Env adopted;
+  for (const auto &[name, binding] : other) {
+    auto prior = before.find(name);
+    if (prior != before.end() &&
+        samePyValue(prior->second.value, binding.value))
+      adopted[name] = prior->second;
+    else
+      adopted[name] = Binding{makeUndefLike(fl.b, l, binding.value),
+                              binding.where};
+  }
+  raised = std::move(adopted);
+}
+
+//===----------------------------------------------------------------------===//
 // Blocks and simple statements
 //===----------------------------------------------------------------------===//
 
@@ -245,6 +397,19 @@ Value notExited(FunctionLowering &fl, SourceRange where) {
   return fl.b.create<arith::XOrIOp>(fl.loc(where), any, t);
 }
 
+/// Whether a break, continue or return flag is the constant true.
+static bool exitedForSure(FunctionLowering &fl) {
+  for (const char *flag : {kBreakVar, kContinueVar, kReturnVar}) {
+    auto it = fl.env.find(flag);
+    if (it == fl.env.end() || !it->second.value.isValue())
+      continue;
+    if (auto c = it->second.value.value.getDefiningOp<arith::ConstantOp>())
+      if (auto i = llvm::dyn_cast<IntegerAttr>(c.getValue()); i && i.getInt())
+        return true;
+  }
+  return false;
+}
+
 static bool lowerStmts(FunctionLowering &fl, const ast::Block &block,
                        size_t start) {
   for (size_t i = start; i < block.size(); ++i) {
@@ -252,9 +417,15 @@ static bool lowerStmts(FunctionLowering &fl, const ast::Block &block,
     if (!fl.lowerStmt(s))
       return false;
     // Code after break/continue/return never runs.
-    if (llvm::isa<ast::BreakStmt, ast::ContinueStmt, ast::ReturnStmt>(s))
+    if (llvm::isa<ast::BreakStmt, ast::ContinueStmt, ast::ReturnStmt,
+                  ast::RaiseStmt>(s))
       return true;
     if (i + 1 < block.size() && mayExit(s)) {
+      // A branch decided at compile time (`if w is None: return x`) that
+      // exits leaves the rest of the block dead; it may not even type-check
+      // (`x * w` with w None), so it is not lowered.
+      if (exitedForSure(fl))
+        return true;
       Value go = notExited(fl, s.range);
       if (!go)
         continue;
@@ -367,6 +538,8 @@ bool FunctionLowering::lowerStmt(const ast::Stmt &stmt) {
     b.create<AssertOp>(loc(stmt.range), *cond, b.getStringAttr(message));
     return true;
   }
+  case ast::Stmt::Kind::Raise:
+    return lowerRaise(*this, llvm::cast<ast::RaiseStmt>(stmt));
   case ast::Stmt::Kind::Import:
     return error(stmt.range, "import inside a function is not supported");
   case ast::Stmt::Kind::FunctionDef:
@@ -452,21 +625,40 @@ bool FunctionLowering::lowerReturn(const ast::ReturnStmt &stmt) {
 bool FunctionLowering::lowerIf(const ast::IfStmt &stmt) {
   // `x is None` / `x is not None` is decided at compile time: only the
   // branch that can run is lowered, which is how Optional is refined.
-  if (auto *cmp = llvm::dyn_cast<ast::CompareExpr>(stmt.test.get())) {
-    if (cmp->ops.size() == 1 && (cmp->ops[0] == ast::CmpOpKind::Is ||
-                                 cmp->ops[0] == ast::CmpOpKind::IsNot)) {
-      MaybeValue c = lowerExpr(*stmt.test);
+  // isinstance() is decided the same way, so a branch for another type
+  // need not type-check.
+  const ast::Expr *test = stmt.test.get();
+  if (auto *u = llvm::dyn_cast<ast::UnaryOpExpr>(test);
+      u && u->op == ast::UnaryOpKind::Not)
+    test = u->operand.get();
+  auto *callTest = llvm::dyn_cast<ast::CallExpr>(test);
+  bool isInstance =
+      callTest && exprToString(*callTest->func) == "isinstance";
+  auto *cmp = llvm::dyn_cast<ast::CompareExpr>(stmt.test.get());
+  if (isInstance || cmp) {
+    if (isInstance || (cmp->ops.size() == 1 &&
+                       (cmp->ops[0] == ast::CmpOpKind::Is ||
+                        cmp->ops[0] == ast::CmpOpKind::IsNot))) {
+      bool negate = isInstance && test != stmt.test.get();
+      MaybeValue c = lowerExpr(isInstance ? *test : *stmt.test);
       if (!c)
         return false;
       if (c->isValue())
         if (auto op = c->value.getDefiningOp<arith::ConstantOp>())
           if (auto i = llvm::dyn_cast<IntegerAttr>(op.getValue()))
-            return lowerBlock(i.getInt() ? stmt.body : stmt.orelse);
+            return lowerBlock((i.getInt() != 0) != negate ? stmt.body
+                                                          : stmt.orelse);
     }
   }
   std::optional<Value> cond = lowerCondition(*stmt.test);
   if (!cond)
     return false;
+  // A raise guarded by a condition known at compile time (a module option,
+  // `if groups != 1: raise ...`) is decided now: the dead branch produces
+  // nothing, and a raise that must run is reported at run time as usual.
+  if (containsRaise(stmt.body) || containsRaise(stmt.orelse))
+    if (std::optional<bool> known = knownCondition(*cond))
+      return lowerBlock(*known ? stmt.body : stmt.orelse);
   return emitIf(
       loc(stmt.range), *cond, stmt.range, [&] { return lowerBlock(stmt.body); },
       [&] { return lowerBlock(stmt.orelse); });
@@ -488,6 +680,15 @@ bool FunctionLowering::emitIf(Location l, Value cond, SourceRange where,
   if (!elseFn())
     return false;
   Env elseEnv = std::move(env);
+
+  // A branch that raised never reaches the merge: the if's variables are
+  // the other branch's. When both raise, the if raises.
+  bool thenRaised = thenEnv.count(kRaisedVar);
+  bool elseRaised = elseEnv.count(kRaisedVar);
+  if (thenRaised && !elseRaised)
+    adoptOtherBranch(*this, thenEnv, elseEnv, before, ifOp.thenYield(), l);
+  else if (elseRaised && !thenRaised)
+    adoptOtherBranch(*this, elseEnv, thenEnv, before, ifOp.elseYield(), l);
 
   // Decide what the if yields.
   struct Merge {

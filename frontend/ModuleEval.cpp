@@ -2,16 +2,20 @@
 //
 // A small interpreter for the part of Python that __init__ methods use:
 // numbers, strings, tuples and lists, arithmetic, `if` and `for` over
-// constants, local variables, submodule construction, nn.Parameter and
-// register_buffer. Tensors are only shapes and dtypes here: their values
-// come from the weights file, so a tensor that is not a parameter or a
-// buffer has no value at all and is rejected where it is stored.
+// constants, local variables, `raise`, calls of the file's plain functions,
+// submodule construction (with base classes of the file), nn.Parameter and
+// register_buffer. Tensors are only shapes and dtypes here, even computed
+// ones (arange, exp, slicing assignment): their values come from the
+// weights file, which holds every parameter and persistent buffer, so a
+// tensor that is not a parameter or a buffer has no value at all and is
+// rejected where it is stored.
 //
 // After __init__ runs, the tree is walked once in state_dict() order to
 // name every weight ("layers.0.weight") exactly as PyTorch does.
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontend/AstPrinter.h"
 #include "frontend/ModuleEvalImpl.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -29,9 +33,12 @@ namespace kiln::moduleeval {
 //===----------------------------------------------------------------------===//
 
 bool InitEvaluator::exec(const ast::Block &block, Frame &frame) {
-  for (const ast::StmtPtr &s : block)
+  for (const ast::StmtPtr &s : block) {
     if (!execStmt(*s, frame))
       return false;
+    if (frame.returned)
+      return true; // a plain function's return ends every enclosing block
+  }
   return true;
 }
 
@@ -102,9 +109,12 @@ bool InitEvaluator::execStmt(const ast::Stmt &stmt, Frame &frame) {
       return error(f.iter->range, "for loops in __init__ iterate over "
                                   "range(...), a list or a tuple, not " +
                                       describeConst(*iter));
-    for (const CV &e : iter->elems)
+    for (const CV &e : iter->elems) {
       if (!assign(*f.target, e, frame) || !exec(f.body, frame))
         return false;
+      if (frame.returned)
+        break;
+    }
     return true;
   }
   case ast::Stmt::Kind::Assert: {
@@ -117,11 +127,37 @@ bool InitEvaluator::execStmt(const ast::Stmt &stmt, Frame &frame) {
       return error(a.test->range, "assertion failed while running __init__");
     return true;
   }
+  case ast::Stmt::Kind::Raise: {
+    // Python would raise while building the module; kiln builds it while
+    // compiling, so the exception is a compile error with its message.
+    const auto &r = llvm::cast<ast::RaiseStmt>(stmt);
+    std::string what = "an exception";
+    if (r.exc) {
+      const ast::Expr *cls = r.exc.get();
+      auto *call = llvm::dyn_cast<ast::CallExpr>(cls);
+      what = exprToString(call ? *call->func : *cls);
+      if (call && call->args.size() == 1)
+        if (std::optional<CV> msg = eval(*call->args[0], frame);
+            msg && msg->kind == CV::Kind::Str)
+          what += ": " + msg->str;
+    }
+    return error(stmt.range, "__init__ raised " + what);
+  }
+  case ast::Stmt::Kind::Return: {
+    const auto &r = llvm::cast<ast::ReturnStmt>(stmt);
+    if (!frame.isFunction)
+      return error(stmt.range, "return in __init__ is not supported");
+    std::optional<CV> v = r.value ? eval(*r.value, frame) : CV();
+    if (!v)
+      return false;
+    frame.returned = std::move(*v);
+    return true;
+  }
   default:
     return error(stmt.range,
                  "this statement is not supported in __init__, which kiln "
-                 "runs at compile time; use assignments, calls, if, for "
-                 "and assert");
+                 "runs at compile time; use assignments, calls, if, for, "
+                 "assert and raise");
   }
 }
 
@@ -141,6 +177,8 @@ bool InitEvaluator::assign(const ast::Expr &target, CV value, Frame &frame) {
         return false;
     return true;
   }
+  if (auto *sub = llvm::dyn_cast<ast::SubscriptExpr>(&target))
+    return assignSubscript(*sub, value, frame);
   auto *a = llvm::dyn_cast<ast::AttributeExpr>(&target);
   auto *base = a ? llvm::dyn_cast<ast::NameExpr>(a->value.get()) : nullptr;
   if (!base || base->id != "self" || !frame.self)
@@ -174,6 +212,8 @@ std::string InitEvaluator::globalPath(const ast::Expr &e, const Frame &frame) {
       return "";
     if (m.classes.count(n->id))
       return "class." + n->id;
+    if (m.functions.count(n->id))
+      return "func." + n->id;
     if (std::optional<PyValue> g = m.lookupGlobal(n->id))
       if (g->kind == PyValue::Kind::Global)
         return g->str;
@@ -252,6 +292,14 @@ std::optional<CV> InitEvaluator::eval(const ast::Expr &e, Frame &frame) {
   case ast::Expr::Kind::Attribute: {
     const auto &a = llvm::cast<ast::AttributeExpr>(e);
     std::string path = globalPath(e, frame);
+    if (std::optional<double> c = llvm::StringSwitch<std::optional<double>>(path)
+                                      .Case("math.pi", M_PI)
+                                      .Case("math.e", M_E)
+                                      .Case("math.tau", 2 * M_PI)
+                                      .Case("math.inf", HUGE_VAL)
+                                      .Case("math.nan", NAN)
+                                      .Default(std::nullopt))
+      return makeFloat(*c);
     if (!path.empty())
       return makeStr(path, CV::Kind::Global);
     std::optional<CV> base = eval(*a.value, frame);
@@ -272,29 +320,8 @@ std::optional<CV> InitEvaluator::eval(const ast::Expr &e, Frame &frame) {
           describeConst(*base) + " has no attribute '" + a.attr + "'");
     return std::nullopt;
   }
-  case ast::Expr::Kind::Subscript: {
-    const auto &s = llvm::cast<ast::SubscriptExpr>(e);
-    std::optional<CV> base = eval(*s.value, frame);
-    if (!base)
-      return std::nullopt;
-    std::optional<CV> index =
-        s.indices.size() == 1 ? eval(*s.indices[0], frame) : std::nullopt;
-    if (s.indices.size() == 1 && !index)
-      return std::nullopt;
-    if (!index || index->kind != CV::Kind::Int ||
-        (base->kind != CV::Kind::List && base->kind != CV::Kind::Tuple)) {
-      error(e.range, "__init__ can index lists and tuples with an int only");
-      return std::nullopt;
-    }
-    int64_t n = base->elems.size(), i = index->i < 0 ? index->i + n : index->i;
-    if (i < 0 || i >= n) {
-      error(s.indices[0]->range, "index " + std::to_string(index->i) +
-                                     " is out of range for " +
-                                     std::to_string(n) + " elements");
-      return std::nullopt;
-    }
-    return base->elems[i];
-  }
+  case ast::Expr::Kind::Subscript:
+    return evalSubscript(llvm::cast<ast::SubscriptExpr>(e), frame);
   case ast::Expr::Kind::BinOp: {
     const auto &o = llvm::cast<ast::BinOpExpr>(e);
     std::optional<CV> l = eval(*o.lhs, frame);
@@ -311,6 +338,11 @@ std::optional<CV> InitEvaluator::eval(const ast::Expr &e, Frame &frame) {
     if (u.op == ast::UnaryOpKind::Not) {
       std::optional<bool> t = truth(*v, u.operand->range);
       return t ? std::optional<CV>(makeBool(!*t)) : std::nullopt;
+    }
+    if (v->kind == CV::Kind::Tensor && u.op != ast::UnaryOpKind::Invert) {
+      CV out = *v;
+      out.role = CV::TensorRole::Plain;
+      return out;
     }
     if (!v->isNumber() || u.op == ast::UnaryOpKind::Invert) {
       error(e.range, "this unary operator is not supported on " +
@@ -350,6 +382,37 @@ std::optional<CV> InitEvaluator::eval(const ast::Expr &e, Frame &frame) {
                    "runs at compile time");
     return std::nullopt;
   }
+}
+
+std::optional<CV> InitEvaluator::evalSubscript(const ast::SubscriptExpr &s,
+                                               Frame &frame) {
+  std::optional<CV> base = eval(*s.value, frame);
+  if (!base)
+    return std::nullopt;
+  if (base->kind == CV::Kind::Tensor) {
+    std::optional<std::vector<int64_t>> shape =
+        subscriptShape(base->shape, s.indices, frame);
+    if (!shape)
+      return std::nullopt;
+    return makeTensor(base->elementType, *shape, s.range);
+  }
+  std::optional<CV> index =
+      s.indices.size() == 1 ? eval(*s.indices[0], frame) : std::nullopt;
+  if (s.indices.size() == 1 && !index)
+    return std::nullopt;
+  if (!index || index->kind != CV::Kind::Int ||
+      (base->kind != CV::Kind::List && base->kind != CV::Kind::Tuple)) {
+    error(s.range, "__init__ can index lists and tuples with an int only");
+    return std::nullopt;
+  }
+  int64_t n = base->elems.size(), i = index->i < 0 ? index->i + n : index->i;
+  if (i < 0 || i >= n) {
+    error(s.indices[0]->range, "index " + std::to_string(index->i) +
+                                   " is out of range for " +
+                                   std::to_string(n) + " elements");
+    return std::nullopt;
+  }
+  return base->elems[i];
 }
 
 std::optional<bool> InitEvaluator::truth(const CV &v, SourceRange where) {
@@ -396,6 +459,9 @@ std::optional<CV> InitEvaluator::evalBinOp(ast::BinOpKind op, const CV &l,
       out.elems.insert(out.elems.end(), l.elems.begin(), l.elems.end());
     return out;
   }
+  if ((l.kind == CV::Kind::Tensor && (r.isNumber() || r.kind == CV::Kind::Tensor)) ||
+      (r.kind == CV::Kind::Tensor && l.isNumber()))
+    return tensorBinOp(op, l, r, where);
   if (!l.isNumber() || !r.isNumber()) {
     error(where, "this operator is not supported on " + describeConst(l) +
                      " and " + describeConst(r) + " in __init__");
@@ -542,50 +608,71 @@ std::optional<bool> InitEvaluator::evalCompare(const ast::CompareExpr &e,
 // User classes
 //===----------------------------------------------------------------------===//
 
-std::shared_ptr<ModuleObject>
-InitEvaluator::instantiate(const ast::ClassDef &cls, const Args &args) {
+std::optional<const ast::ClassDef *>
+InitEvaluator::checkBases(const ast::ClassDef &cls) {
   Frame empty;
+  const ast::ClassDef *userBase = nullptr;
   for (const ast::ExprPtr &base : cls.bases) {
     std::string path = globalPath(*base, empty);
-    if (path != "torch.nn.Module" && path != "torch.jit.ScriptModule") {
-      error(base->range, "'" + cls.name +
-                             "' must derive from nn.Module (or "
-                             "torch.jit.ScriptModule) directly to be "
-                             "compiled");
-      return nullptr;
+    if (path == "torch.nn.Module" || path == "torch.jit.ScriptModule")
+      continue;
+    llvm::StringRef p(path);
+    if (p.consume_front("class.") && !userBase) {
+      userBase = m.classes.at(p.str());
+      continue;
     }
+    error(base->range, "'" + cls.name +
+                           "' must derive from nn.Module (or "
+                           "torch.jit.ScriptModule), directly or through "
+                           "one class of this file, to be compiled");
+    return std::nullopt;
   }
   if (cls.bases.empty()) {
     error(cls.nameRange, "'" + cls.name + "' is not an nn.Module");
-    return nullptr;
+    return std::nullopt;
   }
-  if (active.count(&cls)) {
-    error(args.range, "'" + cls.name + "' contains itself");
-    return nullptr;
-  }
+  return userBase;
+}
+
+std::shared_ptr<ModuleObject>
+InitEvaluator::instantiate(const ast::ClassDef &cls, const Args &args) {
   auto obj = std::make_shared<ModuleObject>();
   obj->typeName = cls.name;
   obj->userClass = &cls;
   obj->createdAt = args.range;
+  return runInit(cls, obj, args) ? obj : nullptr;
+}
 
+bool InitEvaluator::runInit(const ast::ClassDef &cls,
+                            const std::shared_ptr<ModuleObject> &obj,
+                            const Args &args) {
+  std::optional<const ast::ClassDef *> base = checkBases(cls);
+  if (!base)
+    return false;
+  // A class that contains itself, or derives from itself, never ends.
+  if (active.count(&cls))
+    return error(args.range, "'" + cls.name + "' contains itself");
   const ast::FunctionDef *init = nullptr;
   for (const ast::StmtPtr &s : cls.body)
     if (auto *f = llvm::dyn_cast<ast::FunctionDef>(s.get()))
       if (f->name == "__init__")
         init = f;
   if (!init) {
-    if (!args.positional.empty() || !args.keywords.empty()) {
-      error(args.range, "'" + cls.name + "' takes no arguments");
-      return nullptr;
+    if (*base) { // Python inherits __init__
+      active.insert(&cls);
+      bool ok = runInit(**base, obj, args);
+      active.erase(&cls);
+      return ok;
     }
-    return obj;
+    if (!args.positional.empty() || !args.keywords.empty())
+      return error(args.range, "'" + cls.name + "' takes no arguments");
+    return true;
   }
-  if (init->params.empty() || init->params[0].name != "self") {
-    error(init->nameRange, "__init__ must take self first");
-    return nullptr;
-  }
+  if (init->params.empty() || init->params[0].name != "self")
+    return error(init->nameRange, "__init__ must take self first");
   // Bind the arguments; defaults are evaluated as Python does, once, in the
   // scope of the class (here: with no locals).
+  Frame empty;
   std::vector<Param> params;
   for (size_t i = 1; i < init->params.size(); ++i) {
     const ast::Param &p = init->params[i];
@@ -593,31 +680,31 @@ InitEvaluator::instantiate(const ast::ClassDef &cls, const Args &args) {
     if (p.defaultValue) {
       def = eval(*p.defaultValue, empty);
       if (!def)
-        return nullptr;
+        return false;
     }
     params.push_back({p.name.c_str(), def});
   }
   if (args.positional.empty() && args.keywords.empty())
     for (size_t i = 1; i < init->params.size(); ++i)
-      if (!init->params[i].defaultValue) {
-        error(init->params[i].range,
-              "'" + cls.name +
-                  "' is constructed with no arguments, so "
-                  "parameter '" +
-                  init->params[i].name + "' of __init__ needs a default value");
-        return nullptr;
-      }
+      if (!init->params[i].defaultValue)
+        return error(init->params[i].range,
+                     "'" + cls.name +
+                         "' is constructed with no arguments, so "
+                         "parameter '" +
+                         init->params[i].name +
+                         "' of __init__ needs a default value");
   std::optional<std::vector<CV>> bound = bind(cls.name, params, args);
   if (!bound)
-    return nullptr;
+    return false;
   Frame frame;
   frame.self = obj;
+  frame.cls = &cls;
   for (size_t i = 0; i < params.size(); ++i)
     frame.locals[params[i].name] = (*bound)[i];
   active.insert(&cls);
   bool ok = exec(init->body, frame);
   active.erase(&cls);
-  return ok ? obj : nullptr;
+  return ok;
 }
 
 /// Names every weight below `obj` as state_dict() does: a module's own

@@ -129,17 +129,29 @@ private:
   struct Frame {
     std::map<std::string, CV> locals;
     std::shared_ptr<ModuleObject> self;
+    /// Set by `return` in a plain function of the file; stops its body.
+    std::optional<CV> returned;
+    /// A plain function rather than __init__: it may return.
+    bool isFunction = false;
+    /// The class whose __init__ runs, where super() starts looking.
+    const ast::ClassDef *cls = nullptr;
   };
 
   bool exec(const ast::Block &block, Frame &frame);
   bool execStmt(const ast::Stmt &stmt, Frame &frame);
   bool assign(const ast::Expr &target, CV value, Frame &frame);
   std::optional<CV> eval(const ast::Expr &e, Frame &frame);
+  /// `list[i]`, `tuple[i]`, and a tensor's indexing (its shape).
+  std::optional<CV> evalSubscript(const ast::SubscriptExpr &s, Frame &frame);
   std::optional<CV> evalBinOp(ast::BinOpKind op, const CV &l, const CV &r,
                               SourceRange where);
   std::optional<bool> evalCompare(const ast::CompareExpr &e, Frame &frame);
   std::optional<bool> truth(const CV &v, SourceRange where);
   std::optional<CV> evalCall(const ast::CallExpr &call, Frame &frame);
+  /// `super().__init__(...)` and `Base.__init__(self, ...)`; false when
+  /// the call is not one, else `out` is None (nullopt after an error).
+  bool initOfBase(const ast::CallExpr &call, const ast::AttributeExpr &a,
+                  Frame &frame, std::optional<CV> &out);
   std::optional<CV> callGlobal(const std::string &path, const Args &args);
   std::optional<CV> callSelfMethod(Frame &frame, const std::string &name,
                                    const Args &args);
@@ -147,6 +159,35 @@ private:
                                      const Args &args);
   std::optional<CV> createTensor(const std::string &name, const Args &args);
   std::optional<CV> constructNN(const std::string &name, const Args &args);
+  /// Runs `cls.__init__` (or, when it has none, its base class's) on `obj`
+  /// with `args`; a user base class's __init__ runs through super().
+  bool runInit(const ast::ClassDef &cls,
+               const std::shared_ptr<ModuleObject> &obj, const Args &args);
+  /// Checks that `cls` derives from nn.Module, directly or through classes
+  /// of the file; returns its user base class (null for nn.Module).
+  std::optional<const ast::ClassDef *> checkBases(const ast::ClassDef &cls);
+  /// A plain function of the file called from __init__ (torchvision's
+  /// conv3x3), run by this interpreter in a frame of its own.
+  std::optional<CV> callFunction(const ast::FunctionDef &def,
+                                 const Args &args);
+  /// torch.arange and the elementwise torch functions on tensors, and
+  /// math.* on numbers: shapes and dtypes only (see ModuleEvalTensors in
+  /// ModuleEvalCalls.cpp). nullopt with no error when `name` is not one.
+  std::optional<CV> callTensorFunction(const std::string &name,
+                                       const Args &args, bool &handled);
+  std::optional<CV> callMath(const std::string &name, const Args &args,
+                             bool &handled);
+  /// Arithmetic with a tensor operand: the broadcast shape and the
+  /// promoted dtype.
+  std::optional<CV> tensorBinOp(ast::BinOpKind op, const CV &l, const CV &r,
+                                SourceRange where);
+  /// `t[i, a:b:c] = v` on a local tensor: checks that `v` broadcasts to the
+  /// selected region; the tensor keeps its shape.
+  bool assignSubscript(const ast::SubscriptExpr &target, const CV &value,
+                       Frame &frame);
+  std::optional<std::vector<int64_t>>
+  subscriptShape(const std::vector<int64_t> &shape,
+                 const std::vector<ast::ExprPtr> &indices, Frame &frame);
   std::optional<std::vector<CV>>
   bind(const std::string &fn, llvm::ArrayRef<Param> params, const Args &args);
 

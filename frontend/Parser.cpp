@@ -1,5 +1,6 @@
 //===- Parser.cpp - Statement and module parsing --------------------------===//
 #include "frontend/Parser.h"
+#include "frontend/AstPrinter.h"
 #include "frontend/ParserImpl.h"
 
 #include <algorithm>
@@ -158,8 +159,23 @@ StmtPtr Parser::parseSmallStatement() {
       return fail(r, "nonlocal is not supported");
     if (kw == "del")
       return fail(r, "del is not supported");
-    if (kw == "raise")
-      return fail(r, "raise is not supported");
+    if (kw == "raise") {
+      next();
+      ExprPtr exc, cause;
+      if (canStartExpr(cur())) {
+        exc = parseTest();
+        if (!exc)
+          return nullptr;
+        if (cur().isName("from")) {
+          next();
+          cause = parseTest();
+          if (!cause)
+            return nullptr;
+        }
+      }
+      return std::make_unique<RaiseStmt>(from(r.begin), std::move(exc),
+                                         std::move(cause));
+    }
     if (kw == "yield")
       return fail(r, "yield is not supported");
     if (kw == "def" || kw == "class" || kw == "if" || kw == "while" ||
@@ -443,9 +459,31 @@ std::vector<SpecComment> Parser::specsAbove(uint32_t firstLine,
   return out;
 }
 
+static bool isSyntaxError(std::string_view message);
+
+/// Whether a decorator leaves the function to Python, so that TorchScript
+/// never compiles its body: @torch.jit.unused or @torch.jit.ignore (also
+/// spelled through `jit.` or a bare `unused`/`ignore` import), with or
+/// without arguments (`@torch.jit.ignore(drop=True)`).
+static bool leftToPython(const std::vector<ExprPtr> &decorators) {
+  for (const ExprPtr &d : decorators) {
+    const Expr *e = d.get();
+    if (auto *c = llvm::dyn_cast<CallExpr>(e))
+      e = c->func.get();
+    std::string name = exprToString(*e);
+    for (const char *spelling : {"torch.jit.unused", "torch.jit.ignore",
+                                 "jit.unused", "jit.ignore", "unused",
+                                 "ignore"})
+      if (name == spelling)
+        return true;
+  }
+  return false;
+}
+
 StmtPtr Parser::parseFunctionDef(std::vector<ExprPtr> decorators,
                                  SourceLoc begin) {
   const Token &defTok = cur();
+  size_t defIndex = pos;
   if (funcDepth > 0)
     return fail(defTok.range, "nested def is not supported");
   uint32_t defLine = defTok.range.begin.line;
@@ -511,6 +549,17 @@ StmtPtr Parser::parseFunctionDef(std::vector<ExprPtr> decorators,
   ++funcDepth;
   bool ok = parseBlock(fn->body);
   --funcDepth;
+  if (!ok && err && !isSyntaxError(err->message) &&
+      leftToPython(decorators)) {
+    // TorchScript never compiles the body of an @torch.jit.unused or
+    // @torch.jit.ignore function, so Python outside kiln's subset (`with`,
+    // a lambda) may be there. The body is dropped; calling the function is
+    // an error when lowering. Syntax errors still refuse the file.
+    err.reset();
+    fn->body.clear();
+    pos = skipStatement(defIndex);
+    ok = true;
+  }
   if (!ok)
     return nullptr;
   fn->range = from(begin);

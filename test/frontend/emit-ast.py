@@ -18,3 +18,14 @@ def f(n: int):
 # CHECK-NOT: train
 for epoch in range(3):
     train = 1
+
+
+# raise, with a message and with a cause; a bare raise.
+# CHECK:      FunctionDef raises @[[@LINE+1]]:1
+def raises(n: int):
+    raise ValueError("no") from None
+# CHECK:        Raise @[[@LINE-1]]:5
+# CHECK-NEXT:     Call @[[@LINE-2]]:11
+# CHECK:          None @[[@LINE-3]]:33
+    raise
+# CHECK-NEXT:   Raise @[[@LINE-1]]:5

@@ -3,9 +3,9 @@
 # give weights to. Each class is one case, compiled alone with --entry.
 #
 # RUN: not kiln compile %s --entry PlainTensor 2>&1 | FileCheck %s --check-prefix=PLAIN
-# PLAIN: nn-module-errors.py:[[@LINE+40]]:9: error: a tensor attribute needs a value at run time; wrap it in nn.Parameter(...) or use self.register_buffer('w', ...) so that it comes from the weights
+# PLAIN: nn-module-errors.py:[[@LINE+41]]:9: error: a tensor attribute needs a value at run time; wrap it in nn.Parameter(...) or use self.register_buffer('w', ...) so that it comes from the weights
 # RUN: not kiln compile %s --entry WhileLoop 2>&1 | FileCheck %s --check-prefix=WHILE
-# WHILE: error: this statement is not supported in __init__, which kiln runs at compile time; use assignments, calls, if, for and assert
+# WHILE: error: this statement is not supported in __init__, which kiln runs at compile time; use assignments, calls, if, for, assert and raise
 # WHILE-NEXT: while n < 3:
 # RUN: not kiln compile %s --entry UnknownModule 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 # UNKNOWN: error: torch.nn.LSTM is not supported; kiln compiles Linear, Conv2d,
@@ -23,7 +23,8 @@
 # RUN: not kiln compile %s --entry Shared 2>&1 | FileCheck %s --check-prefix=SHARED
 # SHARED: error: this module is both 'a' and 'b'; shared submodules are not supported
 # RUN: not kiln compile %s --entry Ignored 2>&1 | FileCheck %s --check-prefix=IGNORED
-# IGNORED: error: cannot call 'debug', decorated with '@torch.jit.ignore', from compiled code
+# IGNORED: error: 'debug' is decorated @torch.jit.ignore, so it is not compiled, and kiln has no Python to run it at run time
+# IGNORED: note: decorated here
 # RUN: not kiln compile %s --entry BadGroups 2>&1 | FileCheck %s --check-prefix=GROUPS
 # GROUPS: error: in_channels (3) and out_channels (4) must be divisible by groups (2)
 # RUN: not kiln compile %s --entry NotAModule 2>&1 | FileCheck %s --check-prefix=NOTMOD
