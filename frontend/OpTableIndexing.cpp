@@ -715,6 +715,92 @@ V repeatInterleave(OpArgs &a) {
   return selectAlong(a, x, dim, index);
 }
 
+//===--- sort, topk ------------------------------------------------------===//
+
+/// `x` with dims `d` and the last swapped (the identity when d is last).
+Value toLast(OpArgs &a, Value x, int64_t d) {
+  int64_t last = rankOf(x) - 1;
+  if (d == last || last < 0)
+    return x;
+  std::string why;
+  Type t = inferTransposeType(x.getType(), d, last, &why);
+  return a.fl.b.create<TransposeOp>(a.fl.loc(a.where), t, x, d, last);
+}
+
+/// kiln.sort along `dim` (moved last and back): values and i64 indices.
+std::optional<std::pair<Value, Value>> sortAlong(OpArgs &a, Value x,
+                                                 int64_t dim,
+                                                 bool descending) {
+  std::string why;
+  Value moved = toLast(a, x, dim);
+  Type t = inferSortType(moved.getType(), &why);
+  if (!inferred(a, t, why))
+    return std::nullopt;
+  Type it = withElementType(t, a.fl.b.getI64Type());
+  auto sort = a.fl.b.create<SortOp>(a.fl.loc(a.where), TypeRange{t, it},
+                                    moved, descending);
+  return std::make_pair(toLast(a, sort.getValues(), dim),
+                        toLast(a, sort.getIndices(), dim));
+}
+
+V sortRow(OpArgs &a) {
+  Value x = a.value("self");
+  std::optional<int64_t> dim = a.dim("dim", rankOf(x));
+  std::optional<bool> descending = a.flag("descending");
+  if (!dim || !descending)
+    return std::nullopt;
+  auto r = sortAlong(a, x, *dim, *descending);
+  if (!r)
+    return std::nullopt;
+  a.tupleResult =
+      PyValue::tuple({PyValue::ofValue(r->first), PyValue::ofValue(r->second)});
+  return r->first;
+}
+
+/// topk: the first k of a stable sort, so that equal values come in input
+/// order (PyTorch's CPU topk may order ties differently).
+V topk(OpArgs &a) {
+  Value x = a.value("self");
+  std::optional<int64_t> dim = a.dim("dim", rankOf(x));
+  std::optional<bool> largest = a.flag("largest");
+  std::optional<int64_t> k = a.constInt("k");
+  if (!dim || !largest || !k || !a.flag("sorted"))
+    return std::nullopt;
+  auto t = llvm::cast<RankedTensorType>(x.getType());
+  int64_t n = t.getRank() ? t.getDimSize(*dim) : 1;
+  if (*k < 0 || (!ShapedType::isDynamic(n) && *k > n)) {
+    a.fl.error(a.range("k"), "selected index k out of range: k = " +
+                                 std::to_string(*k) + " for a dim of size " +
+                                 std::to_string(n));
+    return std::nullopt;
+  }
+  auto r = sortAlong(a, x, *dim, *largest);
+  if (!r)
+    return std::nullopt;
+  if (t.getRank() == 0) {
+    a.tupleResult = PyValue::tuple(
+        {PyValue::ofValue(r->first), PyValue::ofValue(r->second)});
+    return r->first;
+  }
+  // A dynamic dim shorter than k gives fewer than k: the slice clamps.
+  auto first = [&](Value v) {
+    auto vt = llvm::cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(vt.getShape());
+    shape[*dim] = *k;
+    Value start = a.fl.constInt(0, a.where), end = a.fl.constInt(*k, a.where);
+    Value step = a.fl.constInt(1, a.where);
+    return a.fl.b
+        .create<SliceOp>(a.fl.loc(a.where),
+                         RankedTensorType::get(shape, vt.getElementType()), v,
+                         start, end, step, *dim)
+        .getResult();
+  };
+  Value values = first(r->first), indices = first(r->second);
+  a.tupleResult =
+      PyValue::tuple({PyValue::ofValue(values), PyValue::ofValue(indices)});
+  return values;
+}
+
 } // namespace
 
 // Spelling sets.
@@ -863,6 +949,36 @@ std::vector<Row> indexingRows() {
        0,
        0,
        "an int repeats on a static dim; dim is an int or None"},
+      {"sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor, "
+       "Tensor)",
+       kTensorOp,
+       nullptr,
+       sortRow,
+       NoFlags,
+       {{"x=f32[B,7]"},
+        {"x=f64[5,B]", "0, True"},
+        {"x=f32[B,3,6]", "descending=True"},
+        {"x=f32[6]", "-1"},
+        {"x=f32[B,0]"}},
+       {},
+       0,
+       0,
+       "stable: equal values keep their input order (PyTorch's default "
+       "sort does not promise that); quadratic in the sorted size"},
+      {"topk(Tensor self, int k, int dim=-1, bool largest=True, "
+       "bool sorted=True) -> (Tensor, Tensor)",
+       kTensorOp,
+       nullptr,
+       topk,
+       NoFlags,
+       {{"x=f32[B,7]", "3"},
+        {"x=f64[6,B]", "2, 0, False"},
+        {"x=f32[B,3,6]", "1, largest=True"},
+        {"x=f32[5]", "5, largest=False"}},
+       {},
+       0,
+       0,
+       "a stable sort's first k: ties in input order; k a constant"},
   };
 }
 
