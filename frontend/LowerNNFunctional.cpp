@@ -29,9 +29,8 @@ namespace kiln {
 
 bool isFunctionalOp(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
-      .Cases("linear", "conv2d", "max_pool2d", "avg_pool2d",
+      .Cases("conv2d", "max_pool2d", "avg_pool2d",
              "adaptive_avg_pool2d", true)
-      .Cases("layer_norm", "batch_norm", "embedding", "dropout", true)
       .Default(false);
 }
 
@@ -96,18 +95,6 @@ MaybeValue FunctionLowering::callFunctional(const std::string &name,
                   bool fallback) -> std::optional<bool> {
     return arg(i) ? nn::lowerConstBool(*this, *arg(i), what) : fallback;
   };
-
-  if (name == "linear") {
-    if (!bind({{"input"}, {"weight"}, {"bias", false}}))
-      return std::nullopt;
-    std::optional<Value> x = tensor(0, "input"), w = tensor(1, "weight");
-    if (!x || !w)
-      return std::nullopt;
-    std::optional<Value> bias = optTensor(2, "bias");
-    if (!bias)
-      return std::nullopt;
-    return wrap(emitLinear(*x, *w, *bias, where));
-  }
 
   if (name == "conv2d") {
     if (!bind({{"input"},
@@ -273,125 +260,6 @@ MaybeValue FunctionLowering::callFunctional(const std::string &name,
     return wrap(emitAdaptiveAvgPool2d(*x, sizes, where));
   }
 
-  if (name == "layer_norm") {
-    if (!bind({{"input"},
-               {"normalized_shape"},
-               {"weight", false},
-               {"bias", false},
-               {"eps", false}}))
-      return std::nullopt;
-    std::optional<Value> x = tensor(0, "input");
-    if (!x)
-      return std::nullopt;
-    auto shape = lowerConstInts(*arg(1), "normalized_shape");
-    if (!shape)
-      return std::nullopt;
-    std::optional<Value> w = optTensor(2, "weight");
-    std::optional<Value> bias = w ? optTensor(3, "bias") : std::nullopt;
-    std::optional<double> eps =
-        arg(4) ? nn::lowerConstFloat(*this, *arg(4), "eps") : 1e-5;
-    if (!bias || !eps)
-      return std::nullopt;
-    return wrap(emitLayerNorm(*x, *shape, *w, *bias, *eps, where));
-  }
-
-  if (name == "batch_norm") {
-    if (!bind({{"input"},
-               {"running_mean"},
-               {"running_var"},
-               {"weight", false},
-               {"bias", false},
-               {"training", false},
-               {"momentum", false},
-               {"eps", false}}))
-      return std::nullopt;
-    std::optional<bool> training = flag(5, "training", false);
-    if (!training)
-      return std::nullopt;
-    if (*training) {
-      error(arg(5)->range, "batch_norm with training=True is not supported; "
-                           "models are compiled in eval mode");
-      return std::nullopt;
-    }
-    std::optional<Value> x = tensor(0, "input");
-    if (!x)
-      return std::nullopt;
-    std::optional<Value> mean = optTensor(1, "running_mean");
-    std::optional<Value> var = mean ? optTensor(2, "running_var") : mean;
-    std::optional<Value> w = var ? optTensor(3, "weight") : var;
-    std::optional<Value> bias = w ? optTensor(4, "bias") : w;
-    std::optional<double> eps =
-        arg(7) ? nn::lowerConstFloat(*this, *arg(7), "eps") : 1e-5;
-    if (!bias || !eps)
-      return std::nullopt;
-    if (!*mean || !*var) {
-      error(where, "batch_norm needs running_mean and running_var in eval "
-                   "mode");
-      return std::nullopt;
-    }
-    return wrap(emitBatchNorm(*x, *mean, *var, *w, *bias, *eps, where));
-  }
-
-  if (name == "embedding") {
-    if (!bind({{"input"},
-               {"weight"},
-               {"padding_idx", false},
-               {"max_norm", false},
-               {"norm_type", false},
-               {"scale_grad_by_freq", false},
-               {"sparse", false}}))
-      return std::nullopt;
-    // padding_idx, scale_grad_by_freq and sparse only change the gradient.
-    std::optional<Value> indices = tensor(0, "input"), w = tensor(1, "weight");
-    if (!indices || !w)
-      return std::nullopt;
-    if (arg(3)) {
-      MaybeValue m = lowerExpr(*arg(3));
-      if (!m)
-        return std::nullopt;
-      if (!m->isNone()) {
-        error(arg(3)->range, "max_norm is not supported; it renormalizes "
-                             "the weight in place");
-        return std::nullopt;
-      }
-    }
-    return wrap(emitEmbedding(*w, *indices, where));
-  }
-
-  if (name == "dropout") {
-    if (!bind(
-            {{"input"}, {"p", false}, {"training", false}, {"inplace", false}}))
-      return std::nullopt;
-    std::optional<Value> x = tensor(0, "input");
-    if (!x)
-      return std::nullopt;
-    if (!arg(2)) {
-      error(where, "F.dropout() defaults to training=True, which is not "
-                   "supported; pass training=False (models are compiled "
-                   "in eval mode)");
-      return std::nullopt;
-    }
-    std::optional<bool> training = flag(2, "training", false);
-    if (!training)
-      return std::nullopt;
-    if (*training) {
-      error(arg(2)->range, "dropout with training=True is not supported; "
-                           "models are compiled in eval mode");
-      return std::nullopt;
-    }
-    if (arg(1)) {
-      std::optional<double> p = nn::lowerConstFloat(*this, *arg(1), "p");
-      if (!p)
-        return std::nullopt;
-      if (*p < 0 || *p > 1) {
-        error(arg(1)->range,
-              "dropout probability has to be between 0 and 1, but got " +
-                  std::to_string(*p));
-        return std::nullopt;
-      }
-    }
-    return PyValue::ofValue(*x);
-  }
   assert(!isFunctionalOp(name) && "every functional op has a case");
   error(where, "torch.nn.functional." + name + " is not supported yet");
   return std::nullopt;
