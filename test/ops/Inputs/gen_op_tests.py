@@ -214,17 +214,30 @@ def accepted_by_torch(path, functions, work):
     return kept, skipped
 
 
-def run_one(bin_dir, archive, opt, entry, work):
+def eager_case(opt, entry):
+    """The inputs and eager outputs of one entry at -O`opt`'s dim set. Run
+    on the main thread only: eager_run swaps sys.stdout to capture prints,
+    and two threads doing that at once can leave it swapped for good."""
     fn, row, sample, eager, funcdef, spec = entry
     run_eager.VALUE_RANGE[fn] = (sample["lo"], sample["hi"])
     k = 0 if opt == 0 else 1
+    args = run_eager.make_inputs(fn, funcdef, spec, run_eager.DIM_SETS[k], k)
+    try:
+        return args, run_kiln.eager_run(eager, args)[0], None
+    except Exception as exc:  # noqa: BLE001
+        return args, None, "error: eager: %s" % exc
+
+
+def run_one(bin_dir, archive, opt, entry, case, work):
+    fn, row, sample, eager, funcdef, spec = entry
+    args, expected, problem = case
+    label = "%s -O%d" % (fn, opt)
+    if problem:
+        return label, row["name"], problem, 0.0
     sub = os.path.join(work, "O%d-%s" % (opt, fn))
     os.makedirs(sub)
     params = [a.arg for a in funcdef.args.args]
-    args = run_eager.make_inputs(fn, funcdef, spec, run_eager.DIM_SETS[k], k)
-    label = "%s -O%d" % (fn, opt)
     try:
-        expected, _ = run_kiln.eager_run(eager, args)
         actual, _ = run_kiln.kiln_run(bin_dir, archive, fn, params, args, sub)
         rtol, atol = row["rtol"] or run_kiln.RTOL, row["atol"] or run_kiln.ATOL
         problem, diff = compare(expected, actual, rtol, atol)
@@ -288,9 +301,11 @@ def main():
                 print("-O%d: error: kiln compile failed: %s" % (opt, proc.stderr.strip()))
                 ok = False
                 continue
+            cases = [eager_case(opt, e) for e in kept]
             with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
                 results = list(pool.map(
-                    lambda e: run_one(bin_dir, archive, opt, e, work), kept))
+                    lambda ec: run_one(bin_dir, archive, opt, ec[0], ec[1], work),
+                    zip(kept, cases)))
             for label, name, problem, diff in results:
                 runs += 1
                 max_diff[name] = max(max_diff.get(name, 0.0), diff)
