@@ -65,9 +65,8 @@ using Env = std::map<std::string, Binding>;
 /// The Tensor methods (and torch.* functions taking a tensor first) that
 /// the lowering implements: the op table's (OpTable.h) and the others.
 bool isKnownTensorMethod(llvm::StringRef name);
-/// The subsets of the others, and of torch.nn.functional, that
-/// LowerNNFunctional.cpp implements.
-bool isNNTensorMethod(llvm::StringRef name);
+/// The torch.nn.functional names that LowerNNFunctional.cpp implements
+/// outside the op table (conv2d and the pools).
 bool isFunctionalOp(llvm::StringRef name);
 
 /// Names of the flag variables.
@@ -239,11 +238,6 @@ public:
   //===--- neural-network ops (LowerNNFunctional.cpp) ------------------===//
   /// torch.nn.functional.<name>(...), for the names isFunctionalOp accepts.
   MaybeValue callFunctional(const std::string &name, const CallArgs &call);
-  /// The tensor methods and torch.X functions of nn models (softmax,
-  /// masked_fill, argmax, split, ...), for the names isNNTensorMethod
-  /// accepts; `self` is the receiver, as in callMethod.
-  MaybeValue callNNMethod(PyValue self, const std::string &name,
-                          const CallArgs &call);
   /// torch.X functions of nn models that take no tensor receiver (arange).
   MaybeValue callNNCreator(const std::string &name, const CallArgs &call);
 
