@@ -78,7 +78,11 @@ V inferred(OpArgs &a, Type t, const std::string &why) {
   return std::nullopt;
 }
 
-V gather(OpArgs &a) {
+/// gather and index_select: self, a dim and an index tensor to one kiln op,
+/// typed by the op's own shape rule.
+template <typename OpTy,
+          Type (*Infer)(Type, Type, int64_t, std::string *)>
+V readAlongDim(OpArgs &a) {
   V x = tensorArg(a, "self"), index = tensorArg(a, "index");
   if (!x || !index)
     return std::nullopt;
@@ -86,26 +90,16 @@ V gather(OpArgs &a) {
   if (!dim)
     return std::nullopt;
   std::string why;
-  Type t = inferGatherType(x->getType(), index->getType(), *dim, &why);
+  Type t = Infer(x->getType(), index->getType(), *dim, &why);
   if (!inferred(a, t, why))
     return std::nullopt;
-  return a.fl.b.create<GatherOp>(a.fl.loc(a.where), t, *x, *index, *dim)
+  return a.fl.b.create<OpTy>(a.fl.loc(a.where), t, *x, *index, *dim)
       .getResult();
 }
 
+V gather(OpArgs &a) { return readAlongDim<GatherOp, inferGatherType>(a); }
 V indexSelect(OpArgs &a) {
-  V x = tensorArg(a, "self"), index = tensorArg(a, "index");
-  if (!x || !index)
-    return std::nullopt;
-  std::optional<int64_t> dim = dimArg(a, "dim", rankOf(*x));
-  if (!dim)
-    return std::nullopt;
-  std::string why;
-  Type t = inferIndexSelectType(x->getType(), index->getType(), *dim, &why);
-  if (!inferred(a, t, why))
-    return std::nullopt;
-  return a.fl.b.create<IndexSelectOp>(a.fl.loc(a.where), t, *x, *index, *dim)
-      .getResult();
+  return readAlongDim<IndexSelectOp, inferIndexSelectType>(a);
 }
 
 template <typename ScanOp> V scan(OpArgs &a) {

@@ -275,6 +275,33 @@ void checkIndices(OpBuilder &b, Location loc, LoweringState &state,
         args.values);
 }
 
+/// A parallel loop over `init`'s shape that reads `input` where the loop
+/// is, except along `dim`, where it reads the position the index element
+/// `indexMap` picks. gather and index_select differ only in that map (the
+/// index's own position, or its entry for the loop's `dim`).
+static Value readAlongDim(OpBuilder &builder, Location loc, Value input,
+                          Value index, AffineMap indexMap, Value init,
+                          int64_t dim) {
+  auto resultType = cast<RankedTensorType>(init.getType());
+  int64_t rank = resultType.getRank();
+  SmallVector<utils::IteratorType> parallel(rank,
+                                            utils::IteratorType::parallel);
+  auto read = builder.create<linalg::GenericOp>(
+      loc, TypeRange{resultType}, ValueRange{index}, ValueRange{init},
+      ArrayRef<AffineMap>{indexMap, builder.getMultiDimIdentityMap(rank)},
+      parallel, [&](OpBuilder &b, Location l, ValueRange args) {
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < rank; ++d)
+          at.push_back(d == dim ? b.create<arith::IndexCastOp>(
+                                       l, b.getIndexType(), args[0])
+                                       .getResult()
+                                : b.create<linalg::IndexOp>(l, d).getResult());
+        b.create<linalg::YieldOp>(
+            l, b.create<tensor::ExtractOp>(l, input, at).getResult());
+      });
+  return read.getResult(0);
+}
+
 struct GatherLowering : KilnLowering<GatherOp> {
   using KilnLowering::KilnLowering;
 
@@ -309,23 +336,9 @@ struct GatherLowering : KilnLowering<GatherOp> {
     checkIndices(rewriter, loc, state, index, m.toI64(inSizes[dim]), dim, "");
 
     Value init = emptyTensor(rewriter, loc, resultType, idxSizes);
-    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
-    SmallVector<utils::IteratorType> parallel(rank,
-                                              utils::IteratorType::parallel);
-    auto gather = rewriter.create<linalg::GenericOp>(
-        loc, TypeRange{resultType}, ValueRange{index}, ValueRange{init},
-        ArrayRef<AffineMap>{identity, identity}, parallel,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          SmallVector<Value> at;
-          for (int64_t d = 0; d < rank; ++d)
-            at.push_back(d == dim ? b.create<arith::IndexCastOp>(
-                                         l, b.getIndexType(), args[0])
-                                         .getResult()
-                                  : b.create<linalg::IndexOp>(l, d).getResult());
-          b.create<linalg::YieldOp>(
-              l, b.create<tensor::ExtractOp>(l, input, at).getResult());
-        });
-    rewriter.replaceOp(op, gather.getResult(0));
+    rewriter.replaceOp(
+        op, readAlongDim(rewriter, loc, input, index,
+                         rewriter.getMultiDimIdentityMap(rank), init, dim));
     return success();
   }
 };
@@ -358,22 +371,8 @@ struct IndexSelectLowering : KilnLowering<IndexSelectOp> {
         indexType.getRank()
             ? AffineMap::get(rank, 0, rewriter.getAffineDimExpr(dim), context)
             : AffineMap::get(rank, 0, context);
-    SmallVector<utils::IteratorType> parallel(rank,
-                                              utils::IteratorType::parallel);
-    auto select = rewriter.create<linalg::GenericOp>(
-        loc, TypeRange{resultType}, ValueRange{index}, ValueRange{init},
-        ArrayRef<AffineMap>{indexMap, rewriter.getMultiDimIdentityMap(rank)},
-        parallel, [&](OpBuilder &b, Location l, ValueRange args) {
-          SmallVector<Value> at;
-          for (int64_t d = 0; d < rank; ++d)
-            at.push_back(d == dim ? b.create<arith::IndexCastOp>(
-                                         l, b.getIndexType(), args[0])
-                                         .getResult()
-                                  : b.create<linalg::IndexOp>(l, d).getResult());
-          b.create<linalg::YieldOp>(
-              l, b.create<tensor::ExtractOp>(l, input, at).getResult());
-        });
-    rewriter.replaceOp(op, select.getResult(0));
+    rewriter.replaceOp(
+        op, readAlongDim(rewriter, loc, input, index, indexMap, init, dim));
     return success();
   }
 };
