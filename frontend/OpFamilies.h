@@ -18,13 +18,19 @@
 namespace kiln::ops {
 
 std::vector<Row> elementwiseRows(); // OpTable.cpp
+std::vector<Row> reductionRows();   // OpTableReductions.cpp
+std::vector<Row> viewRows();        // OpTableViews.cpp
 std::vector<Row> tensorRows();      // OpTableTensor.cpp
 std::vector<Row> nnRows();          // OpTableNN.cpp
 std::vector<Row> indexingRows();    // OpTableIndexing.cpp
+std::vector<Row> resampleRows();    // OpTableResample.cpp
+std::vector<Row> orderRows();       // OpTableIndexing.cpp
 std::vector<Row> preludeRows();     // OpTablePrelude.cpp
 
 inline constexpr std::vector<Row> (*kFamilies[])() = {
-    elementwiseRows, tensorRows, nnRows, indexingRows, preludeRows,
+    elementwiseRows, reductionRows, viewRows, tensorRows,
+    nnRows,          indexingRows,  resampleRows, orderRows,
+    preludeRows,
 };
 
 } // namespace kiln::ops
