@@ -186,6 +186,11 @@ void rejectFile(ast::Module &m, const Diagnostic &error);
 /// Levenshtein distance, to recognize a misspelled decorator.
 size_t editDistance(std::string_view a, std::string_view b);
 
+//===--- Error kinds (Parser.cpp) -----------------------------------------===//
+/// Whether a parser error is syntax Python rejects too, rather than valid
+/// Python that kiln does not support.
+bool isSyntaxError(std::string_view message);
+
 } // namespace kiln::detail
 
 #endif // KILN_FRONTEND_PARSERIMPL_H
