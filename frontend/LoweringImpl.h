@@ -1,8 +1,11 @@
 //===- LoweringImpl.h - Shared state of the AST-to-IR lowering ------------===//
 //
 // Private to frontend/. The lowering is split by concept:
-//   Lowering.cpp      module level: entry points, specs, function bodies,
-//                     specialization of called helpers
+//   Lowering.cpp           module level: entry points, specs,
+//                          specialization of called helpers
+//   LowerFunction.cpp      function bodies (parameters, early returns);
+//                          the small helpers every file uses; PyValue
+//                          helpers
 //   LowerStmt.cpp          statements, blocks and if
 //   LowerLoops.cpp         for and while
 //   LowerExpr.cpp          expressions and operators
