@@ -6,7 +6,9 @@
 //   LowerFunction.cpp      function bodies (parameters, early returns);
 //                          the small helpers every file uses; PyValue
 //                          helpers
-//   LowerStmt.cpp          statements, blocks and if
+//   LowerStmt.cpp          statements and blocks; assignment, return;
+//                          AST scans and type joins at merge points
+//   LowerIf.cpp            if and raise
 //   LowerLoops.cpp         for and while
 //   LowerExpr.cpp          expressions and operators
 //   LowerIndexing.cpp      subscripts and subscript assignment
@@ -464,6 +466,8 @@ bool isFlag(const std::string &name);
 std::string displayName(const std::string &name);
 /// The i1 "no break/continue/return flag is set", or null when none can be.
 mlir::Value notExited(FunctionLowering &fl, SourceRange where);
+/// Lowers `raise E("msg")` (LowerIf.cpp): a kiln.assert that always fails.
+bool lowerRaise(FunctionLowering &fl, const ast::RaiseStmt &s);
 /// The element type a `dtype=` global names, e.g. torch.float32.
 mlir::Type dtypeFromGlobal(mlir::OpBuilder &b, const PyValue &v);
 

@@ -1,0 +1,371 @@
+//===- LowerIf.cpp - if statements and raise ------------------------------===//
+//
+// `if` becomes `scf.if` yielding every variable either branch assigns (a
+// branch on a compile-time constant condition lowers only the branch
+// taken); `raise` becomes a kiln.assert that always fails, and sets
+// `$raised` so that an `if` whose branch raised takes its variables from
+// the other branch. The other statements are LowerStmt.cpp's.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/LoweringImpl.h"
+#include "frontend/LowerConstructs.h"
+
+#include "frontend/AstPrinter.h"
+#include "ir/KilnDialect.h"
+#include "ir/Limits.h"
+#include "ir/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+//===----------------------------------------------------------------------===//
+// raise
+//===----------------------------------------------------------------------===//
+
+/// Set in the environment by `raise`: the rest of the block never runs, and
+/// an `if` whose branch raised takes its variables from the other branch.
+static constexpr const char *kRaisedVar = "$raised";
+
+std::optional<bool> knownCondition(Value cond) {
+  Operation *op = cond.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (auto c = llvm::dyn_cast<arith::ConstantOp>(op)) {
+    if (auto i = llvm::dyn_cast<IntegerAttr>(c.getValue()))
+      return i.getInt() != 0;
+    return std::nullopt;
+  }
+  if (auto x = llvm::dyn_cast<arith::XOrIOp>(op)) {
+    std::optional<bool> a = knownCondition(x.getLhs());
+    std::optional<bool> c = a ? knownCondition(x.getRhs()) : std::nullopt;
+    return c ? std::optional<bool>(*a != *c) : std::nullopt;
+  }
+  auto cmp = llvm::dyn_cast<CmpOp>(op);
+  if (!cmp || !cmp.getLhs().getType().isIntOrFloat() ||
+      !cmp.getRhs().getType().isIntOrFloat())
+    return std::nullopt;
+  // Both sides as doubles: exact for the small ints of module options, and
+  // how Python compares an int with a float.
+  auto number = [](Value v) -> std::optional<double> {
+    auto c = v.getDefiningOp<arith::ConstantOp>();
+    if (!c)
+      return std::nullopt;
+    if (auto i = llvm::dyn_cast<IntegerAttr>(c.getValue()))
+      return v.getType().isInteger(1) ? double(i.getValue().getZExtValue())
+                                      : double(i.getInt());
+    if (auto f = llvm::dyn_cast<FloatAttr>(c.getValue()))
+      return f.getValueAsDouble();
+    return std::nullopt;
+  };
+  std::optional<double> a = number(cmp.getLhs()), c = number(cmp.getRhs());
+  if (!a || !c)
+    return std::nullopt;
+  switch (cmp.getPredicate()) {
+  case CmpPredicate::eq:
+    return *a == *c;
+  case CmpPredicate::ne:
+    return *a != *c;
+  case CmpPredicate::lt:
+    return *a < *c;
+  case CmpPredicate::le:
+    return *a <= *c;
+  case CmpPredicate::gt:
+    return *a > *c;
+  case CmpPredicate::ge:
+    return *a >= *c;
+  }
+  return std::nullopt;
+}
+
+/// Whether a raise is among the statements of `block` (not counting those
+/// in nested defs, which kiln refuses anyway).
+static bool containsRaise(const ast::Block &block) {
+  for (const ast::StmtPtr &s : block) {
+    if (llvm::isa<ast::RaiseStmt>(*s))
+      return true;
+    if (auto *i = llvm::dyn_cast<ast::IfStmt>(s.get()))
+      if (containsRaise(i->body) || containsRaise(i->orelse))
+        return true;
+  }
+  return false;
+}
+
+/// The text a `raise` reports: "ValueError: message". The message must be
+/// known at compile time (a literal, or a str value), since kiln has no
+/// strings at run time.
+static std::optional<std::string> raiseMessage(FunctionLowering &fl,
+                                               const ast::RaiseStmt &s) {
+  if (!s.exc) {
+    fl.error(s.range, "a bare 'raise' re-raises the exception being handled, "
+                      "and kiln has no try/except; raise an exception");
+    return std::nullopt;
+  }
+  const ast::Expr *cls = s.exc.get();
+  const ast::CallExpr *call = llvm::dyn_cast<ast::CallExpr>(cls);
+  if (call)
+    cls = call->func.get();
+  if (!llvm::isa<ast::NameExpr, ast::AttributeExpr>(cls)) {
+    fl.error(s.exc->range, "raise needs an exception class or a call of "
+                           "one, such as ValueError(\"message\")");
+    return std::nullopt;
+  }
+  std::string text = exprToString(*cls);
+  if (!call)
+    return text;
+  if (!call->keywords.empty() || call->args.size() > 1) {
+    fl.error(call->range, "an exception raised in compiled code takes one "
+                          "message argument at most");
+    return std::nullopt;
+  }
+  if (call->args.empty())
+    return text;
+  // Lowered like any expression, so that a str variable or a constant
+  // expression works; what is left must be a compile-time str.
+  MaybeValue msg = fl.lowerExpr(*call->args[0]);
+  if (!msg)
+    return std::nullopt;
+  if (msg->kind != PyValue::Kind::Str) {
+    fl.error(call->args[0]->range,
+             "the message of a raised exception must be a string known at "
+             "compile time, not " +
+                 fl.describe(*msg));
+    return std::nullopt;
+  }
+  return text + ": " + msg->str;
+}
+
+/// `raise E("msg")`: a kiln.assert that always fails, which reports the
+/// message with the statement's source location at run time, as a failed
+/// assert does.
+bool lowerRaise(FunctionLowering &fl, const ast::RaiseStmt &s) {
+  std::optional<std::string> message = raiseMessage(fl, s);
+  if (!message)
+    return false;
+  fl.b.create<AssertOp>(fl.loc(s.range), fl.constBool(false, s.range),
+                        fl.b.getStringAttr(*message));
+  fl.env[kRaisedVar] = Binding{PyValue::none(), s.range};
+  return true;
+}
+
+/// After a branch that raised, its variables are never read: it takes the
+/// other branch's (`before` is the environment before the if), with
+/// kiln.undef where the other branch made a new value. `yield` is the
+/// raising branch's terminator, where the undefs go.
+static void adoptOtherBranch(FunctionLowering &fl, Env &raised,
+                             const Env &other, const Env &before,
+                             Operation *yield, Location l) {
+  OpBuilder::InsertionGuard g(fl.b);
+  fl.b.setInsertionPoint(yield);
+  Env adopted;
+  for (const auto &[name, binding] : other) {
+    auto prior = before.find(name);
+    if (prior != before.end() &&
+        samePyValue(prior->second.value, binding.value))
+      adopted[name] = prior->second;
+    else
+      adopted[name] = Binding{makeUndefLike(fl.b, l, binding.value),
+                              binding.where};
+  }
+  raised = std::move(adopted);
+}
+
+//===----------------------------------------------------------------------===//
+// if
+//===----------------------------------------------------------------------===//
+
+bool FunctionLowering::lowerIf(const ast::IfStmt &stmt) {
+  // `x is None` / `x is not None` is decided at compile time: only the
+  // branch that can run is lowered, which is how Optional is refined.
+  // isinstance() is decided the same way, so a branch for another type
+  // need not type-check.
+  const ast::Expr *test = stmt.test.get();
+  if (auto *u = llvm::dyn_cast<ast::UnaryOpExpr>(test);
+      u && u->op == ast::UnaryOpKind::Not)
+    test = u->operand.get();
+  auto *callTest = llvm::dyn_cast<ast::CallExpr>(test);
+  bool isInstance =
+      callTest && exprToString(*callTest->func) == "isinstance";
+  auto *cmp = llvm::dyn_cast<ast::CompareExpr>(stmt.test.get());
+  if (isInstance || cmp) {
+    if (isInstance || (cmp->ops.size() == 1 &&
+                       (cmp->ops[0] == ast::CmpOpKind::Is ||
+                        cmp->ops[0] == ast::CmpOpKind::IsNot))) {
+      bool negate = isInstance && test != stmt.test.get();
+      MaybeValue c = lowerExpr(isInstance ? *test : *stmt.test);
+      if (!c)
+        return false;
+      if (c->isValue())
+        if (auto op = c->value.getDefiningOp<arith::ConstantOp>())
+          if (auto i = llvm::dyn_cast<IntegerAttr>(op.getValue()))
+            return lowerBlock((i.getInt() != 0) != negate ? stmt.body
+                                                          : stmt.orelse);
+    }
+  }
+  std::optional<Value> cond = lowerCondition(*stmt.test);
+  if (!cond)
+    return false;
+  // A raise guarded by a condition known at compile time (a module option,
+  // `if groups != 1: raise ...`) is decided now: the dead branch produces
+  // nothing, and a raise that must run is reported at run time as usual.
+  if (containsRaise(stmt.body) || containsRaise(stmt.orelse))
+    if (std::optional<bool> known = knownCondition(*cond))
+      return lowerBlock(*known ? stmt.body : stmt.orelse);
+  return emitIf(
+      loc(stmt.range), *cond, stmt.range, [&] { return lowerBlock(stmt.body); },
+      [&] { return lowerBlock(stmt.orelse); });
+}
+
+bool FunctionLowering::emitIf(Location l, Value cond, SourceRange where,
+                              const std::function<bool()> &thenFn,
+                              const std::function<bool()> &elseFn) {
+  Env before = env;
+  auto ifOp = b.create<scf::IfOp>(l, TypeRange{}, cond, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+
+  b.setInsertionPoint(ifOp.thenYield());
+  if (!thenFn())
+    return false;
+  Env thenEnv = std::move(env);
+  env = before;
+  b.setInsertionPoint(ifOp.elseYield());
+  if (!elseFn())
+    return false;
+  Env elseEnv = std::move(env);
+
+  // A branch that raised never reaches the merge: the if's variables are
+  // the other branch's. When both raise, the if raises.
+  bool thenRaised = thenEnv.count(kRaisedVar);
+  bool elseRaised = elseEnv.count(kRaisedVar);
+  if (thenRaised && !elseRaised)
+    adoptOtherBranch(*this, thenEnv, elseEnv, before, ifOp.thenYield(), l);
+  else if (elseRaised && !thenRaised)
+    adoptOtherBranch(*this, elseEnv, thenEnv, before, ifOp.elseYield(), l);
+
+  // Decide what the if yields.
+  struct Merge {
+    std::string name;
+    PyValue thenV, elseV;
+    SourceRange where;
+  };
+  std::vector<Merge> merges;
+  Env after;
+  std::set<std::string> names;
+  for (auto &[k, _] : thenEnv)
+    names.insert(k);
+  for (auto &[k, _] : elseEnv)
+    names.insert(k);
+  for (const std::string &name : names) {
+    auto t = thenEnv.find(name);
+    auto e = elseEnv.find(name);
+    bool hasT =
+        t != thenEnv.end() && t->second.value.kind != PyValue::Kind::Undefined;
+    bool hasE =
+        e != elseEnv.end() && e->second.value.kind != PyValue::Kind::Undefined;
+    if (hasT && hasE && samePyValue(t->second.value, e->second.value)) {
+      after[name] = t->second;
+      continue;
+    }
+    if (!hasT && !hasE) {
+      after[name] = t != thenEnv.end() ? t->second : e->second;
+      continue;
+    }
+    if (!hasT || !hasE) {
+      const Binding &def = hasT ? t->second : e->second;
+      if (isFlag(name) && def.value.kind != PyValue::Kind::None) {
+        // The flags guarantee the other side's value is never read.
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(hasT ? ifOp.elseYield() : ifOp.thenYield());
+        PyValue undef = makeUndefLike(b, l, def.value);
+        merges.push_back({name, hasT ? def.value : undef,
+                          hasT ? undef : def.value, def.where});
+        continue;
+      }
+      std::string side = hasT ? "true" : "false";
+      std::string other = hasT ? "false" : "true";
+      after[name] =
+          Binding{PyValue::undefined(
+                      displayName(name) + " is assigned in the " + side +
+                          " branch but not in the " + other + " branch",
+                      {{def.where, displayName(name) + " is assigned here"}}),
+                  def.where};
+      continue;
+    }
+    merges.push_back({name, t->second.value, e->second.value,
+                      SourceRange::cover(t->second.where, e->second.where)});
+    if (!samePyValue(t->second.value, e->second.value)) {
+      SmallVector<Value> tv, ev;
+      bool ok = flattenValues(t->second.value, tv) &&
+                flattenValues(e->second.value, ev) && tv.size() == ev.size();
+      for (size_t i = 0; ok && i < tv.size(); ++i)
+        ok = static_cast<bool>(joinTypes(tv[i].getType(), ev[i].getType()));
+      if (!ok) {
+        std::string n = displayName(name);
+        return error(where,
+                     n + " is " + describe(t->second.value) +
+                         " in the true branch and " +
+                         describe(e->second.value) + " in the false branch",
+                     {{t->second.where,
+                       n + " is " + describe(t->second.value) + " here"},
+                      {e->second.where,
+                       n + " is " + describe(e->second.value) + " here"}});
+      }
+    }
+  }
+
+  // Build the real if with results and move the branches into it.
+  SmallVector<Type> resultTypes;
+  SmallVector<SmallVector<Value>> thenLeaves, elseLeaves;
+  for (Merge &m : merges) {
+    SmallVector<Value> tv, ev;
+    flattenValues(m.thenV, tv);
+    flattenValues(m.elseV, ev);
+    for (size_t i = 0; i < tv.size(); ++i)
+      resultTypes.push_back(joinTypes(tv[i].getType(), ev[i].getType()));
+    thenLeaves.push_back(tv);
+    elseLeaves.push_back(ev);
+  }
+  b.setInsertionPoint(ifOp);
+  // An else that does nothing is left out, as a user would write it.
+  bool needElse = !resultTypes.empty() ||
+                  !llvm::hasSingleElement(ifOp.getElseRegion().front());
+  auto newIf = b.create<scf::IfOp>(l, resultTypes, cond, needElse);
+  newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+  if (needElse)
+    newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+  ifOp.erase();
+  for (bool isThen : {true, false}) {
+    if (!isThen && !needElse)
+      continue;
+    Block &blk =
+        isThen ? newIf.getThenRegion().front() : newIf.getElseRegion().front();
+    Operation *term = blk.getTerminator();
+    b.setInsertionPoint(term);
+    SmallVector<Value> yields;
+    size_t r = 0;
+    for (auto &leaves : isThen ? thenLeaves : elseLeaves)
+      for (Value v : leaves) {
+        std::optional<Value> c = castForMerge(v, resultTypes[r++], where);
+        if (!c)
+          return false;
+        yields.push_back(*c);
+      }
+    b.create<scf::YieldOp>(term->getLoc(), yields);
+    term->erase();
+  }
+  SmallVector<Value> results(newIf.getResults().begin(),
+                             newIf.getResults().end());
+  ArrayRef<Value> rest(results);
+  for (Merge &m : merges)
+    after[m.name] = Binding{unflattenValues(m.thenV, rest), m.where};
+  env = std::move(after);
+  b.setInsertionPointAfter(newIf);
+  return true;
+}
+
+} // namespace kiln
