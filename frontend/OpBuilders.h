@@ -2,12 +2,15 @@
 //
 // Private to frontend/: the small helpers that more than one OpTable*.cpp
 // family file uses to write its builders (the bound `self`, a value's ranked
-// type, reporting an error, size arithmetic and casts).
+// type, reporting an error, size arithmetic and casts; for elementwise math
+// the first argument, float conversion, the Ops builders of composed math,
+// and the spelling sets and samples many rows share).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_OPBUILDERS_H
 #define KILN_FRONTEND_OPBUILDERS_H
 
+#include "frontend/LowerNNSupport.h"
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpTable.h"
 
@@ -16,6 +19,8 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <cassert>
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -57,6 +62,98 @@ inline mlir::Value squeezeDim(OpArgs &a, mlir::Value x, int64_t d) {
       mlir::RankedTensorType::get(shape, tt.getElementType()), x,
       a.fl.b.getI64IntegerAttr(d));
 }
+
+//===--- elementwise math -----------------------------------------------===//
+
+/// The first parameter's value (`self`, `input` or `x`).
+inline mlir::Value firstArg(OpArgs &a) { return a.args[0].value.value; }
+
+inline bool isFloat(mlir::Value v) {
+  return llvm::isa<mlir::FloatType>(mlir::getElementTypeOrSelf(v.getType()));
+}
+
+/// `v` in float32 (a tensor) or f64 (a Python scalar), as PyTorch computes
+/// float math on ints.
+inline mlir::Value toFloat(OpArgs &a, mlir::Value v) {
+  if (isFloat(v))
+    return v;
+  if (auto t = llvm::dyn_cast<mlir::RankedTensorType>(v.getType()))
+    return a.fl.b.create<CastOp>(a.fl.loc(a.where),
+                                 withElementType(t, a.fl.b.getF32Type()), v);
+  return a.fl.castScalar(v, a.fl.b.getF64Type(), a.where);
+}
+
+/// Small builders on operands known to combine (a float tensor or scalar
+/// with scalars or its own shape), so they cannot fail.
+struct Ops {
+  OpArgs &a;
+  mlir::Value c(double v) { return a.fl.constFloat(v, a.where); }
+  mlir::Value un(llvm::StringRef op, mlir::Value x) {
+    return nn::unary(a.fl, op, x, a.where);
+  }
+  mlir::Value bin(llvm::StringRef op, mlir::Value l, mlir::Value r) {
+    return *a.fl.emitElementwise(op, l, r, a.where, a.where, a.where);
+  }
+  mlir::Value add(mlir::Value l, mlir::Value r) { return bin("kiln.add", l, r); }
+  mlir::Value sub(mlir::Value l, mlir::Value r) { return bin("kiln.sub", l, r); }
+  mlir::Value mul(mlir::Value l, mlir::Value r) { return bin("kiln.mul", l, r); }
+  mlir::Value div(mlir::Value l, mlir::Value r) { return bin("kiln.div", l, r); }
+  mlir::Value max(mlir::Value l, mlir::Value r) {
+    return bin("kiln.maximum", l, r);
+  }
+  mlir::Value min(mlir::Value l, mlir::Value r) {
+    return bin("kiln.minimum", l, r);
+  }
+  mlir::Value cmp(CmpPredicate p, mlir::Value l, mlir::Value r) {
+    return *a.fl.emitCompare(p, l, r, a.where, a.where, a.where);
+  }
+  /// where(cond, t, f) with f's type when both share it.
+  mlir::Value select(mlir::Value cond, mlir::Value t, mlir::Value f) {
+    mlir::Type type =
+        inferWhereType(cond.getType(), t.getType(), f.getType(), nullptr);
+    assert(type && "select operands broadcast");
+    return a.fl.b.create<WhereOp>(a.fl.loc(a.where), type, cond, t, f);
+  }
+  mlir::Value log1p(mlir::Value x) {
+    // log(u) * x / (u - 1) with u = 1 + x cancels the rounding of 1 + x
+    // (Goldberg); u == 1 means x is below half an ulp of 1, where
+    // log1p(x) == x; u == inf keeps inf rather than inf/inf.
+    mlir::Value u = add(x, c(1.0)), d = sub(u, c(1.0));
+    mlir::Value r = mul(un("kiln.log", u), div(x, d));
+    r = select(cmp(CmpPredicate::eq, u, c(INFINITY)), u, r);
+    return select(cmp(CmpPredicate::eq, d, c(0.0)), x, r);
+  }
+  mlir::Value expm1(mlir::Value x) {
+    // (u - 1) * x / log(u) with u = exp(x) (Kahan): the error of u cancels.
+    mlir::Value u = un("kiln.exp", x), d = sub(u, c(1.0));
+    mlir::Value r = mul(d, div(x, un("kiln.log", u)));
+    r = select(cmp(CmpPredicate::eq, u, c(INFINITY)), u, r);
+    r = select(cmp(CmpPredicate::eq, d, c(-1.0)), c(-1.0), r);
+    return select(cmp(CmpPredicate::eq, d, c(0.0)), x, r);
+  }
+  mlir::Value clamp(mlir::Value x, double lo, double hi) {
+    return min(max(x, c(lo)), c(hi));
+  }
+  mlir::Value softplus(mlir::Value x, mlir::Value beta,
+                       mlir::Value threshold) {
+    mlir::Value bx = mul(x, beta);
+    return select(cmp(CmpPredicate::gt, bx, threshold), x,
+                  div(log1p(un("kiln.exp", bx)), beta));
+  }
+};
+
+// Spelling sets.
+constexpr unsigned kTensorOp = Torch | Method | InPlace;
+constexpr unsigned kActivation = Functional | FInplaceArg;
+
+// Samples shared by many rows: broadcasting over a dynamic dim, a second
+// dtype, an empty tensor.
+#define UNARY_SAMPLES(LO, HI)                                                  \
+  {                                                                            \
+    {"x=f32[B,5]", "", LO, HI}, {"x=f64[3]", "", LO, HI}, {                    \
+      "x=f32[0,3]", "", LO, HI                                                 \
+    }                                                                          \
+  }
 
 } // namespace kiln::ops
 

@@ -1,11 +1,12 @@
 //===- OpFamilies.h - The files that hold the op table's rows ---*- C++ -*-===//
 //
 // Private to frontend/. Each family of torch ops keeps its rows and their
-// builders in a file of its own (OpTable.cpp: elementwise math, activations,
-// arithmetic, comparisons and Python's math module), and returns them from
-// one function; allRows() concatenates the families in the order below,
-// which is the order of the generated documentation. Adding a family is a
-// file, a declaration here and an entry in kFamilies.
+// builders in a file of its own (OpTableUnaryMath.cpp: unary math and
+// Python's math module; OpTableActivations.cpp; OpTableArithmetic.cpp:
+// arithmetic and comparisons; ...), and returns them from one function;
+// allRows() concatenates the families in the order below, which is the
+// order of the generated documentation. Adding a family is a file, a
+// declaration here and an entry in kFamilies.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_OPFAMILIES_H
@@ -17,7 +18,10 @@
 
 namespace kiln::ops {
 
-std::vector<Row> elementwiseRows(); // OpTable.cpp
+std::vector<Row> unaryRows();       // OpTableUnaryMath.cpp
+std::vector<Row> activationRows();  // OpTableActivations.cpp
+std::vector<Row> arithmeticRows();  // OpTableArithmetic.cpp
+std::vector<Row> mathRows();        // OpTableUnaryMath.cpp
 std::vector<Row> reductionRows();   // OpTableReductions.cpp
 std::vector<Row> viewRows();        // OpTableViews.cpp
 std::vector<Row> tensorRows();      // OpTableTensor.cpp
@@ -28,9 +32,9 @@ std::vector<Row> orderRows();       // OpTableIndexing.cpp
 std::vector<Row> preludeRows();     // OpTablePrelude.cpp
 
 inline constexpr std::vector<Row> (*kFamilies[])() = {
-    elementwiseRows, reductionRows, viewRows, tensorRows,
-    nnRows,          indexingRows,  resampleRows, orderRows,
-    preludeRows,
+    unaryRows,     activationRows, arithmeticRows, mathRows,
+    reductionRows, viewRows,       tensorRows,     nnRows,
+    indexingRows,  resampleRows,   orderRows,      preludeRows,
 };
 
 } // namespace kiln::ops
