@@ -29,12 +29,12 @@ std::vector<Row> nnRows();          // OpTableNN.cpp
 std::vector<Row> indexingRows();    // OpTableIndexing.cpp
 std::vector<Row> resampleRows();    // OpTableResample.cpp
 std::vector<Row> orderRows();       // OpTableIndexing.cpp
-std::vector<Row> preludeRows();     // OpTablePrelude.cpp
+std::vector<Row> nnPreludeRows();   // PreludeRows.cpp: prelude/nn.py
 
 inline constexpr std::vector<Row> (*kFamilies[])() = {
     unaryRows,     activationRows, arithmeticRows, mathRows,
     reductionRows, viewRows,       tensorRows,     nnRows,
-    indexingRows,  resampleRows,   orderRows,      preludeRows,
+    indexingRows,  resampleRows,   orderRows,      nnPreludeRows,
 };
 
 } // namespace kiln::ops

@@ -21,18 +21,24 @@ using namespace mlir;
 namespace kiln::ops {
 
 std::optional<Value> lowerRow(OpArgs &a) {
-  if (a.row.build)
+  if (a.row.flags == NoFlags && a.row.build)
     return a.row.build(a);
   Value x = firstArg(a);
   Type element = mlir::getElementTypeOrSelf(x.getType());
-  if ((a.row.flags & NoBool) && element.isInteger(1)) {
-    a.fl.error(a.where, a.spelling + "() does not support bool tensors, got " +
+  auto refuse = [&](const char *why) {
+    a.fl.error(a.where, a.spelling + "() " + why + ", got " +
                             a.fl.describe(PyValue::ofValue(x)));
     return std::nullopt;
-  }
+  };
+  if ((a.row.flags & NoBool) && element.isInteger(1))
+    return refuse("does not support bool tensors");
+  if ((a.row.flags & FloatOnly) && !isFloat(x))
+    return refuse("needs a float input");
   if (a.row.flags & FloatMath)
-    x = toFloat(a, x);
-  return nn::unary(a.fl, a.row.kilnOp, x, a.where);
+    a.args[0].value = PyValue::ofValue(toFloat(a, x));
+  if (a.row.build)
+    return a.row.build(a);
+  return nn::unary(a.fl, a.row.kilnOp, firstArg(a), a.where);
 }
 
 std::optional<double> mathConstant(StringRef name) {

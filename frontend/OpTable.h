@@ -82,11 +82,13 @@ enum Spelling : unsigned {
   Math = 32,        // math.X on Python scalars
 };
 
-/// How a row's result type follows its inputs, for the generic unary path.
+/// How a row treats the dtype of its first input; lowerRow applies them
+/// before any lowering.
 enum Flags : unsigned {
   NoFlags = 0,
   FloatMath = 1, // int/bool inputs compute in float32 (f64 for scalars)
   NoBool = 2,    // bool inputs are an error, as PyTorch's kernels refuse
+  FloatOnly = 4, // non-float inputs are an error, as PyTorch's activations
 };
 
 /// One sample input of the generated differential test: `inputs` is a

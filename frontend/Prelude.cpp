@@ -266,6 +266,14 @@ std::string preludeFileOf(const ast::FunctionDef &def) {
   return it == parsed().fileOf.end() ? std::string() : it->second;
 }
 
+const ast::Module *preludeModule(llvm::StringRef file) {
+  const ParsedPrelude &p = parsed();
+  for (size_t i = 0; i < p.files.size(); ++i)
+    if (p.files[i]->path() == file)
+      return p.modules[i].get();
+  return nullptr;
+}
+
 std::vector<std::pair<std::string, std::string>> preludeSources() {
   std::vector<std::pair<std::string, std::string>> out;
   for (const PreludeFileText &f : kPreludeFiles)
@@ -385,6 +393,23 @@ bool hasReturn(const ast::Block &block) {
 
 enum class Flow { Failed, Next, Returned };
 
+/// The message of `raise ValueError(message)`, a string known while
+/// compiling; null after an error.
+std::optional<std::string> raisedMessage(FunctionLowering &fl,
+                                         const ast::RaiseStmt &r) {
+  auto *call = llvm::dyn_cast_or_null<ast::CallExpr>(r.exc.get());
+  if (call && call->args.size() == 1) {
+    MaybeValue m = fl.lowerExpr(*call->args[0]);
+    if (!m)
+      return std::nullopt;
+    if (m->kind == PyValue::Kind::Str)
+      return m->str;
+  }
+  fl.error(r.range, "internal error: a raise in kiln's prelude needs a "
+                    "constant message");
+  return std::nullopt;
+}
+
 /// Whether `test` is decided while compiling, and how; `and`/`or` fold
 /// when the side that decides them does. False in `failed` after an error.
 std::optional<bool> staticTest(FunctionLowering &fl, const ast::Expr &test,
@@ -419,6 +444,13 @@ Flow lowerStatic(FunctionLowering &fl, const ast::Block &block) {
           return f;
         continue;
       }
+    }
+    if (auto *r = llvm::dyn_cast<ast::RaiseStmt>(s.get())) {
+      // Prelude code branches on constants only, so a raise reached here
+      // fails whatever the inputs: the call is wrong, and is reported now.
+      if (std::optional<std::string> message = raisedMessage(fl, *r))
+        fl.error(s->range, *message);
+      return Flow::Failed;
     }
     // A return under a run-time condition would need the `$return` flag,
     // which prelude code does without (lowerBody); write it as a where().

@@ -28,6 +28,8 @@ namespace kiln {
 const ast::FunctionDef *preludeFunction(llvm::StringRef name);
 /// The file under frontend/prelude/ that defines `def` ("nn.py").
 std::string preludeFileOf(const ast::FunctionDef &def);
+/// The parsed prelude file `file` ("nn.py"), or null.
+const ast::Module *preludeModule(llvm::StringRef file);
 /// Every prelude file's name and embedded text, in build order.
 std::vector<std::pair<std::string, std::string>> preludeSources();
 
@@ -36,6 +38,10 @@ class OpArgs;
 /// Lowers a bound call by calling the prelude function named as the row's
 /// schema, with the bound arguments in schema order.
 std::optional<mlir::Value> lowerViaPrelude(OpArgs &args);
+struct Row;
+/// The rows that `@op(...)` decorators declare in prelude file `file`, in
+/// source order (PreludeRows.cpp).
+std::vector<Row> preludeRows(llvm::StringRef file);
 } // namespace ops
 
 } // namespace kiln

@@ -36,9 +36,11 @@ def runtime_smoothing(x, t, s: float):
     return F.cross_entropy(x, t, label_smoothing=s)
 
 
-# A reduction PyTorch does not know, at the argument.
+# A reduction PyTorch does not know: the prelude's raise, reported while
+# compiling, since its condition is a constant.
 # RUN: not kiln compile %s --entry bad_reduction 2>&1 | FileCheck %s --check-prefix=REDUCTION
-# REDUCTION: errors.py:[[@LINE+3]]:39: error: 'average' is not a valid value for reduction
+# REDUCTION: errors.py:[[@LINE+4]]:12: error: 'average' is not a valid value for reduction
+# REDUCTION: note: in '_check_reduction', called by 'nll_loss', kiln's prelude
 # kiln: x=f32[B,5], t=i64[B]
 def bad_reduction(x, t):
     return F.nll_loss(x, t, reduction='average')

@@ -1,26 +1,127 @@
 #!/usr/bin/python3
 """Each function of kiln's prelude (frontend/prelude/*.py) against the torch
-op it stands for, in eager PyTorch, on random inputs: the decompositions
-are checked alone, before kiln compiles them (test/ops checks the compiled
-ones through the op table).
+op it stands for, in eager PyTorch: the decompositions are checked alone,
+before kiln compiles them (test/ops checks the compiled ones through the op
+table).
 
-Usage: prelude_eager.py PRELUDE_DIR
+Two sets of cases:
+  - every sample of every `@op` row (kiln_table.py records them when the
+    prelude is imported), in float64 so that a wrong formula cannot hide
+    behind float32 rounding; the op it replaces is torch.X, F.X or Tensor.X,
+    whichever spelling the row has;
+  - the hand-written cases below, for inputs a sample cannot spell
+    (-inf, NaN under beta=0, class weights).
+It also checks that kiln reads the same rows: `kiln ops --json` must list
+every row with the schema and spellings the decorators give.
+
+Usage: prelude_eager.py PRELUDE_DIR KILN
 Prints `ok NAME (max diff D)` per case and `all ok: N cases`, or FAILED.
 """
 import importlib.util
+import json
 import os
+import subprocess
 import sys
 
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Inputs"))
+import run_eager  # noqa: E402
+
+# The dims of a sample's dynamic sizes, as test/ops's first dim set.
+DIMS = {"B": 3, "N": 4, "T": 5}
+
 
 def load(directory):
-    path = os.path.join(directory, "nn.py")
-    spec = importlib.util.spec_from_file_location("kiln_prelude_nn", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """kiln_table and every prelude file, as modules."""
+    sys.path.insert(0, directory)
+    import kiln_table
+    mods = {}
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith(".py") or name == "kiln_table.py":
+            continue
+        spec = importlib.util.spec_from_file_location(
+            "kiln_prelude_" + name[:-3], os.path.join(directory, name))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        mods[name] = mod
+    return kiln_table, mods
+
+
+def reference(name, spellings, table):
+    if spellings & table.FUNCTIONAL:
+        return getattr(F, name)
+    if spellings & table.TORCH:
+        return getattr(torch, name)
+    return lambda self, *a, **k: getattr(self, name)(*a, **k)
+
+
+def sample_inputs(inputs, lo, hi, g):
+    """The sample's tensors in float64 (ints stay ints, drawn from [0, 5),
+    as test/ops draws them)."""
+    env = {}
+    for arg, (dtype, shape) in run_eager.parse_spec_text(inputs).items():
+        sizes = [d if isinstance(d, int) else DIMS.get(d, 2) for d in shape]
+        td = run_eager.DTYPES[dtype]
+        if td.is_floating_point:
+            env[arg] = (torch.rand(sizes, generator=g, dtype=torch.float64)
+                        * (hi - lo) + lo)
+        elif td == torch.bool:
+            env[arg] = torch.randint(0, 2, sizes, generator=g).bool()
+        else:
+            env[arg] = torch.randint(0, 5, sizes, generator=g).to(td)
+    return env
+
+
+def row_cases(table, g):
+    for row in table.ROWS:
+        fn = row["function"]
+        name = fn.__name__
+        ref = reference(name, row["spellings"], table)
+        for k, sample in enumerate(row["samples"]):
+            inputs, args = sample[0], sample[1] if len(sample) > 1 else ""
+            lo = sample[2] if len(sample) > 2 else -1.0
+            hi = sample[3] if len(sample) > 3 else 1.0
+            env = sample_inputs(inputs, lo, hi, g)
+            first = next(iter(env))
+            call = "(%s%s)" % (first, ", " + args if args else "")
+            pos, kw = eval("(lambda *a, **k: (a, k))" + call,
+                           {"torch": torch, "math": __import__("math")}, env)
+            yield "%s sample %d" % (name, k), fn, ref, pos, kw
+
+
+def check_catalog(table, kiln):
+    """kiln reads the decorators as the eager registry does."""
+    rows = json.loads(subprocess.run([kiln, "ops", "--json"], check=True,
+                                     capture_output=True, text=True).stdout)
+    bits = {"torch.": table.TORCH, "Tensor.": table.METHOD,
+            "F.": table.FUNCTIONAL, "math.": table.MATH}
+    ok = True
+    for row in table.ROWS:
+        name = row["function"].__name__
+        found = [r for r in rows if r["name"] == name]
+        same = any(r["schema"].replace(" ", "") ==
+                   row["schema"].replace(" ", "") for r in found)
+        spelled = 0
+        for r in found:
+            for s in r["spellings"]:
+                for prefix, bit in bits.items():
+                    if s.startswith(prefix):
+                        spelled |= bit
+                if s.endswith("_") and s.startswith("Tensor."):
+                    spelled |= table.INPLACE
+            if r["f_inplace_arg"]:
+                spelled |= table.F_INPLACE_ARG
+        want = row["spellings"]
+        if not same or spelled != want:
+            print("FAILED catalog %s: kiln has %s, spellings %d, the "
+                  "decorator says %d" % (name, [r["schema"] for r in found],
+                                         spelled, want))
+            ok = False
+    print("%s catalog: %d rows" % ("ok" if ok else "FAILED", len(table.ROWS)))
+    return ok
 
 
 def cases(g):
@@ -74,14 +175,23 @@ def cases(g):
                 yield "cross_entropy 1-d %s ls=%g" % (name, ls), "cross_entropy", F.cross_entropy, (r(5), idx(5)), kws
 
 
-def main():
-    prelude = load(sys.argv[1])
-    g = torch.Generator().manual_seed(0)
-    ok, n = True, 0
+def all_cases(table, mods, g):
+    yield from row_cases(table, g)
+    functions = {}
+    for mod in mods.values():
+        functions.update(vars(mod))
     for name, fn, ref, args, kwargs in cases(g):
+        yield name, functions[fn], ref, args, kwargs
+
+
+def main():
+    table, mods = load(sys.argv[1])
+    g = torch.Generator().manual_seed(0)
+    ok, n = check_catalog(table, sys.argv[2]), 0
+    for name, fn, ref, args, kwargs in all_cases(table, mods, g):
         n += 1
         expected = ref(*args, **kwargs)
-        actual = getattr(prelude, fn)(*args, **kwargs)
+        actual = fn(*args, **kwargs)
         same = (expected.shape == actual.shape and expected.dtype == actual.dtype
                 and torch.allclose(expected, actual, rtol=1e-9, atol=1e-12,
                                    equal_nan=True))

@@ -1,0 +1,58 @@
+"""The decorators that declare kiln's op-table rows in the prelude.
+
+A prelude function decorated with `@op(schema, spellings, ...)` is the
+lowering of that torch op: kiln reads the decorator's arguments as the row
+(frontend/PreludeRows.cpp), so the schema, the spellings, the sample inputs
+of the generated differential test and the decomposition sit together.
+kiln never runs this file; it is what makes the prelude ordinary Python,
+so that test/prelude can run each decomposition eagerly against the torch
+op it replaces, on the same samples. Every name here has a twin of the
+same value in PreludeRows.cpp, and test/prelude checks that they agree.
+
+op(schema, spellings, samples=[], aliases=[], rtol=0.0, atol=0.0, note='',
+   flags=0)
+  schema     PyTorch's schema text: "glu(Tensor self, int dim=-1) -> Tensor"
+  spellings  TORCH | METHOD | FUNCTIONAL | INPLACE | F_INPLACE_ARG | MATH
+  samples    (inputs, args='', lo=-1.0, hi=1.0) tuples, or inputs alone:
+             a `# kiln:` spec for the inputs ("x=f32[B,5], y=f32[5]"), the
+             call's arguments after the first, and the range float inputs
+             are drawn from
+  flags      FLOAT_MATH (int inputs compute in float), NO_BOOL (bool inputs
+             are refused), FLOAT_ONLY (non-float inputs are refused, as
+             PyTorch's activations do)
+"""
+
+TORCH = 1
+METHOD = 2
+FUNCTIONAL = 4
+INPLACE = 8
+F_INPLACE_ARG = 16
+MATH = 32
+TENSOR_OP = TORCH | METHOD | INPLACE
+ACTIVATION = FUNCTIONAL | F_INPLACE_ARG
+
+FLOAT_MATH = 1
+NO_BOOL = 2
+FLOAT_ONLY = 4
+
+# Every row declared so far, in declaration order: what test/prelude reads.
+ROWS = []
+
+
+def op(schema, spellings, samples=(), aliases=(), rtol=0.0, atol=0.0,
+       note='', flags=0):
+    def declare(fn):
+        ROWS.append({'schema': schema, 'spellings': spellings,
+                     'samples': [s if isinstance(s, tuple) else (s,)
+                                 for s in samples],
+                     'aliases': list(aliases), 'rtol': rtol, 'atol': atol,
+                     'flags': flags, 'function': fn})
+        return fn
+    return declare
+
+
+def unary(lo, hi):
+    """The samples most elementwise ops share: broadcasting over a dynamic
+    dim, a second dtype, an empty tensor."""
+    return [('x=f32[B,5]', '', lo, hi), ('x=f64[3]', '', lo, hi),
+            ('x=f32[0,3]', '', lo, hi)]
