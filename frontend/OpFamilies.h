@@ -37,6 +37,15 @@ inline constexpr std::vector<Row> (*kFamilies[])() = {
     indexingRows,  resampleRows,   orderRows,      nnPreludeRows,
 };
 
+/// A C++ builder that prelude rows name with `build='NAME'`.
+struct NamedBuilder {
+  const char *name;
+  Builder build;
+};
+std::vector<NamedBuilder> activationBuilders(); // OpTableActivations.cpp
+/// Every family's builders (OpTable.cpp).
+const std::vector<NamedBuilder> &allBuilders();
+
 } // namespace kiln::ops
 
 #endif // KILN_FRONTEND_OPFAMILIES_H

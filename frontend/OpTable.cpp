@@ -54,6 +54,18 @@ std::optional<double> mathConstant(StringRef name) {
     return std::numeric_limits<double>::quiet_NaN();
   return std::nullopt;
 }
+const std::vector<NamedBuilder> &allBuilders() {
+  static const std::vector<NamedBuilder> builders = [] {
+    std::vector<NamedBuilder> all;
+    for (std::vector<NamedBuilder> (*family)() : {activationBuilders}) {
+      std::vector<NamedBuilder> some = family();
+      all.insert(all.end(), some.begin(), some.end());
+    }
+    return all;
+  }();
+  return builders;
+}
+
 const std::vector<Row> &allRows() {
   static const std::vector<Row> rows = [] {
     std::vector<Row> all;
@@ -61,6 +73,11 @@ const std::vector<Row> &allRows() {
       std::vector<Row> some = family();
       all.insert(all.end(), some.begin(), some.end());
     }
+    // A builder no row names is dead code, or a row someone forgot.
+    for (const NamedBuilder &b : allBuilders())
+      if (llvm::none_of(all, [&](const Row &r) { return r.build == b.build; }))
+        llvm::report_fatal_error(llvm::Twine("no op-table row uses builder '") +
+                                 b.name + "'");
     return all;
   }();
   return rows;

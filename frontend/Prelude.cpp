@@ -506,9 +506,10 @@ std::optional<Value> lowerViaPrelude(OpArgs &a) {
                             a.row.schema().text());
     return std::nullopt;
   }
+  // The schema's parameters only: F.X's `inplace=` changes nothing here.
   std::vector<PyValue> args;
-  for (const BoundArg &arg : a.args)
-    args.push_back(arg.value);
+  for (size_t i = 0; i < params.size(); ++i)
+    args.push_back(a.args[i].value);
   std::optional<func::FuncOp> callee =
       a.fl.module.getOrLowerPrelude(*def, args, a.where);
   if (!callee)

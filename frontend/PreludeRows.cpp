@@ -5,7 +5,9 @@
 // that function. The decorator's arguments are read here from kiln's own
 // AST of the prelude, so the row, its samples and its decomposition are
 // written once, in Python, and the eager tests read the same decorators.
-// Only literals are read: strings, numbers, the spelling and flag names of
+// A row whose lowering is a kiln op (`kiln='kiln.exp'`) or a C++ builder
+// (`build='clamp'`, one of allBuilders()) decorates a stub instead. Only
+// literals are read: strings, numbers, the spelling and flag names of
 // kiln_table.py joined by `|`, tuples, lists and `unary(lo, hi)`. Rows are
 // written by hand and every one is parsed by `kiln ops --json` in the
 // suite, so a malformed decorator is a fatal error naming its line.
@@ -129,11 +131,14 @@ public:
     if (call.args.size() != 2)
       fail(call, "op() takes the schema and the spellings, then keywords");
     Row r{str(*call.args[0]), bits(*call.args[1])};
-    r.build = lowerViaPrelude;
-    std::string note = "prelude (" + file.str() + ")";
+    std::string note;
     for (const ast::Keyword &k : call.keywords) {
       const ast::Expr &v = *k.value;
-      if (k.name == "samples")
+      if (k.name == "kiln")
+        r.kilnOp = str(v);
+      else if (k.name == "build")
+        r.build = builder(v);
+      else if (k.name == "samples")
         r.samples = samples(v);
       else if (k.name == "aliases")
         for (const ast::ExprPtr &a : items(v))
@@ -145,11 +150,20 @@ public:
       else if (k.name == "flags")
         r.flags = bits(v);
       else if (k.name == "note")
-        note += std::string("; ") + str(v);
+        note = str(v);
       else
         fail(v, "op() has no keyword '" + k.name + "'");
     }
-    r.note = keep(std::move(note));
+    if (r.kilnOp && r.build)
+      fail(call, "a row lowers through kiln= or build=, not both");
+    if (r.kilnOp || r.build) {
+      r.note = keep(std::move(note));
+      return r;
+    }
+    // Lowered by the decorated function.
+    r.build = lowerViaPrelude;
+    r.note = keep("prelude (" + file.str() + ")" +
+                  (note.empty() ? "" : "; " + note));
     // Not r.schema(): that caches by address, and `r` is about to move.
     std::string name = parseSchema(r.schemaText).name;
     if (name != def.name)
@@ -160,6 +174,14 @@ public:
   }
 
 private:
+  Builder builder(const ast::Expr &e) {
+    const char *name = str(e);
+    for (const NamedBuilder &b : allBuilders())
+      if (llvm::StringRef(b.name) == name)
+        return b.build;
+    fail(e, llvm::Twine("no C++ builder is named '") + name + "'");
+  }
+
   const char *keep(std::string s) {
     static std::deque<std::string> kept; // rows are built once, under a lock
     return kept.emplace_back(std::move(s)).c_str();

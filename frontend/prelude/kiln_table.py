@@ -10,13 +10,19 @@ op it replaces, on the same samples. Every name here has a twin of the
 same value in PreludeRows.cpp, and test/prelude checks that they agree.
 
 op(schema, spellings, samples=[], aliases=[], rtol=0.0, atol=0.0, note='',
-   flags=0)
+   flags=0, kiln=None, build=None)
   schema     PyTorch's schema text: "glu(Tensor self, int dim=-1) -> Tensor"
   spellings  TORCH | METHOD | FUNCTIONAL | INPLACE | F_INPLACE_ARG | MATH
   samples    (inputs, args='', lo=-1.0, hi=1.0) tuples, or inputs alone:
              a `# kiln:` spec for the inputs ("x=f32[B,5], y=f32[5]"), the
              call's arguments after the first, and the range float inputs
              are drawn from
+  kiln       the kiln op the row lowers to (kiln='kiln.exp'), applied to
+             the first argument
+  build      the name of the C++ builder that lowers the row (OpTable*.cpp)
+  note       a remark for the generated documentation
+             Rows with kiln= or build= are not lowered by the function they
+             decorate: they decorate a stub, several at a time.
   flags      FLOAT_MATH (int inputs compute in float), NO_BOOL (bool inputs
              are refused), FLOAT_ONLY (non-float inputs are refused, as
              PyTorch's activations do)
@@ -40,9 +46,10 @@ ROWS = []
 
 
 def op(schema, spellings, samples=(), aliases=(), rtol=0.0, atol=0.0,
-       note='', flags=0):
+       note='', flags=0, kiln=None, build=None):
     def declare(fn):
         ROWS.append({'schema': schema, 'spellings': spellings,
+                     'lowered_by_function': kiln is None and build is None,
                      'samples': [s if isinstance(s, tuple) else (s,)
                                  for s in samples],
                      'aliases': list(aliases), 'rtol': rtol, 'atol': atol,

@@ -77,6 +77,8 @@ def sample_inputs(inputs, lo, hi, g):
 
 def row_cases(table, g):
     for row in table.ROWS:
+        if not row["lowered_by_function"]:
+            continue  # a kiln op or a C++ builder: test/ops runs it
         fn = row["function"]
         name = fn.__name__
         ref = reference(name, row["spellings"], table)
@@ -100,7 +102,7 @@ def check_catalog(table, kiln):
             "F.": table.FUNCTIONAL, "math.": table.MATH}
     ok = True
     for row in table.ROWS:
-        name = row["function"].__name__
+        name = row["schema"].split("(")[0]
         found = [r for r in rows if r["name"] == name]
         same = any(r["schema"].replace(" ", "") ==
                    row["schema"].replace(" ", "") for r in found)
