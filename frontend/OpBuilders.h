@@ -3,8 +3,8 @@
 // Private to frontend/: the small helpers that more than one OpTable*.cpp
 // family file uses to write its builders (the bound `self`, a value's ranked
 // type, reporting an error, size arithmetic and casts; for elementwise math
-// the first argument, float conversion, the Ops builders of composed math,
-// and the spelling sets and samples many rows share).
+// the first argument, float conversion and the Ops builders of composed
+// math).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_OPBUILDERS_H
@@ -114,46 +114,10 @@ struct Ops {
     assert(type && "select operands broadcast");
     return a.fl.b.create<WhereOp>(a.fl.loc(a.where), type, cond, t, f);
   }
-  mlir::Value log1p(mlir::Value x) {
-    // log(u) * x / (u - 1) with u = 1 + x cancels the rounding of 1 + x
-    // (Goldberg); u == 1 means x is below half an ulp of 1, where
-    // log1p(x) == x; u == inf keeps inf rather than inf/inf.
-    mlir::Value u = add(x, c(1.0)), d = sub(u, c(1.0));
-    mlir::Value r = mul(un("kiln.log", u), div(x, d));
-    r = select(cmp(CmpPredicate::eq, u, c(INFINITY)), u, r);
-    return select(cmp(CmpPredicate::eq, d, c(0.0)), x, r);
-  }
-  mlir::Value expm1(mlir::Value x) {
-    // (u - 1) * x / log(u) with u = exp(x) (Kahan): the error of u cancels.
-    mlir::Value u = un("kiln.exp", x), d = sub(u, c(1.0));
-    mlir::Value r = mul(d, div(x, un("kiln.log", u)));
-    r = select(cmp(CmpPredicate::eq, u, c(INFINITY)), u, r);
-    r = select(cmp(CmpPredicate::eq, d, c(-1.0)), c(-1.0), r);
-    return select(cmp(CmpPredicate::eq, d, c(0.0)), x, r);
-  }
-  mlir::Value clamp(mlir::Value x, double lo, double hi) {
-    return min(max(x, c(lo)), c(hi));
-  }
-  mlir::Value softplus(mlir::Value x, mlir::Value beta,
-                       mlir::Value threshold) {
-    mlir::Value bx = mul(x, beta);
-    return select(cmp(CmpPredicate::gt, bx, threshold), x,
-                  div(log1p(un("kiln.exp", bx)), beta));
-  }
 };
 
 // Spelling sets.
 constexpr unsigned kTensorOp = Torch | Method | InPlace;
-constexpr unsigned kActivation = Functional | FInplaceArg;
-
-// Samples shared by many rows: broadcasting over a dynamic dim, a second
-// dtype, an empty tensor.
-#define UNARY_SAMPLES(LO, HI)                                                  \
-  {                                                                            \
-    {"x=f32[B,5]", "", LO, HI}, {"x=f64[3]", "", LO, HI}, {                    \
-      "x=f32[0,3]", "", LO, HI                                                 \
-    }                                                                          \
-  }
 
 } // namespace kiln::ops
 

@@ -43,6 +43,12 @@ struct NamedBuilder {
   Builder build;
 };
 std::vector<NamedBuilder> activationBuilders(); // OpTableActivations.cpp
+std::vector<NamedBuilder> unaryBuilders();      // OpTableUnaryMath.cpp
+
+inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
+    activationBuilders,
+    unaryBuilders,
+};
 /// Every family's builders (OpTable.cpp).
 const std::vector<NamedBuilder> &allBuilders();
 

@@ -57,7 +57,7 @@ std::optional<double> mathConstant(StringRef name) {
 const std::vector<NamedBuilder> &allBuilders() {
   static const std::vector<NamedBuilder> builders = [] {
     std::vector<NamedBuilder> all;
-    for (std::vector<NamedBuilder> (*family)() : {activationBuilders}) {
+    for (std::vector<NamedBuilder> (*family)() : kBuilderFamilies) {
       std::vector<NamedBuilder> some = family();
       all.insert(all.end(), some.begin(), some.end());
     }

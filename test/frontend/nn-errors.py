@@ -29,7 +29,7 @@ def conv_channels(x, w):
 
 # A stride that is not a compile-time constant is rejected at the argument.
 # RUN: not kiln compile %s --emit=ir --entry conv_stride 2>&1 | FileCheck %s --check-prefix=CONVSTRIDE --strict-whitespace --implicit-check-not='{{error|note}}:'
-# CONVSTRIDE: {{^.*}}nn-errors.py:[[@LINE+5]]:34: error: stride must be constant ints, got an int{{$}}
+# CONVSTRIDE: {{^.*}}nn-errors.py:[[@LINE+5]]:34: error: F.conv2d() argument 'stride' must be constant ints here, got an int{{$}}
 # CONVSTRIDE-NEXT: {{^}}    return F.conv2d(x, w, stride=s){{$}}
 # CONVSTRIDE-NEXT: {{^}}                                 ^{{$}}
 # kiln: x=f32[2,3,8,8], w=f32[4,3,3,3]
@@ -49,7 +49,7 @@ def conv_same(x, w):
 
 # A kernel size that is not a compile-time constant is rejected.
 # RUN: not kiln compile %s --emit=ir --entry pool_kernel 2>&1 | FileCheck %s --check-prefix=POOLKERNEL --strict-whitespace --implicit-check-not='{{error|note}}:'
-# POOLKERNEL: {{^.*}}nn-errors.py:[[@LINE+5]]:28: error: kernel_size must be constant ints, got an int{{$}}
+# POOLKERNEL: {{^.*}}nn-errors.py:[[@LINE+5]]:28: error: F.max_pool2d() argument 'kernel_size' must be constant ints here, got an int{{$}}
 # POOLKERNEL-NEXT: {{^}}    return F.max_pool2d(x, k){{$}}
 # POOLKERNEL-NEXT: {{^}}                           ^{{$}}
 # kiln: x=f32[2,3,8,8]
@@ -237,11 +237,13 @@ def relu_keyword(x):
     return F.relu(x, foo=1)
 
 
-# gelu's approximate must be 'none' or 'tanh'.
+# gelu's approximate must be 'none' or 'tanh': the prelude's check, made
+# while compiling, at the call.
 # RUN: not kiln compile %s --emit=ir --entry gelu_approximate 2>&1 | FileCheck %s --check-prefix=GELUAPPROXIMATE --strict-whitespace --implicit-check-not='{{error|note}}:'
-# GELUAPPROXIMATE: {{^.*}}nn-errors.py:[[@LINE+5]]:34: error: approximate must be 'none' or 'tanh', got 'fast'{{$}}
+# GELUAPPROXIMATE: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: approximate must be 'none' or 'tanh', got 'fast'{{$}}
 # GELUAPPROXIMATE-NEXT: {{^}}    return F.gelu(x, approximate='fast'){{$}}
-# GELUAPPROXIMATE-NEXT: {{^}}                                 ^~~~~~{{$}}
+# GELUAPPROXIMATE-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~{{$}}
+# GELUAPPROXIMATE-NEXT: {{^.*}}nn-errors.py: note: in 'gelu', kiln's prelude decomposition of this call (frontend/prelude/activations.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,3]
 def gelu_approximate(x):
     return F.gelu(x, approximate='fast')

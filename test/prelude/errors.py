@@ -44,3 +44,12 @@ def runtime_smoothing(x, t, s: float):
 # kiln: x=f32[B,5], t=i64[B]
 def bad_reduction(x, t):
     return F.nll_loss(x, t, reduction='average')
+
+
+# An activation of an int tensor: PyTorch's kernels take floats only, and
+# the row is FLOAT_ONLY, so this is refused rather than cast.
+# RUN: not kiln compile %s --entry int_silu 2>&1 | FileCheck %s --check-prefix=FLOATONLY
+# FLOATONLY: errors.py:[[@LINE+3]]:12: error: F.silu() needs a float input, got a Tensor[i64, ?]
+# kiln: x=i64[N]
+def int_silu(x):
+    return F.silu(x)

@@ -101,26 +101,24 @@ def check_catalog(table, kiln):
     bits = {"torch.": table.TORCH, "Tensor.": table.METHOD,
             "F.": table.FUNCTIONAL, "math.": table.MATH}
     ok = True
+    key = lambda schema: schema.replace(" ", "")
+    by_schema = {key(r["schema"]): r for r in rows}
     for row in table.ROWS:
-        name = row["schema"].split("(")[0]
-        found = [r for r in rows if r["name"] == name]
-        same = any(r["schema"].replace(" ", "") ==
-                   row["schema"].replace(" ", "") for r in found)
+        found = by_schema.get(key(row["schema"]))
         spelled = 0
-        for r in found:
-            for s in r["spellings"]:
-                for prefix, bit in bits.items():
-                    if s.startswith(prefix):
-                        spelled |= bit
-                if s.endswith("_") and s.startswith("Tensor."):
-                    spelled |= table.INPLACE
-            if r["f_inplace_arg"]:
-                spelled |= table.F_INPLACE_ARG
-        want = row["spellings"]
-        if not same or spelled != want:
-            print("FAILED catalog %s: kiln has %s, spellings %d, the "
-                  "decorator says %d" % (name, [r["schema"] for r in found],
-                                         spelled, want))
+        for s in found["spellings"] if found else []:
+            for prefix, bit in bits.items():
+                if s.startswith(prefix):
+                    spelled |= bit
+            if s.startswith("Tensor.") and s.endswith("_"):
+                spelled |= table.INPLACE
+        if found and found["f_inplace_arg"]:
+            spelled |= table.F_INPLACE_ARG
+        if not found or spelled != row["spellings"]:
+            print("FAILED catalog %s: kiln has %s with spellings %d, the "
+                  "decorator says %d" % (row["schema"], found and
+                                         found["spellings"], spelled,
+                                         row["spellings"]))
             ok = False
     print("%s catalog: %d rows" % ("ok" if ok else "FAILED", len(table.ROWS)))
     return ok
