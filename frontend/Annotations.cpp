@@ -1,7 +1,9 @@
 //===- Annotations.cpp - What type annotations mean to the lowering -------===//
 //
 // An entry point's parameter annotations pick its argument types (a tensor
-// unless annotated int, float or bool, as in TorchScript).
+// unless annotated int, float or bool, as in TorchScript; Optional[Tensor],
+// `Tensor | None` and Union[Tensor, None] make an input the caller may
+// leave out).
 //
 // A result is checked against its `->` annotation. TorchScript rejects a
 // function whose result does not have the type its
@@ -50,8 +52,11 @@ Match matchSubscript(ModuleLowering &m, const ast::SubscriptExpr &sub,
     else
       args.push_back(index.get());
   }
-  if (namesTyping(head, "Optional") && args.size() == 1)
+  if (namesTyping(head, "Optional") && args.size() == 1) {
+    if (value.isOptional())
+      return matchAnnotation(m, *args[0], PyValue::ofValue(value.payload()));
     return value.isNone() ? Match::Yes : matchAnnotation(m, *args[0], value);
+  }
   if (namesTyping(head, "Tuple")) {
     if (value.kind != PyValue::Kind::Tuple || value.elems.size() != args.size())
       return Match::No;
@@ -104,9 +109,45 @@ Match matchAnnotation(ModuleLowering &m, const ast::Expr &ann,
 
 } // namespace
 
+/// Whether `e` is `Optional[Tensor]`, `Union[Tensor, None]` (either order)
+/// or `Tensor | None` (either order), all one type to TorchScript.
+static bool isOptionalTensor(ModuleLowering &m, const ast::Expr &e) {
+  auto isNone = [](const ast::Expr *x) {
+    return llvm::isa<ast::NoneLitExpr>(*x);
+  };
+  auto isTensor = [&](const ast::Expr *x) {
+    return !isNone(x) && classifyAnnotation(m, x) == ParamKind::Tensor;
+  };
+  auto pair = [&](const ast::Expr *a, const ast::Expr *b) {
+    return (isNone(a) && isTensor(b)) || (isTensor(a) && isNone(b));
+  };
+  if (auto *bin = llvm::dyn_cast<ast::BinOpExpr>(&e))
+    return bin->op == ast::BinOpKind::BitOr &&
+           pair(bin->lhs.get(), bin->rhs.get());
+  auto *sub = llvm::dyn_cast<ast::SubscriptExpr>(&e);
+  if (!sub)
+    return false;
+  std::vector<const ast::Expr *> args;
+  for (const ast::ExprPtr &index : sub->indices) {
+    if (auto *tuple = llvm::dyn_cast<ast::TupleExpr>(index.get()))
+      for (const ast::ExprPtr &elt : tuple->elts)
+        args.push_back(elt.get());
+    else
+      args.push_back(index.get());
+  }
+  std::string head = resolveGlobalName(m, *sub->value);
+  if (namesTyping(head, "Optional"))
+    return args.size() == 1 && isTensor(args[0]);
+  if (namesTyping(head, "Union"))
+    return args.size() == 2 && pair(args[0], args[1]);
+  return false;
+}
+
 ParamKind classifyAnnotation(ModuleLowering &m, const ast::Expr *annotation) {
   if (!annotation)
     return ParamKind::Tensor; // TorchScript's default
+  if (isOptionalTensor(m, *annotation))
+    return ParamKind::OptionalTensor;
   std::string resolved = resolveGlobalName(m, *annotation);
   if (resolved == "torch.Tensor" || resolved == "Tensor")
     return ParamKind::Tensor;

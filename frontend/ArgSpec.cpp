@@ -90,8 +90,11 @@ SpecResult<ArgSpec> parseArgSpec(std::string_view input) {
   size_t close = rest.find(']', open);
   if (close == std::string_view::npos)
     return fail("expected ']' in argument spec " + quoted);
-  if (!trim(rest.substr(close + 1)).empty())
-    return fail("unexpected text after ']' in argument spec " + quoted);
+  std::string_view after = trim(rest.substr(close + 1));
+  result.value.optional = after == "?";
+  if (!after.empty() && after != "?")
+    return fail("unexpected text after ']' in argument spec " + quoted +
+                " (only '?', for an Optional[Tensor] input, may follow)");
   result.value.name = std::string(name);
   result.value.dtype = *dtype;
   std::string_view dims = trim(rest.substr(open + 1, close - open - 1));
@@ -169,7 +172,7 @@ std::string printArgSpec(const ArgSpec &spec) {
     const SpecDim &d = spec.dims[i];
     s += d.isSymbolic() ? d.symbol : std::to_string(d.size);
   }
-  return s + "]";
+  return s + (spec.optional ? "]?" : "]");
 }
 
 std::string printArgSpecList(const std::vector<ArgSpec> &specs) {

@@ -37,6 +37,11 @@ struct ArgSpec {
   std::string name;
   DType dtype = DType::F32;
   std::vector<SpecDim> dims; // empty for a 0-d tensor
+  /// Written `x=f32[N]?`: the input may be None. It must agree with the
+  /// parameter's annotation (Optional[Tensor]), which alone decides; the
+  /// mark is there so that a spec reads like the signature kiln inspect
+  /// prints.
+  bool optional = false;
 };
 
 /// A value or an error message (lower case, no trailing period).
@@ -46,7 +51,7 @@ template <typename T> struct SpecResult {
   bool ok() const { return error.empty(); }
 };
 
-/// Parses one spec such as "x=f32[B,784]" or "s=i64[]".
+/// Parses one spec such as "x=f32[B,784]", "s=i64[]" or "m=f32[T,T]?".
 SpecResult<ArgSpec> parseArgSpec(std::string_view text);
 /// Parses "x=f32[B,784], h=f32[B,20]": specs separated by commas outside
 /// brackets. Stops at the first bad one.

@@ -188,6 +188,10 @@ static bool describeForKey(const PyValue &v, std::string &key) {
   case PyValue::Kind::None:
     os << "None,";
     return true;
+  case PyValue::Kind::Optional:
+    // Decided at run time: the helper takes the flag and the tensor.
+    os << "Optional " << v.payload().getType() << ",";
+    return false;
   case PyValue::Kind::Str:
     os << "str'" << v.str << "',";
     return true;
@@ -447,6 +451,13 @@ MaybeValue FunctionLowering::callUserFunction(const ast::FunctionDef &fn,
       error(call.range, "cannot pass None to '" + fn.name +
                             "'; helpers take tensors, scalars, lists and "
                             "tuples of them");
+      return std::nullopt;
+    } else if (args[i].isOptional() && !acceptsNone(fn.params[i])) {
+      error(call.range,
+            "cannot pass " + describe(args[i]) + " to parameter '" +
+                fn.params[i].name + "' of '" + fn.name +
+                "', which is not Optional; annotate it Optional[Tensor], or "
+                "pass it where 'is not None' has refined it");
       return std::nullopt;
     }
   bool constant = false;

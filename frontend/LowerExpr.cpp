@@ -438,13 +438,21 @@ MaybeValue FunctionLowering::lowerCompare(const ast::CompareExpr &e) {
     Value c;
     ast::CmpOpKind k = e.ops[i];
     if (k == ast::CmpOpKind::Is || k == ast::CmpOpKind::IsNot) {
-      // Only None has identity in the subset; the answer is static.
+      // Only None has identity in the subset; the answer is static, but
+      // for an Optional input, whose presence is a run-time flag.
       if (!l.isNone() && !r.isNone()) {
         error(range, "'is' is supported only against None");
         return std::nullopt;
       }
-      bool same = l.isNone() && r.isNone();
-      c = constBool(k == ast::CmpOpKind::Is ? same : !same, range);
+      const PyValue &other = l.isNone() ? r : l;
+      if (other.isOptional()) {
+        c = other.presence();
+        if (k == ast::CmpOpKind::Is)
+          c = b.create<arith::XOrIOp>(loc(range), c, constBool(true, range));
+      } else {
+        bool same = l.isNone() && r.isNone();
+        c = constBool(k == ast::CmpOpKind::Is ? same : !same, range);
+      }
     } else if (k == ast::CmpOpKind::In || k == ast::CmpOpKind::NotIn) {
       error(range, "'in' is not supported");
       return std::nullopt;
@@ -503,8 +511,14 @@ MaybeValue FunctionLowering::lowerBoolOp(const ast::BoolOpExpr &e) {
   }
   // Short-circuit: the right side only runs when it decides the result.
   std::string tmp = "$tmp" + std::to_string(tempCounter++);
+  // The right side runs only where the left is true (and) or false (or):
+  // `m is not None and m.sum() > 0` sees m as the tensor there.
+  Refinements lhsTells = refinementsOf(*e.lhs);
   auto evalRhs = [&] {
+    Env saved =
+        applyRefinements(isAnd ? lhsTells.whenTrue : lhsTells.whenFalse);
     std::optional<Value> r = lowerCondition(*e.rhs);
+    restoreBindings(saved);
     if (!r)
       return false;
     env[tmp] = Binding{PyValue::ofValue(*r), e.rhs->range};
@@ -530,9 +544,14 @@ MaybeValue FunctionLowering::lowerIfExp(const ast::IfExpExpr &e) {
   if (!cond)
     return std::nullopt;
   std::string tmp = "$tmp" + std::to_string(tempCounter++);
+  // `m if m is not None else d`: each side sees what the test says of m.
+  Refinements refine = refinementsOf(*e.test);
   auto branch = [&](const ast::Expr &x) {
     return [&]() {
+      Env saved = applyRefinements(&x == e.body.get() ? refine.whenTrue
+                                                      : refine.whenFalse);
       MaybeValue v = lowerExpr(x);
+      restoreBindings(saved);
       if (!v)
         return false;
       env[tmp] = Binding{*v, x.range};

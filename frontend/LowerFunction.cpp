@@ -52,6 +52,7 @@ bool samePyValue(const PyValue &a, const PyValue &b) {
     return a.object == b.object;
   case PyValue::Kind::Tuple:
   case PyValue::Kind::Method:
+  case PyValue::Kind::Optional:
     if (a.elems.size() != b.elems.size() || a.str != b.str)
       return false;
     for (size_t i = 0; i < a.elems.size(); ++i)
@@ -67,7 +68,7 @@ bool flattenValues(const PyValue &v, SmallVectorImpl<Value> &out) {
     out.push_back(v.value);
     return true;
   }
-  if (v.kind == PyValue::Kind::Tuple) {
+  if (v.kind == PyValue::Kind::Tuple || v.kind == PyValue::Kind::Optional) {
     // Every SSA leaf is collected even past one that is not, so that a
     // prelude call passing (1, None) flattens as unflattenValues expects.
     bool all = true;
@@ -76,6 +77,12 @@ bool flattenValues(const PyValue &v, SmallVectorImpl<Value> &out) {
     return all;
   }
   return false;
+}
+
+bool containsOptional(const PyValue &v) {
+  return v.isOptional() || llvm::any_of(v.elems, [](const PyValue &e) {
+           return e.kind != PyValue::Kind::Object && containsOptional(e);
+         });
 }
 
 PyValue unflattenValues(const PyValue &shape, ArrayRef<Value> &values) {
@@ -89,6 +96,11 @@ PyValue unflattenValues(const PyValue &shape, ArrayRef<Value> &values) {
     for (const PyValue &e : shape.elems)
       elems.push_back(unflattenValues(e, values));
     return PyValue::tuple(std::move(elems));
+  }
+  if (shape.kind == PyValue::Kind::Optional) {
+    PyValue r = PyValue::optional(values[0], values[1]);
+    values = values.drop_front(2);
+    return r;
   }
   return shape;
 }
@@ -202,6 +214,15 @@ FunctionLowering::lowerBody(const ast::FunctionDef &fn,
   }
   if (!checkReturnAnnotation(fn, result, returnRange))
     return std::nullopt;
+  auto func = llvm::cast<func::FuncOp>(b.getBlock()->getParentOp());
+  // The manifest describes an entry's results as tensors and scalars; an
+  // Optional would cross the boundary as a bare flag and tensor.
+  if (func->hasAttr("kiln.entry") && containsOptional(result)) {
+    error(env[kRetvalVar].where, "an entry point cannot return " +
+                                     describe(result) +
+                                     "; return a tensor in every case");
+    return std::nullopt;
+  }
   SmallVector<Value> results;
   if (!result.isNone() && !flattenValues(result, results)) {
     error(env[kRetvalVar].where,
@@ -209,7 +230,6 @@ FunctionLowering::lowerBody(const ast::FunctionDef &fn,
               "; functions return tensors, scalars, lists and tuples of them");
     return std::nullopt;
   }
-  auto func = llvm::cast<func::FuncOp>(b.getBlock()->getParentOp());
   b.create<func::ReturnOp>(loc(fn.range), results);
   SmallVector<Type> resultTypes;
   for (Value v : results)
@@ -330,6 +350,11 @@ std::string FunctionLowering::describe(const PyValue &v) {
     return "an undefined value";
   case PyValue::Kind::Object:
     return "the module '" + v.object->typeName + "'";
+  case PyValue::Kind::Optional:
+    // TorchScript's spelling, and what to do about it: the tensor is only
+    // usable where `is not None` has refined it.
+    return "an Optional[Tensor] (" + describeType(v.payload().getType()) +
+           " or None; test it with 'is not None' first)";
   }
   return "a value";
 }

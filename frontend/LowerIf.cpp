@@ -176,6 +176,146 @@ static void adoptOtherBranch(FunctionLowering &fl, Env &raised,
 }
 
 //===----------------------------------------------------------------------===//
+// Optional refinement
+//===----------------------------------------------------------------------===//
+
+/// Adds to `out` what `test` being `truth` says about run-time Optionals.
+static void collectRefinements(FunctionLowering &fl, const ast::Expr &test,
+                               bool truth, std::map<std::string, PyValue> &out) {
+  if (auto *u = llvm::dyn_cast<ast::UnaryOpExpr>(&test)) {
+    if (u->op == ast::UnaryOpKind::Not)
+      collectRefinements(fl, *u->operand, !truth, out);
+    return;
+  }
+  if (auto *bo = llvm::dyn_cast<ast::BoolOpExpr>(&test)) {
+    // `a and b` true means both are; `a or b` false means neither is.
+    if ((bo->op == ast::BoolOpKind::And) == truth) {
+      collectRefinements(fl, *bo->lhs, truth, out);
+      collectRefinements(fl, *bo->rhs, truth, out);
+    }
+    return;
+  }
+  auto *cmp = llvm::dyn_cast<ast::CompareExpr>(&test);
+  if (!cmp || cmp->ops.size() != 1 ||
+      (cmp->ops[0] != ast::CmpOpKind::Is && cmp->ops[0] != ast::CmpOpKind::IsNot))
+    return;
+  const ast::Expr *l = cmp->operands[0].get(), *r = cmp->operands[1].get();
+  if (llvm::isa<ast::NoneLitExpr>(*l))
+    std::swap(l, r);
+  auto *name = llvm::dyn_cast<ast::NameExpr>(l);
+  if (!name || !llvm::isa<ast::NoneLitExpr>(*r))
+    return;
+  auto it = fl.env.find(name->id);
+  if (it == fl.env.end() || !it->second.value.isOptional())
+    return;
+  bool present = (cmp->ops[0] == ast::CmpOpKind::IsNot) == truth;
+  out[name->id] = present ? PyValue::ofValue(it->second.value.payload())
+                          : PyValue::none();
+}
+
+Refinements FunctionLowering::refinementsOf(const ast::Expr &test) {
+  Refinements r;
+  collectRefinements(*this, test, true, r.whenTrue);
+  collectRefinements(*this, test, false, r.whenFalse);
+  return r;
+}
+
+Env FunctionLowering::applyRefinements(
+    const std::map<std::string, PyValue> &refined) {
+  Env saved;
+  for (const auto &[name, value] : refined) {
+    Binding &binding = env[name];
+    saved[name] = binding;
+    binding.value = value;
+  }
+  return saved;
+}
+
+void FunctionLowering::restoreBindings(const Env &saved) {
+  for (const auto &[name, binding] : saved)
+    env[name] = binding;
+}
+
+/// After both branches of a refining `if`: a name neither branch assigned
+/// is the Optional again, as TorchScript types it after the if. A name one
+/// branch assigned keeps the other branch's refined value, so that
+/// `if m is None: m = torch.zeros(...)` leaves a tensor.
+static void unrefineUnchanged(const Refinements &refine, const Env &before,
+                              Env &thenEnv, Env &elseEnv) {
+  // A branch that surely returns (or breaks, continues, raises) never
+  // reaches the code after the if, which therefore sees the other
+  // branch's refinement: `if m is None: return x` leaves m a tensor. The
+  // refined value is defined before the if, so either branch may yield it.
+  auto exits = [](const Env &side) {
+    if (side.count(kRaisedVar))
+      return true;
+    for (const char *flag : {kBreakVar, kContinueVar, kReturnVar}) {
+      auto it = side.find(flag);
+      if (it != side.end() && it->second.value.isValue())
+        if (std::optional<bool> k = knownCondition(it->second.value.value))
+          if (*k)
+            return true;
+    }
+    return false;
+  };
+  bool thenExits = exits(thenEnv), elseExits = exits(elseEnv);
+  if (thenExits != elseExits) {
+    Env &dead = thenExits ? thenEnv : elseEnv;
+    const Env &live = thenExits ? elseEnv : thenEnv;
+    const auto &liveRefined = thenExits ? refine.whenFalse : refine.whenTrue;
+    for (const auto &[name, value] : liveRefined)
+      if (auto it = live.find(name);
+          it != live.end() && samePyValue(it->second.value, value))
+        dead[name] = it->second;
+  }
+  std::set<std::string> names;
+  for (const auto &[name, _] : refine.whenTrue)
+    names.insert(name);
+  for (const auto &[name, _] : refine.whenFalse)
+    names.insert(name);
+  for (const std::string &name : names) {
+    const Binding &original = before.at(name);
+    auto sideIsRefined = [&](const Env &side,
+                             const std::map<std::string, PyValue> &refined) {
+      auto it = side.find(name);
+      auto r = refined.find(name);
+      const PyValue &expected = r != refined.end() ? r->second : original.value;
+      return it != side.end() && samePyValue(it->second.value, expected);
+    };
+    if (sideIsRefined(thenEnv, refine.whenTrue) &&
+        sideIsRefined(elseEnv, refine.whenFalse)) {
+      thenEnv[name] = original;
+      elseEnv[name] = original;
+    }
+  }
+}
+
+/// Whether merging `a` and `b` makes an Optional[Tensor]: one is None or an
+/// Optional, and the other a tensor or an Optional (TorchScript unifies
+/// Tensor and None to Optional[Tensor]).
+static bool joinsToOptional(const PyValue &a, const PyValue &b) {
+  auto tensorLike = [](const PyValue &v) {
+    return v.isOptional() ||
+           (v.isValue() && llvm::isa<RankedTensorType>(v.value.getType()));
+  };
+  return (a.isOptional() || b.isOptional() || a.isNone() || b.isNone()) &&
+         (tensorLike(a) || a.isNone()) && (tensorLike(b) || b.isNone()) &&
+         (tensorLike(a) || tensorLike(b));
+}
+
+/// `v` as an Optional of `type`, built before `yield` in its branch.
+static PyValue liftToOptional(OpBuilder &b, Location l, const PyValue &v,
+                              Type type, Operation *yield) {
+  if (v.isOptional())
+    return v;
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(yield);
+  Value present = b.create<arith::ConstantOp>(l, b.getBoolAttr(!v.isNone()));
+  Value tensor = v.isNone() ? b.create<UndefOp>(l, type).getResult() : v.value;
+  return PyValue::optional(present, tensor);
+}
+
+//===----------------------------------------------------------------------===//
 // if
 //===----------------------------------------------------------------------===//
 
@@ -216,24 +356,31 @@ bool FunctionLowering::lowerIf(const ast::IfStmt &stmt) {
   if (containsRaise(stmt.body) || containsRaise(stmt.orelse))
     if (std::optional<bool> known = knownCondition(*cond))
       return lowerBlock(*known ? stmt.body : stmt.orelse);
+  Refinements refine = refinementsOf(*stmt.test);
   return emitIf(
       loc(stmt.range), *cond, stmt.range, [&] { return lowerBlock(stmt.body); },
-      [&] { return lowerBlock(stmt.orelse); });
+      [&] { return lowerBlock(stmt.orelse); },
+      refine.empty() ? nullptr : &refine);
 }
 
 bool FunctionLowering::emitIf(Location l, Value cond, SourceRange where,
                               const std::function<bool()> &thenFn,
-                              const std::function<bool()> &elseFn) {
+                              const std::function<bool()> &elseFn,
+                              const Refinements *refine) {
   Env before = env;
   auto ifOp = b.create<scf::IfOp>(l, TypeRange{}, cond, /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
 
   b.setInsertionPoint(ifOp.thenYield());
+  if (refine)
+    applyRefinements(refine->whenTrue);
   if (!thenFn())
     return false;
   Env thenEnv = std::move(env);
   env = before;
   b.setInsertionPoint(ifOp.elseYield());
+  if (refine)
+    applyRefinements(refine->whenFalse);
   if (!elseFn())
     return false;
   Env elseEnv = std::move(env);
@@ -246,6 +393,10 @@ bool FunctionLowering::emitIf(Location l, Value cond, SourceRange where,
     adoptOtherBranch(*this, thenEnv, elseEnv, before, ifOp.thenYield(), l);
   else if (elseRaised && !thenRaised)
     adoptOtherBranch(*this, elseEnv, thenEnv, before, ifOp.elseYield(), l);
+  // After the raise adoption, so that `if m is None: raise ...` leaves `m`
+  // refined to the tensor, as the other branch had it.
+  if (refine)
+    unrefineUnchanged(*refine, before, thenEnv, elseEnv);
 
   // Decide what the if yields.
   struct Merge {
@@ -295,6 +446,16 @@ bool FunctionLowering::emitIf(Location l, Value cond, SourceRange where,
                       {{def.where, displayName(name) + " is assigned here"}}),
                   def.where};
       continue;
+    }
+    if (joinsToOptional(t->second.value, e->second.value)) {
+      const PyValue &tensor = t->second.value.isNone() ? e->second.value
+                                                       : t->second.value;
+      Type type = tensor.isOptional() ? tensor.payload().getType()
+                                      : tensor.value.getType();
+      t->second.value =
+          liftToOptional(b, l, t->second.value, type, ifOp.thenYield());
+      e->second.value =
+          liftToOptional(b, l, e->second.value, type, ifOp.elseYield());
     }
     merges.push_back({name, t->second.value, e->second.value,
                       SourceRange::cover(t->second.where, e->second.where)});

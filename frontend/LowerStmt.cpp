@@ -205,6 +205,10 @@ PyValue makeUndefLike(OpBuilder &b, Location loc, const PyValue &shape) {
       elems.push_back(makeUndefLike(b, loc, e));
     return PyValue::tuple(std::move(elems));
   }
+  if (shape.kind == PyValue::Kind::Optional)
+    return PyValue::optional(
+        b.create<UndefOp>(loc, shape.presence().getType()).getResult(),
+        b.create<UndefOp>(loc, shape.payload().getType()).getResult());
   return shape;
 }
 
@@ -385,6 +389,8 @@ bool FunctionLowering::lowerStmt(const ast::Stmt &stmt) {
       message = str->value;
     }
     b.create<AssertOp>(loc(stmt.range), *cond, b.getStringAttr(message));
+    // Past the assert its test holds: `assert m is not None` refines m.
+    applyRefinements(refinementsOf(*s.test).whenTrue);
     return true;
   }
   case ast::Stmt::Kind::Raise:

@@ -358,7 +358,8 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
         diags.error(p.annotation ? p.annotation->range : p.range,
                     "parameter '" + p.name + "' of entry point '" + def->name +
                         "' has type '" + exprToString(*p.annotation) +
-                        "'; entry points take Tensor, int, float and bool");
+                        "'; entry points take Tensor, Optional[Tensor], "
+                        "int, float and bool");
         return nullptr;
       case ParamKind::Int:
       case ParamKind::Float:
@@ -373,7 +374,8 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
                            : kind == ParamKind::Float ? Type(b.getF64Type())
                                                       : Type(b.getI1Type()));
         break;
-      case ParamKind::Tensor: {
+      case ParamKind::Tensor:
+      case ParamKind::OptionalTensor: {
         if (spec == specs.end()) {
           diags.error(p.range, "no shape for tensor argument '" + p.name +
                                    "' of '" + def->name + "'; pass --arg " +
@@ -389,9 +391,27 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
           dims.push_back(
               b.getStringAttr(d.size >= 0 ? std::to_string(d.size) : d.symbol));
         }
+        if (spec->second.optional && kind == ParamKind::Tensor) {
+          diags.error(p.range, "the shape spec of '" + p.name +
+                                   "' ends in '?', but '" + p.name +
+                                   "' is not annotated Optional[Tensor]");
+          return nullptr;
+        }
         argTypes.push_back(RankedTensorType::get(
             shape, dtypeToType(context, spec->second.dtype)));
         attrs.push_back(b.getNamedAttr("kiln.dims", b.getArrayAttr(dims)));
+        if (kind == ParamKind::OptionalTensor) {
+          // The input may be None: the tensor's descriptor is followed by
+          // an i1 "is present" argument (docs/archive.md, optional inputs),
+          // which the manifest does not list as an input of its own.
+          attrs.push_back(b.getNamedAttr("kiln.optional", b.getUnitAttr()));
+          argAttrs.push_back(b.getDictionaryAttr(attrs));
+          attrs.clear();
+          attrs.push_back(
+              b.getNamedAttr("kiln.name", b.getStringAttr(p.name)));
+          attrs.push_back(b.getNamedAttr("kiln.presence", b.getUnitAttr()));
+          argTypes.push_back(b.getI1Type());
+        }
         break;
       }
       }
@@ -410,8 +430,15 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     std::vector<PyValue> params;
     if (e.self)
       params.push_back(PyValue::ofObject(e.self));
-    for (BlockArgument arg : entry->getArguments())
+    for (BlockArgument arg : entry->getArguments()) {
+      if (func.getArgAttr(arg.getArgNumber(), "kiln.presence")) {
+        // The tensor before it and this flag are one Optional[Tensor].
+        Value tensor = params.back().value;
+        params.back() = PyValue::optional(arg, tensor);
+        continue;
+      }
       params.push_back(PyValue::ofValue(arg));
+    }
     OpBuilder fb(&context);
     fb.setInsertionPointToStart(entry);
     FunctionLowering fl(*this, fb);
@@ -471,6 +498,8 @@ ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
                       "tuples of them");
       return std::nullopt;
     }
+    if (a.isOptional())
+      key += "Optional "; // (i1, tensor) is also a bool and a tensor
     for (Value v : leaves) {
       types.push_back(v.getType());
       llvm::raw_string_ostream os(key);

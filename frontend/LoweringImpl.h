@@ -67,6 +67,13 @@ struct Binding {
 };
 using Env = std::map<std::string, Binding>;
 
+/// Where a test such as `mask is not None` is true, `mask` is the tensor;
+/// where it is false, None. Keyed by name, the value on each side.
+struct Refinements {
+  std::map<std::string, PyValue> whenTrue, whenFalse;
+  bool empty() const { return whenTrue.empty() && whenFalse.empty(); }
+};
+
 /// The Tensor methods (and torch.* functions taking a tensor first) that
 /// the lowering implements: the op table's (OpTable.h) and the others.
 bool isKnownTensorMethod(llvm::StringRef name);
@@ -148,10 +155,20 @@ public:
   bool lowerReturn(const ast::ReturnStmt &stmt);
 
   /// Emits `scf.if cond` whose branches run the given callbacks and yields
-  /// every variable either branch changed.
+  /// every variable either branch changed. With `refine`, each branch sees
+  /// the Optional names its side of the test refines (LowerIf.cpp).
   bool emitIf(mlir::Location loc, mlir::Value cond, SourceRange where,
               const std::function<bool()> &thenFn,
-              const std::function<bool()> &elseFn);
+              const std::function<bool()> &elseFn,
+              const Refinements *refine = nullptr);
+  /// What `x is None` tests in `test` tell about names bound to a run-time
+  /// Optional, as TorchScript refines them: through `not`, through `and`
+  /// where the test is true and through `or` where it is false.
+  Refinements refinementsOf(const ast::Expr &test);
+  /// Binds each refined name to its value on one side of a test, returning
+  /// the bindings it replaced, for restoreBindings.
+  Env applyRefinements(const std::map<std::string, PyValue> &refined);
+  void restoreBindings(const Env &saved);
 
   /// Lowers a counted loop `for target in range(start, stop, step)`, or a
   /// `while` when `whileTest` is set. `bindTarget` binds the loop variable
@@ -431,7 +448,7 @@ std::string resolveGlobalName(ModuleLowering &m, const ast::Expr &e);
 
 /// What an entry point's parameter annotation (or its absence) makes the
 /// parameter (Annotations.cpp).
-enum class ParamKind { Tensor, Int, Float, Bool, Unsupported };
+enum class ParamKind { Tensor, OptionalTensor, Int, Float, Bool, Unsupported };
 ParamKind classifyAnnotation(ModuleLowering &m, const ast::Expr *annotation);
 
 /// The module-level names a file defines and imports.
@@ -474,6 +491,8 @@ mlir::Type dtypeFromGlobal(mlir::OpBuilder &b, const PyValue &v);
 /// Flattens the SSA leaves of a tuple-structured value. Returns false if a
 /// leaf is not an SSA value.
 bool flattenValues(const PyValue &v, llvm::SmallVectorImpl<mlir::Value> &out);
+/// Whether `v` is, or holds in a tuple, an Optional decided at run time.
+bool containsOptional(const PyValue &v);
 /// Rebuilds a value shaped like `shape` from `values`, consuming them.
 PyValue unflattenValues(const PyValue &shape,
                         llvm::ArrayRef<mlir::Value> &values);

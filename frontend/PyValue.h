@@ -40,6 +40,11 @@ struct PyValue {
     Undefined,
     /// An nn.Module instance built at compile time (`self`, `self.fc1`).
     Object,
+    /// An Optional[Tensor] whose presence is known only at run time (an
+    /// entry point's optional input): `elems[0]` is the i1 "is not None",
+    /// `elems[1]` the tensor, meaningless while the i1 is false. `is None`
+    /// tests the i1, and an `if` on it refines the name in each branch.
+    Optional,
   };
 
   Kind kind = Kind::None;
@@ -102,7 +107,19 @@ struct PyValue {
     return p;
   }
 
+  static PyValue optional(mlir::Value present, mlir::Value tensor) {
+    PyValue p;
+    p.kind = Kind::Optional;
+    p.elems = {ofValue(present), ofValue(tensor)};
+    return p;
+  }
+
   bool isValue() const { return kind == Kind::Value; }
+  bool isOptional() const { return kind == Kind::Optional; }
+  /// For an Optional: the i1 that is true when a tensor is present.
+  mlir::Value presence() const { return elems[0].value; }
+  /// For an Optional: the tensor, to be used only where it is present.
+  mlir::Value payload() const { return elems[1].value; }
   bool isNone() const { return kind == Kind::None; }
 };
 

@@ -30,6 +30,14 @@ TEST_CASE("argspec: good specs", "[argspec]") {
   auto zero = parseArgSpec("z=bool[0]");
   REQUIRE(zero.ok());
   CHECK(zero.value.dims[0].size == 0);
+  CHECK_FALSE(zero.value.optional);
+
+  // `?` marks an Optional[Tensor] input, as kiln inspect prints it.
+  auto optional = parseArgSpec("mask=f32[T,T] ?");
+  REQUIRE(optional.ok());
+  CHECK(optional.value.optional);
+  CHECK(optional.value.dims.size() == 2);
+  CHECK(printArgSpec(optional.value) == "mask=f32[T,T]?");
 }
 
 TEST_CASE("argspec: every dtype name", "[argspec]") {
@@ -82,7 +90,10 @@ TEST_CASE("argspec: bad specs", "[argspec]") {
                    "(expected one of f32, f16, bf16, f64, i32, i64, bool)"},
       {"x=f32", "expected '[' after the dtype in argument spec 'x=f32'"},
       {"x=f32[3", "expected ']' in argument spec 'x=f32[3'"},
-      {"x=f32[3]z", "unexpected text after ']' in argument spec 'x=f32[3]z'"},
+      {"x=f32[3]z", "unexpected text after ']' in argument spec 'x=f32[3]z' "
+                    "(only '?', for an Optional[Tensor] input, may follow)"},
+      {"x=f32[3]??", "unexpected text after ']' in argument spec 'x=f32[3]??' "
+                     "(only '?', for an Optional[Tensor] input, may follow)"},
       {"x=f32[-3]", "dimension '-3' in argument spec 'x=f32[-3]' must be a "
                     "non-negative integer or a symbolic name"},
       {"x=f32[3,]", "empty dimension in argument spec 'x=f32[3,]'"},
