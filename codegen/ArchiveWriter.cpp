@@ -53,6 +53,19 @@ static json describeValue(const std::string &name, Type type,
   return value;
 }
 
+/// Archives with an optional input are format 3: their entries take a
+/// presence flag after each optional tensor, which a 2.x runtime, reading
+/// the input as required, would not pass. The rest stay 2.0, so that older
+/// runtimes still load them.
+static bool hasOptionalInput(ModuleOp module) {
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn->hasAttr("kiln.entry"))
+      for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+        if (fn.getArgAttr(i, "kiln.optional"))
+          return true;
+  return false;
+}
+
 static json describeEntries(ModuleOp module) {
   json entries = json::array();
   for (auto fn : module.getOps<func::FuncOp>()) {
@@ -62,10 +75,16 @@ static json describeEntries(ModuleOp module) {
     entry["name"] = fn.getName().str();
     json args = json::array();
     for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
+      // An optional input's presence flag is part of that input.
+      if (fn.getArgAttr(i, "kiln.presence"))
+        continue;
       auto name = fn.getArgAttrOfType<StringAttr>(i, "kiln.name");
       auto dims = fn.getArgAttrOfType<ArrayAttr>(i, "kiln.dims");
-      args.push_back(describeValue(name ? name.str() : "arg" + std::to_string(i),
-                                   fn.getArgumentTypes()[i], dims));
+      json arg = describeValue(name ? name.str() : "arg" + std::to_string(i),
+                               fn.getArgumentTypes()[i], dims);
+      if (fn.getArgAttr(i, "kiln.optional"))
+        arg["optional"] = true;
+      args.push_back(arg);
     }
     json results = json::array();
     for (unsigned i = 0; i < fn.getNumResults(); ++i)
@@ -139,7 +158,10 @@ std::string buildManifest(
     const std::vector<std::pair<std::string, std::string>> &files) {
   json manifest;
   manifest["format"] = "kiln";
-  manifest["format_version"] = {2, 0};
+  if (hasOptionalInput(const_cast<ModuleOp &>(inputs.kilnModule)))
+    manifest["format_version"] = {3, 0};
+  else
+    manifest["format_version"] = {2, 0};
   manifest["producer"] = "kiln " KILN_VERSION_STRING;
   manifest["abi_version"] = KILN_ABI_VERSION;
   manifest["source"] = {

@@ -249,6 +249,12 @@ kiln_status *runModel(const kiln_model *model, const char *name,
                     std::to_string(numOutputs));
   std::vector<Tensor> views;
   for (size_t i = 0; i < numInputs; ++i) {
+    // NULL is None: Model::run accepts it for an optional input only, and
+    // names a required one it is given for.
+    if (!inputs[i] && i < entry->args.size()) {
+      views.push_back(Tensor::none());
+      continue;
+    }
     if (!inputs[i])
       return fail(KILN_STATUS_INVALID_ARGUMENT,
                   "input " + std::to_string(i) + " is NULL");
@@ -502,6 +508,10 @@ const char *kiln_value_name(const kiln_value *value) {
 
 kiln_dtype kiln_value_dtype(const kiln_value *value) {
   return value ? static_cast<kiln_dtype>(asValue(value)->dtype) : KILN_F32;
+}
+
+int kiln_value_is_optional(const kiln_value *value) {
+  return value && asValue(value)->optional;
 }
 
 size_t kiln_value_rank(const kiln_value *value) {

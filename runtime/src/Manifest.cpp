@@ -67,6 +67,12 @@ ValueInfo parseValue(const json &value) {
   if (!parseDType(dtype, info.dtype))
     throw std::runtime_error("unknown dtype '" + dtype + "'");
   info.scalar = value.at("scalar").get<bool>();
+  // Format 3: an Optional[Tensor] input (absent: a required input).
+  if (auto optional = value.find("optional"); optional != value.end())
+    info.optional = optional->get<bool>();
+  if (info.optional && info.scalar)
+    throw std::runtime_error(inQuotes(info.name) +
+                             " is a scalar marked optional");
   std::string what = "a dim of " + inQuotes(info.name);
   const json &dims = value.at("dims");
   if (dims.size() > KILN_MAX_RANK)
@@ -122,12 +128,12 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
                                  0, kMaxSmallInt);
     int64_t minor = integerValue(version.at(1), "the minor format version",
                                  0, kMaxSmallInt);
-    if (major != 1 && major != 2) {
+    if (major < 1 || major > 3) {
       kind = ErrorKind::Unsupported;
       return "archive format version " + std::to_string(major) + "." +
              std::to_string(minor) +
              " is not supported: this runtime (kiln " KILN_VERSION_STRING
-             ") reads format versions 1.x and 2.x";
+             ") reads format versions 1.x, 2.x and 3.x";
     }
     int64_t abi = integerField(manifest, "abi_version", 0, kMaxSmallInt);
     if (abi != KILN_ABI_VERSION) {
@@ -156,8 +162,20 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
       info.name = entry.at("name").get<std::string>();
       for (const json &arg : entry.at("args"))
         info.args.push_back(parseValue(arg));
-      for (const json &result : entry.at("results"))
+      for (const json &result : entry.at("results")) {
         info.results.push_back(parseValue(result));
+        if (info.results.back().optional)
+          throw std::runtime_error("result " +
+                                   inQuotes(info.results.back().name) +
+                                   " is marked optional");
+      }
+      // Before format 3 an optional input would have taken no presence
+      // flag, so no such archive has one.
+      for (const ValueInfo &arg : info.args)
+        if (arg.optional && major < 3)
+          throw std::runtime_error(
+              "input " + inQuotes(arg.name) +
+              " is optional, which needs format version 3");
       impl.entries.push_back(std::move(info));
     }
     impl.strings = manifest.at("strings").get<std::vector<std::string>>();

@@ -264,8 +264,12 @@ loadArchive(const std::string &path,
     kiln_entry_fn fn = nullptr;
     for (uint32_t i = 0; i < module->num_entries; ++i) {
       const kiln_entry &candidate = module->entries[i];
+      // An optional input is two arguments: its tensor and a presence flag.
+      size_t numArgs = entry.args.size();
+      for (const ValueInfo &arg : entry.args)
+        numArgs += arg.optional;
       if (entry.name == candidate.name &&
-          candidate.num_args == static_cast<int32_t>(entry.args.size()) &&
+          candidate.num_args == static_cast<int32_t>(numArgs) &&
           candidate.num_results == static_cast<int32_t>(entry.results.size()))
         fn = candidate.fn;
     }
@@ -335,19 +339,34 @@ std::string checkInputSize(const Tensor &input) {
 /// message or "".
 std::string checkInputs(const EntryInfo &entry,
                         const std::vector<Tensor> &inputs) {
-  if (inputs.size() != entry.args.size()) {
+  // Trailing optional inputs may be left out, as Python's `= None`.
+  size_t required = entry.args.size();
+  while (required > 0 && entry.args[required - 1].optional)
+    --required;
+  if (inputs.size() < required || inputs.size() > entry.args.size()) {
     std::string names;
     for (const ValueInfo &arg : entry.args)
-      names += (names.empty() ? "" : ", ") + arg.name;
-    return "'" + entry.name + "' takes " + std::to_string(entry.args.size()) +
-           " input" + (entry.args.size() == 1 ? "" : "s") + " (" + names +
-           "), got " + std::to_string(inputs.size());
+      names += (names.empty() ? "" : ", ") + arg.name +
+               (arg.optional ? " (optional)" : "");
+    std::string count = std::to_string(entry.args.size());
+    if (required != entry.args.size())
+      count = std::to_string(required) + " to " + count;
+    return "'" + entry.name + "' takes " + count + " input" +
+           (entry.args.size() == 1 ? "" : "s") + " (" + names + "), got " +
+           std::to_string(inputs.size());
   }
   std::vector<std::pair<std::string, std::pair<int64_t, std::string>>> bound;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ValueInfo &arg = entry.args[i];
     const Tensor &input = inputs[i];
     std::string what = "input '" + arg.name + "' of '" + entry.name + "'";
+    if (input.isNone()) {
+      // None binds no dim symbol: the code never reads an absent input.
+      if (!arg.optional)
+        return what + " is required, but got None (only an Optional[Tensor] "
+                      "input may be None)";
+      continue;
+    }
     if (input.dtype() != arg.dtype)
       return what + " must be " + std::string(dtypeName(arg.dtype)) +
              ", got " + std::string(dtypeName(input.dtype()));
@@ -480,10 +499,29 @@ Result<std::vector<Tensor>> runEntry(const Model::Impl &impl,
   if (!error.empty())
     return Error{error};
 
+  // An optional input passes its tensor, then a rank-0 bool that says
+  // whether it is there (docs/archive.md). An absent one passes no data
+  // and its declared rank, static sizes kept and symbols 0.
+  static const uint8_t kPresent = 1, kAbsent = 0;
   std::vector<std::vector<int64_t>> descriptors;
+  for (size_t i = 0; i < entry.args.size(); ++i) {
+    const ValueInfo &arg = entry.args[i];
+    bool absent = i >= inputs.size() || inputs[i].isNone();
+    if (!absent) {
+      descriptors.push_back(describeInput(inputs[i]));
+    } else {
+      std::vector<int64_t> shape;
+      for (const DimInfo &dim : arg.dims)
+        shape.push_back(dim.symbol.empty() ? dim.size : 0);
+      descriptors.push_back(
+          describeInput(Tensor::borrow(arg.dtype, shape, nullptr)));
+    }
+    if (arg.optional)
+      descriptors.push_back(describeInput(Tensor::borrow(
+          DType::Bool, {},
+          const_cast<uint8_t *>(absent ? &kAbsent : &kPresent))));
+  }
   std::vector<void *> args;
-  for (const Tensor &input : inputs)
-    descriptors.push_back(describeInput(input));
   for (auto &desc : descriptors)
     args.push_back(desc.data());
   size_t resultWords = 0;

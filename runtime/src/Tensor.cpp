@@ -97,6 +97,12 @@ Tensor Tensor::borrow(DType dtype, std::vector<int64_t> shape, void *data) {
   return result;
 }
 
+Tensor Tensor::none() {
+  Tensor result;
+  result.absent = true;
+  return result;
+}
+
 Tensor Tensor::adopt(DType dtype, std::vector<int64_t> shape, void *data,
                      void (*release)(void *)) {
   Tensor result;

@@ -47,7 +47,8 @@ std::string scalarText(const nlohmann::json &value) {
   return "?";
 }
 
-/// "x: f32[N, 3]", or "k: i64 (Python scalar)".
+/// "x: f32[N, 3]", "mask: f32[T, T]?" (Optional[Tensor], may be None), or
+/// "k: i64 (Python scalar)".
 std::string describeValue(const nlohmann::json &value) {
   std::string name = escaped(value.value("name", "?"));
   std::string dtype = escaped(value.value("dtype", "?"));
@@ -56,7 +57,11 @@ std::string describeValue(const nlohmann::json &value) {
   std::vector<std::string> dims;
   for (const auto &dim : value.at("dims"))
     dims.push_back(scalarText(dim));
-  return fmt::format("{}: {}[{}]", name, dtype, fmt::join(dims, ", "));
+  auto optional = value.find("optional");
+  bool mayBeNone = optional != value.end() && optional->is_boolean() &&
+                   optional->get<bool>();
+  return fmt::format("{}: {}[{}]{}", name, dtype, fmt::join(dims, ", "),
+                     mayBeNone ? "?" : "");
 }
 
 /// "  f(x: f32[N], k: i64 (Python scalar)) -> (result0: f32[?])".

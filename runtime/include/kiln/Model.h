@@ -37,6 +37,9 @@ struct ValueInfo {
   DType dtype = DType::F32;
   /// True for a Python int/float/bool, passed as a rank-0 tensor.
   bool scalar = false;
+  /// True for an Optional[Tensor] input: the caller may pass Tensor::none()
+  /// (or, when every input after it is optional too, leave it out).
+  bool optional = false;
   std::vector<DimInfo> dims;
 };
 
@@ -80,7 +83,8 @@ public:
 
   /// Runs entry point `name`. Inputs are checked against its signature
   /// (count, dtype, rank, static dims, and one size per dim symbol) before
-  /// any code runs. Errors raised by the compiled code come back as an
+  /// any code runs. An optional input takes Tensor::none() for None, and
+  /// trailing optional inputs may be left out (None, as a Python default). Errors raised by the compiled code come back as an
   /// Error whose message points at the script's source line. The Error's
   /// kind tells a bad call (InvalidArgument, NotFound) from a failure
   /// inside the compiled code (Runtime, OutOfMemory).

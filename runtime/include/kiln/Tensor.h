@@ -65,6 +65,12 @@ public:
   /// copy of the Tensor is gone.
   static Tensor adopt(DType dtype, std::vector<int64_t> shape, void *data,
                       void (*release)(void *));
+  /// Python's None, for an Optional[Tensor] input of Model::run: no data,
+  /// shape [0] like Tensor(), and isNone() true. A required input refuses it.
+  static Tensor none();
+
+  /// True only for Tensor::none().
+  bool isNone() const { return absent; }
 
   DType dtype() const { return type; }
   const std::vector<int64_t> &shape() const { return dims; }
@@ -91,6 +97,7 @@ private:
   std::vector<int64_t> dims;
   void *ptr = nullptr;
   std::shared_ptr<void> owner;
+  bool absent = false;
 };
 
 } // namespace kiln

@@ -147,9 +147,13 @@ typedef struct kiln_host_api {
 } kiln_host_api;
 
 /* One entry point. `args[i]` points to the descriptor of argument i (a
- * Python scalar is a rank-0 tensor). `results` points to the descriptors of
- * all results, one after another. Results never alias arguments, and their
- * `allocated` pointers come from kiln_host_api.alloc. */
+ * Python scalar is a rank-0 tensor). An optional input (manifest format 3,
+ * "optional": true) is two arguments: its tensor's descriptor (for None:
+ * null pointers, its declared rank, static sizes as declared and 0 for
+ * symbols), then a rank-0 bool descriptor, 1 when the tensor is present;
+ * num_args counts both. `results` points to the descriptors of all results,
+ * one after another. Results never alias arguments, and their `allocated`
+ * pointers come from kiln_host_api.alloc. */
 typedef void (*kiln_entry_fn)(void **args, void *results);
 
 typedef struct kiln_entry {

@@ -50,7 +50,8 @@
 extern "C" {
 #endif
 
-#define KILN_C_API_VERSION 1
+/* 2 added kiln_value_is_optional and NULL for an optional input. */
+#define KILN_C_API_VERSION 2
 
 /* The library is built with hidden visibility; this exports the API. */
 #if defined(__GNUC__)
@@ -188,6 +189,9 @@ KILN_API const kiln_value *kiln_entry_output(const kiln_entry_point *entry,
 /* The Python parameter name ("x"); "result0", "result1"... for outputs. */
 KILN_API const char *kiln_value_name(const kiln_value *value);
 KILN_API kiln_dtype kiln_value_dtype(const kiln_value *value);
+/* 1 for an Optional[Tensor] input, which kiln_model_run takes as NULL for
+ * None; 0 otherwise. */
+KILN_API int kiln_value_is_optional(const kiln_value *value);
 /* 0 for a Python scalar. */
 KILN_API size_t kiln_value_rank(const kiln_value *value);
 /* Dim `index`: its static size, or -1 when it is a symbol bound per call
@@ -198,7 +202,10 @@ KILN_API const char *kiln_value_dim_symbol(const kiln_value *value,
                                            size_t index);
 
 /* Runs entry point `entry` on `num_inputs` inputs, which are read in place
- * and checked against its signature before any code runs. `num_outputs`
+ * and checked against its signature before any code runs. An optional input
+ * (kiln_value_is_optional) may be NULL, meaning None, and trailing optional
+ * inputs may be left out of `num_inputs`; NULL for a required input is
+ * KILN_STATUS_INVALID_ARGUMENT, naming it. `num_outputs`
  * must be the entry's output count, and each outputs[i] chooses, as in
  * ONNX Runtime's OrtRun:
  *  - NULL: the runtime allocates the result and stores a new tensor there,

@@ -37,9 +37,11 @@ void addRunOptions(CLI::App &cmd, RunOptions &o) {
   cmd.add_option("--input", o.inputs,
                  "An input (repeatable): a .npy file; a literal scalar such "
                  "as 1.5, 3 or true; a SHAPExDTYPE=VALUES literal such as "
-                 "'2x2xf32=1 2 3 4' or 'f32=1.5'; or random values (normal "
-                 "for floats, 0..9 for ints) from a seed")
-      ->type_name("NAME=FILE.npy|VALUE|SHAPExDTYPE=VALUES|random[:SEED]")
+                 "'2x2xf32=1 2 3 4' or 'f32=1.5'; random values (normal "
+                 "for floats, 0..9 for ints) from a seed; or None for an "
+                 "Optional[Tensor] input, which may also be left out")
+      ->type_name(
+          "NAME=FILE.npy|VALUE|SHAPExDTYPE=VALUES|random[:SEED]|None")
       ->allow_extra_args(false);
   cmd.add_option("--dim", o.dims,
                  "Size of a dim symbol for random inputs, e.g. N=8 (default "
@@ -200,9 +202,25 @@ int gatherInputs(const RunOptions &o, const EntryInfo &entry,
   for (size_t i = 0; i < entry.args.size(); ++i) {
     const ValueInfo &arg = entry.args[i];
     auto it = given.find(arg.name);
+    // None, written or left out, for an Optional[Tensor] input; a
+    // required one refuses it here, as a usage error.
+    if (it == given.end() && arg.optional) {
+      inputs.push_back(Tensor::none());
+      continue;
+    }
     if (it == given.end()) {
       error("missing --input {}=...", arg.name);
       return 2;
+    }
+    if (it->second == "None") {
+      if (!arg.optional) {
+        error("--input {}=None: input '{}' of '{}' is required; only an "
+              "Optional[Tensor] input may be None",
+              arg.name, arg.name, entry.name);
+        return 2;
+      }
+      inputs.push_back(Tensor::none());
+      continue;
     }
     Tensor tensor;
     bool fromData = false;

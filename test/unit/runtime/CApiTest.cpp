@@ -434,7 +434,9 @@ TEST_CASE("C API: runs, with outputs of either kind", "[capi]") {
     const kiln_tensor *holes[] = {tm.get(), nullptr};
     Status hole(kiln_model_run(model.get(), "two", holes, 2, outputs, 2));
     CHECK(hole.code() == KILN_STATUS_INVALID_ARGUMENT);
-    CHECK(hole.message() == "input 1 is NULL");
+    // NULL is None, which only an Optional[Tensor] input takes.
+    CHECK(hole.message() == "input 's' of 'two' is required, but got None "
+                            "(only an Optional[Tensor] input may be None)");
   }
 }
 

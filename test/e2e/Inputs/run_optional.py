@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""Differential test of Optional[Tensor] entry inputs against eager PyTorch.
+
+Usage: run_optional.py BIN_DIR test/e2e/Inputs/optional_inputs.py WORK_DIR
+
+Compiles the script's @torch.jit.script functions into one archive, and its
+MaskedAttention module (weights from a seeded eager instance, through
+safetensors) into another, at -O0 and at -O2. Each case then runs through
+`kiln run` with the optional input given as a tensor, as `--input NAME=None`
+and left out, on two sets of dim sizes, and the result is compared with the
+eager function called with the same tensor or None.
+
+Prints one line per run, then `all ok: N runs`; a mismatch prints FAILED
+and the exit status is 1.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Inputs"))
+import save_state_dict  # noqa: E402
+
+# The compiled code sums in other orders than PyTorch (oneDNN's GEMM in the
+# attention, vectorized reductions) and its exp is a polynomial, each good
+# to a few f32 ulps; 1e-4 relative leaves a wide margin over that while any
+# wrong branch (bias added or not, mask applied or not) is off by far more.
+RTOL = 1e-4
+ATOL = 1e-5
+
+
+def load_eager(path):
+    with open(path) as f:
+        source = f.read()
+    saved = torch.jit.script
+    torch.jit.script = lambda obj, *a, **k: obj
+    namespace = {"__name__": "optional_eager", "__file__": path}
+    try:
+        exec(compile(source, path, "exec"), namespace)
+    finally:
+        torch.jit.script = saved
+    return namespace
+
+
+def kiln(bin_dir, *args):
+    return subprocess.run([os.path.join(bin_dir, "kiln")] + list(args),
+                          capture_output=True, text=True)
+
+
+def causal_mask(t):
+    return torch.tril(torch.ones(t, t))
+
+
+def cases(ns):
+    """(archive, entry, eager callable, [(name, tensor-or-None)]) for each
+    dim set; a None input is tried both as =None and left out when it is
+    last."""
+    g = torch.Generator().manual_seed(0)
+
+    def r(*shape):
+        return torch.randn(*shape, generator=g)
+
+    out = []
+    for n, m in ((5, 3), (2, 7)):
+        x, b = r(n), r(n)
+        out.append(("fn", "add_bias", ns["add_bias"], [("x", x), ("b", b)]))
+        out.append(("fn", "add_bias", ns["add_bias"], [("x", x), ("b", None)]))
+        xm = r(n, m)
+        for w in (r(m).abs() + 0.6, -r(m).abs(), None):
+            out.append(("fn", "scale_or_default", ns["scale_or_default"],
+                        [("x", xm), ("w", w)]))
+        for shift in (r(n), None):
+            out.append(("fn", "through_helper", ns["through_helper"],
+                        [("x", x), ("shift", shift), ("other", r(n))]))
+    for bsz, t in ((2, 5), (1, 3)):
+        x = r(bsz, t, 8)
+        for mask in (causal_mask(t), None):
+            out.append(("mod", "forward", None, [("x", x), ("mask", mask)]))
+    return out
+
+
+def run_case(bin_dir, archive, entry, inputs, omit_none, work, tag):
+    args = ["run", archive, "--entry", entry, "--output", work]
+    for i, (name, value) in enumerate(inputs):
+        if value is None:
+            if not omit_none:
+                args += ["--input", name + "=None"]
+            continue
+        path = os.path.join(work, "%s.%s.npy" % (tag, name))
+        np.save(path, value.numpy())
+        args += ["--input", name + "=" + path]
+    done = kiln(bin_dir, *args)
+    if done.returncode != 0:
+        return None, done.stderr.strip()
+    return np.load(os.path.join(work, entry + ".result0.npy")), ""
+
+
+def main():
+    bin_dir, script, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    ns = load_eager(script)
+    torch.manual_seed(0)
+    module = ns["MaskedAttention"]().eval()
+    weights = os.path.join(work, "attention.safetensors")
+    save_state_dict.add_python_deps()
+    save_state_dict.save(module, weights)
+
+    runs, failed = 0, False
+    for opt in ("-O0", "-O2"):
+        archives = {"fn": os.path.join(work, "fn%s.kiln" % opt),
+                    "mod": os.path.join(work, "mod%s.kiln" % opt)}
+        for key, extra in (("fn", []),
+                           ("mod", ["--entry", "MaskedAttention",
+                                    "--weights", weights])):
+            done = kiln(bin_dir, "compile", script, opt, "-o", archives[key],
+                        *extra)
+            if done.returncode != 0:
+                print("FAILED: compile %s %s: %s" % (key, opt, done.stderr))
+                return 1
+        for i, (key, entry, fn, inputs) in enumerate(cases(ns)):
+            with torch.no_grad():
+                call = module if key == "mod" else fn
+                expected = call(*[v for _, v in inputs]).numpy()
+            has_none = any(v is None for _, v in inputs)
+            # Left out only when nothing after it is given.
+            may_omit = has_none and inputs[-1][1] is None
+            for omit in ((False, True) if may_omit else (False,)):
+                tag = "%s%d%s" % (opt, i, "o" if omit else "")
+                actual, err = run_case(bin_dir, archives[key], entry, inputs,
+                                       omit, work, tag)
+                given = ", ".join(
+                    "%s=%s" % (n, "tensor" if v is not None
+                               else ("left out" if omit else "None"))
+                    for n, v in inputs)
+                label = "%s %s(%s) %s" % (opt, entry, given,
+                                          "x".join(map(str, inputs[0][1].shape)))
+                runs += 1
+                if actual is None:
+                    print("FAILED: %s: %s" % (label, err))
+                    failed = True
+                elif (actual.shape != expected.shape or
+                      not np.allclose(actual, expected, rtol=RTOL, atol=ATOL)):
+                    print("FAILED: %s: max difference %s" % (
+                        label, np.abs(actual - expected).max()
+                        if actual.shape == expected.shape else "(shape %s, "
+                        "expected %s)" % (actual.shape, expected.shape)))
+                    failed = True
+                else:
+                    print("ok: " + label)
+    if failed:
+        return 1
+    print("all ok: %d runs" % runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
