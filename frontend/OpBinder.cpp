@@ -16,6 +16,7 @@
 #include "ir/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -115,6 +116,26 @@ static bool convertArg(FunctionLowering &fl, ops::ParamType t, PyValue &v,
     [[fallthrough]];
   case ParamType::Str:
     return v.kind == PyValue::Kind::Str;
+  case ParamType::TensorList:
+    if (v.kind == PyValue::Kind::Tuple)
+      return llvm::all_of(v.elems, isTensorValue);
+    if (auto l = llvm::dyn_cast_or_null<ListType>(type))
+      return llvm::isa<RankedTensorType>(l.getElementType());
+    return false;
+  case ParamType::OptIntPair:
+    if (v.isNone())
+      return true;
+    [[fallthrough]];
+  case ParamType::IntPair:
+    return v.kind == PyValue::Kind::Tuple ||
+           (type && (llvm::isa<ListType>(type) || type.isInteger(64)));
+  case ParamType::OptBool:
+    return v.isNone() || (type && type.isInteger(1));
+  case ParamType::OptDevice:
+    return v.isNone();
+  case ParamType::OptLayout:
+    return v.isNone() ||
+           (v.kind == PyValue::Kind::Global && v.str == "torch.strided");
   }
   return false;
 }
@@ -148,6 +169,18 @@ static const char *expected(ops::ParamType t, bool firstTensor) {
     return "a string";
   case ParamType::OptStr:
     return "a string or None";
+  case ParamType::TensorList:
+    return "a list of Tensors";
+  case ParamType::IntPair:
+    return "an int or a pair of ints";
+  case ParamType::OptIntPair:
+    return "an int, a pair of ints or None";
+  case ParamType::OptBool:
+    return "a bool or None";
+  case ParamType::OptDevice:
+    return "a device or None";
+  case ParamType::OptLayout:
+    return "torch.strided or None";
   }
   return "?";
 }
@@ -199,6 +232,22 @@ static std::optional<BindError> bindRow(FunctionLowering &fl, ops::Spelling s,
         SourceRange::cover(positional.front().range, positional.back().range);
     positional = {{PyValue::tuple(std::move(items)), r, true}};
   }
+  // PyTorch's varargs tensors: einsum('ij,jk', a, b) is einsum('ij,jk',
+  // (a, b)) when the Tensor[] is the last positional parameter.
+  if (!open.empty() &&
+      params[open.back()].type == ops::ParamType::TensorList &&
+      (positional.size() > open.size() ||
+       (positional.size() == open.size() &&
+        isTensorValue(positional.back().value)))) {
+    size_t first = open.size() - 1;
+    std::vector<PyValue> items;
+    for (size_t i = first; i < positional.size(); ++i)
+      items.push_back(positional[i].value);
+    SourceRange r =
+        SourceRange::cover(positional[first].range, positional.back().range);
+    positional.resize(first);
+    positional.push_back({PyValue::tuple(std::move(items)), r, true});
+  }
   if (positional.size() > open.size())
     return BindError{positional[open.size()].range,
                      "takes " + std::to_string(open.size()) +
@@ -242,6 +291,23 @@ static std::optional<BindError> bindRow(FunctionLowering &fl, ops::Spelling s,
   return std::nullopt;
 }
 
+/// An argument as the binder reads it. A list literal is read as its
+/// items, as a tuple is: a Python list need not have one element type, so
+/// `torch.einsum(eq, [x, m])` may mix ranks that a kiln list cannot hold.
+static MaybeValue lowerArg(FunctionLowering &fl, const ast::Expr &e) {
+  auto *list = llvm::dyn_cast<ast::ListExpr>(&e);
+  if (!list || list->elts.empty())
+    return fl.lowerExpr(e);
+  std::vector<PyValue> items;
+  for (const ast::ExprPtr &x : list->elts) {
+    MaybeValue v = fl.lowerExpr(*x);
+    if (!v)
+      return std::nullopt;
+    items.push_back(*v);
+  }
+  return PyValue::tuple(std::move(items));
+}
+
 MaybeValue FunctionLowering::callOp(const ops::Row &row, ops::Spelling s,
                                     const std::string &spelled,
                                     std::optional<PyValue> self,
@@ -249,13 +315,21 @@ MaybeValue FunctionLowering::callOp(const ops::Row &row, ops::Spelling s,
   LoweredCall lowered;
   lowered.selfRange = call.selfRange;
   for (const ast::Expr *a : call.args) {
-    MaybeValue v = lowerExpr(*a);
+    MaybeValue v = lowerArg(*this, *a);
     if (!v)
       return std::nullopt;
     lowered.positional.push_back({*v, a->range, true});
   }
+  int device = row.schema().find("device");
   for (const ast::Keyword *k : call.keywords) {
-    MaybeValue v = lowerExpr(*k->value);
+    // kiln has no device values (x.device, torch.device('cpu')), and a
+    // Device? argument is not used: it is bound without being lowered.
+    if (k->name == "device" && device >= 0 &&
+        row.schema().params[device].type == ops::ParamType::OptDevice) {
+      lowered.keywords.push_back({k, {PyValue::none(), k->value->range, true}});
+      continue;
+    }
+    MaybeValue v = lowerArg(*this, *k->value);
     if (!v)
       return std::nullopt;
     lowered.keywords.push_back({k, {*v, k->value->range, true}});
@@ -465,6 +539,81 @@ std::optional<std::vector<int64_t>> OpArgs::ints(llvm::StringRef name) {
 
 Type OpArgs::dtype(llvm::StringRef name) const {
   return dtypeFromGlobal(fl.b, arg(name).value);
+}
+
+std::optional<SmallVector<int64_t, 2>>
+OpArgs::pair(llvm::StringRef name, ArrayRef<int64_t> fallback) {
+  if (isNone(name))
+    return SmallVector<int64_t, 2>(fallback);
+  std::optional<std::vector<int64_t>> v = ints(name);
+  if (!v)
+    return std::nullopt;
+  // [] is TorchScript's spelling of "the kernel size" for pool strides.
+  if (v->empty() && !fallback.empty())
+    return SmallVector<int64_t, 2>(fallback);
+  if (v->size() == 1)
+    return SmallVector<int64_t, 2>{(*v)[0], (*v)[0]};
+  if (v->size() == 2)
+    return SmallVector<int64_t, 2>{(*v)[0], (*v)[1]};
+  fl.error(range(name), spelling + "() argument '" + name.str() +
+                            "' must be an int or a pair of ints, got " +
+                            std::to_string(v->size()) + " values");
+  return std::nullopt;
+}
+
+std::optional<std::vector<Value>> OpArgs::tensors(llvm::StringRef name) {
+  const PyValue &v = arg(name).value;
+  std::vector<Value> out;
+  if (v.kind == PyValue::Kind::Tuple) {
+    for (const PyValue &e : v.elems)
+      out.push_back(e.value);
+    return out;
+  }
+  auto ctor = v.value.getDefiningOp<ListConstructOp>();
+  if (!ctor) {
+    fl.error(range(name), spelling + "() argument '" + name.str() +
+                              "' must be a tuple or a list literal here");
+    return std::nullopt;
+  }
+  // A list literal joined its elements to one type; each keeps its own.
+  for (Value x : ctor->getOperands()) {
+    if (auto cast = x.getDefiningOp<tensor::CastOp>())
+      x = cast.getSource();
+    out.push_back(x);
+  }
+  return out;
+}
+
+std::optional<Value> OpArgs::tensorList(llvm::StringRef name) {
+  const PyValue &v = arg(name).value;
+  if (v.isValue())
+    return v.value;
+  if (v.elems.empty()) {
+    fl.error(range(name), spelling + "() argument '" + name.str() +
+                              "' must be a non-empty list of Tensors");
+    return std::nullopt;
+  }
+  // As in a list literal, sizes that differ become dynamic; the builder
+  // recovers them from the elements.
+  Type t = v.elems[0].value.getType();
+  for (const PyValue &e : v.elems) {
+    Type joined = joinTypes(t, e.value.getType());
+    if (!joined) {
+      fl.error(range(name), spelling + "() argument '" + name.str() +
+                                "' must hold tensors of one dtype and rank, "
+                                "got " +
+                                describeType(t) + " and " +
+                                describeType(e.value.getType()));
+      return std::nullopt;
+    }
+    t = joined;
+  }
+  SmallVector<Value> elems;
+  for (const PyValue &e : v.elems)
+    elems.push_back(*fl.castForMerge(e.value, t, range(name)));
+  return fl.b.create<ListConstructOp>(fl.loc(range(name)), ListType::get(t),
+                                      elems)
+      .getResult();
 }
 
 } // namespace kiln::ops

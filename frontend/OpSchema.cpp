@@ -32,6 +32,12 @@ static std::optional<ParamType> parseType(StringRef t) {
       .Case("ScalarType?", ParamType::OptDtype)
       .Case("str", ParamType::Str)
       .Case("str?", ParamType::OptStr)
+      .Case("Tensor[]", ParamType::TensorList)
+      .Case("int[2]", ParamType::IntPair)
+      .Case("int[2]?", ParamType::OptIntPair)
+      .Case("bool?", ParamType::OptBool)
+      .Case("Device?", ParamType::OptDevice)
+      .Case("Layout?", ParamType::OptLayout)
       .Default(std::nullopt);
 }
 
@@ -63,6 +69,18 @@ static const char *typeName(ParamType t) {
     return "str";
   case ParamType::OptStr:
     return "str?";
+  case ParamType::TensorList:
+    return "Tensor[]";
+  case ParamType::IntPair:
+    return "int[2]";
+  case ParamType::OptIntPair:
+    return "int[2]?";
+  case ParamType::OptBool:
+    return "bool?";
+  case ParamType::OptDevice:
+    return "Device?";
+  case ParamType::OptLayout:
+    return "Layout?";
   }
   llvm_unreachable("every parameter type has a name");
 }

@@ -19,6 +19,7 @@
 #include "frontend/Diagnostics.h"
 #include "frontend/PyValue.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -47,6 +48,14 @@ enum class ParamType {
   OptDtype,  // ScalarType?: None or a dtype such as torch.float32
   Str,       // a compile-time string
   OptStr,    // str?: a compile-time string or None
+  TensorList, // Tensor[]: a list or tuple of tensors (or varargs tensors when
+              // it is the last positional parameter, as einsum's operands)
+  IntPair,    // int[2]: an int, or a pair of ints for (height, width)
+  OptIntPair, // int[2]?: an int, a pair of ints, None or []
+  OptBool,    // bool?: a bool or None
+  OptDevice,  // Device?: any device expression, not lowered: compiled code
+              // runs where the archive is loaded
+  OptLayout,  // Layout?: torch.strided or None
 };
 
 struct Param {
@@ -179,6 +188,16 @@ public:
   std::optional<std::vector<int64_t>> ints(llvm::StringRef name);
   /// The element type a ScalarType? argument names; null for None.
   mlir::Type dtype(llvm::StringRef name) const;
+  /// The (height, width) of an int[2] argument, which must be constants;
+  /// `fallback` for None or [] (a pool's stride: the kernel size).
+  std::optional<llvm::SmallVector<int64_t, 2>>
+  pair(llvm::StringRef name, llvm::ArrayRef<int64_t> fallback = {});
+  /// The tensors of a Tensor[] argument with their own types; a list must
+  /// be a literal here, since the count must be known.
+  std::optional<std::vector<mlir::Value>> tensors(llvm::StringRef name);
+  /// A Tensor[] argument as one list value (kiln.cat and kiln.stack take
+  /// one): a tuple or list literal joined to one element type, or the list.
+  std::optional<mlir::Value> tensorList(llvm::StringRef name);
   SourceRange range(llvm::StringRef name) const { return arg(name).range; }
 
   FunctionLowering &fl;
