@@ -1,17 +1,16 @@
-//===- LowerNNFunctional.cpp - torch.nn.functional and nn model ops -------===//
+//===- LowerNNFunctional.cpp - The building blocks of nn model ops --------===//
 //
-// torch.nn.functional.* calls, and the building blocks (emitLinear,
-// emitConv2d, ...) that nn.Module submodules share with them; the
-// elementwise activations are rows of the op table (OpTable.cpp). Only what cannot be composed
-// cheaply has an op of its own (conv2d, the pools, embedding, erf); linear,
-// the norms and adaptive pooling are composed from elementwise ops,
-// reductions and shape ops, so fusion sees through them. Each builder checks
-// its operands (or computes the result type with ir/ShapeInference) before it
-// creates an op, so a misuse is reported at the call and never by the verifier.
+// emitLinear, emitConv2d, the pools, the norms and emitEmbedding: what the
+// torch.nn.functional rows of the op table (OpTableNN.cpp) and nn.Module
+// submodules (LowerModules.cpp) both lower to. Only what cannot be composed
+// cheaply has an op of its own (conv2d, the pools, embedding); linear, the
+// norms and adaptive pooling are composed from elementwise ops, reductions
+// and shape ops, so fusion sees through them. Each builder checks its
+// operands (or computes the result type with ir/ShapeInference) before it
+// creates an op, so a misuse is reported at the call and never by the
+// verifier.
 //
-// Models are compiled in eval mode: dropout is the identity, batch_norm uses
-// the running statistics, and asking for training behaviour is an error
-// rather than a silent difference from PyTorch.
+// Models are compiled in eval mode: batch_norm uses the running statistics.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
@@ -21,248 +20,13 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 using namespace mlir;
 
 namespace kiln {
 
-bool isFunctionalOp(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-      .Cases("conv2d", "max_pool2d", "avg_pool2d",
-             "adaptive_avg_pool2d", true)
-      .Default(false);
-}
-
-/// `kernel_size=`, `stride=` and the like: an int, or a pair of ints for
-/// (height, width).
-static std::optional<SmallVector<int64_t, 2>>
-lowerPair(FunctionLowering &fl, const ast::Expr &e, const std::string &what) {
-  std::optional<std::vector<int64_t>> v = fl.lowerConstInts(e, what.c_str());
-  if (!v)
-    return std::nullopt;
-  if (v->size() == 1)
-    return SmallVector<int64_t, 2>{(*v)[0], (*v)[0]};
-  if (v->size() == 2)
-    return SmallVector<int64_t, 2>{(*v)[0], (*v)[1]};
-  fl.error(e.range, what + " must be an int or a pair of ints, got " +
-                        std::to_string(v->size()) + " values");
-  return std::nullopt;
-}
-
-/// An optional pair argument; `fallback` when absent, None or empty (`[]`
-/// is TorchScript's spelling of "same as the kernel" for pool strides).
-static std::optional<SmallVector<int64_t, 2>>
-lowerPairOr(FunctionLowering &fl, const ast::Expr *e, const std::string &what,
-            ArrayRef<int64_t> fallback) {
-  if (!e || llvm::isa<ast::NoneLitExpr>(e))
-    return SmallVector<int64_t, 2>(fallback);
-  if (auto *list = llvm::dyn_cast<ast::ListExpr>(e); list && list->elts.empty())
-    return SmallVector<int64_t, 2>(fallback);
-  return lowerPair(fl, *e, what);
-}
-
-static MaybeValue wrap(std::optional<Value> v) {
-  return v ? MaybeValue(PyValue::ofValue(*v)) : std::nullopt;
-}
-
 static bool isFloatTensor(Value v) {
   return llvm::isa<FloatType>(
       llvm::cast<RankedTensorType>(v.getType()).getElementType());
-}
-
-MaybeValue FunctionLowering::callFunctional(const std::string &name,
-                                            const CallArgs &call) {
-  std::string fn = "F." + name;
-  SourceRange where = call.range;
-  std::optional<std::vector<const ast::Expr *>> bound;
-  auto bind = [&](ArrayRef<BuiltinParam> params) {
-    bound = bindArgs(call, fn, params, false);
-    return bound.has_value();
-  };
-  auto arg = [&](size_t i) { return (*bound)[i]; };
-  auto tensor = [&](size_t i, const char *what) -> std::optional<Value> {
-    MaybeValue v = lowerExpr(*arg(i));
-    if (!v)
-      return std::nullopt;
-    return requireTensor(*v, arg(i)->range, fn + "() argument '" + what + "'");
-  };
-  auto optTensor = [&](size_t i, const char *what) {
-    return nn::lowerOptionalTensor(*this, arg(i),
-                                   fn + "() argument '" + what + "'");
-  };
-  auto flag = [&](size_t i, const char *what,
-                  bool fallback) -> std::optional<bool> {
-    return arg(i) ? nn::lowerConstBool(*this, *arg(i), what) : fallback;
-  };
-
-  if (name == "conv2d") {
-    if (!bind({{"input"},
-               {"weight"},
-               {"bias", false},
-               {"stride", false},
-               {"padding", false},
-               {"dilation", false},
-               {"groups", false}}))
-      return std::nullopt;
-    std::optional<Value> x = tensor(0, "input"), w = tensor(1, "weight");
-    if (!x || !w)
-      return std::nullopt;
-    std::optional<Value> bias = optTensor(2, "bias");
-    if (!bias)
-      return std::nullopt;
-    auto stride = lowerPairOr(*this, arg(3), "stride", {1, 1});
-    if (!stride)
-      return std::nullopt;
-    auto dilation = lowerPairOr(*this, arg(5), "dilation", {1, 1});
-    if (!dilation)
-      return std::nullopt;
-    int64_t groups = 1;
-    if (arg(6)) {
-      std::optional<int64_t> g = lowerConstInt(*arg(6), "groups");
-      if (!g)
-        return std::nullopt;
-      groups = *g;
-    }
-    std::optional<SmallVector<int64_t, 2>> padding;
-    if (auto *s = llvm::dyn_cast_or_null<ast::StrLitExpr>(arg(4))) {
-      // 'same' pads (dilation * (kernel - 1)) in total, which is symmetric
-      // only for an even total; PyTorch puts the odd pixel on the right,
-      // which kiln.conv2d cannot express.
-      auto wt = llvm::cast<RankedTensorType>(w->getType());
-      if (s->value == "valid") {
-        padding = SmallVector<int64_t, 2>{0, 0};
-      } else if (s->value != "same") {
-        error(s->range, "padding must be 'valid', 'same', an int or a pair "
-                        "of ints, got '" +
-                            s->value + "'");
-        return std::nullopt;
-      } else if ((*stride)[0] != 1 || (*stride)[1] != 1) {
-        error(s->range, "padding='same' is not supported for strided "
-                        "convolutions");
-        return std::nullopt;
-      } else if (wt.getRank() == 4 && !wt.isDynamicDim(2) &&
-                 !wt.isDynamicDim(3)) {
-        padding = SmallVector<int64_t, 2>();
-        for (int i = 0; i < 2; ++i) {
-          int64_t total = (*dilation)[i] * (wt.getDimSize(2 + i) - 1);
-          if (total % 2) {
-            error(s->range, "padding='same' with kernel " + describeType(wt) +
-                                " pads unevenly, which is not supported; "
-                                "give the padding explicitly");
-            return std::nullopt;
-          }
-          padding->push_back(total / 2);
-        }
-      } else {
-        error(s->range, "padding='same' needs a 4-D weight with a static "
-                        "kernel size, got " +
-                            describeType(wt));
-        return std::nullopt;
-      }
-    } else {
-      padding = lowerPairOr(*this, arg(4), "padding", {0, 0});
-      if (!padding)
-        return std::nullopt;
-    }
-    return wrap(
-        emitConv2d(*x, *w, *bias, *stride, *padding, *dilation, groups, where));
-  }
-
-  if (name == "max_pool2d" || name == "avg_pool2d") {
-    bool isMax = name == "max_pool2d";
-    // The two schemas differ after `padding`, as PyTorch's do.
-    SmallVector<BuiltinParam> params = {
-        {"input"}, {"kernel_size"}, {"stride", false}, {"padding", false}};
-    if (isMax)
-      params.append({{"dilation", false},
-                     {"ceil_mode", false},
-                     {"return_indices", false}});
-    else
-      params.append({{"ceil_mode", false},
-                     {"count_include_pad", false},
-                     {"divisor_override", false}});
-    if (!bind(params))
-      return std::nullopt;
-    std::optional<Value> x = tensor(0, "input");
-    auto kernel = x ? lowerPair(*this, *arg(1), "kernel_size") : std::nullopt;
-    if (!kernel)
-      return std::nullopt;
-    auto stride = lowerPairOr(*this, arg(2), "stride", *kernel);
-    auto padding =
-        stride ? lowerPairOr(*this, arg(3), "padding", {0, 0}) : std::nullopt;
-    if (!padding)
-      return std::nullopt;
-    if (isMax) {
-      auto dilation = lowerPairOr(*this, arg(4), "dilation", {1, 1});
-      std::optional<bool> ceil =
-          dilation ? flag(5, "ceil_mode", false) : std::nullopt;
-      std::optional<bool> indices =
-          ceil ? flag(6, "return_indices", false) : std::nullopt;
-      if (!indices)
-        return std::nullopt;
-      if (*indices) {
-        error(arg(6)->range, "return_indices=True is not supported; "
-                             "max_pool2d returns the values only");
-        return std::nullopt;
-      }
-      return wrap(emitMaxPool2d(*x, *kernel, *stride, *padding, *dilation,
-                                *ceil, where));
-    }
-    std::optional<bool> ceil = flag(4, "ceil_mode", false);
-    std::optional<bool> countPad =
-        ceil ? flag(5, "count_include_pad", true) : std::nullopt;
-    if (!countPad)
-      return std::nullopt;
-    if (arg(6)) {
-      MaybeValue d = lowerExpr(*arg(6));
-      if (!d)
-        return std::nullopt;
-      if (!d->isNone()) {
-        error(arg(6)->range, "divisor_override is not supported");
-        return std::nullopt;
-      }
-    }
-    return wrap(
-        emitAvgPool2d(*x, *kernel, *stride, *padding, *ceil, *countPad, where));
-  }
-
-  if (name == "adaptive_avg_pool2d") {
-    if (!bind({{"input"}, {"output_size"}}))
-      return std::nullopt;
-    std::optional<Value> x = tensor(0, "input");
-    MaybeValue size = x ? lowerExpr(*arg(1)) : std::nullopt;
-    if (!size)
-      return std::nullopt;
-    // None keeps the input's size; it is passed on as -1.
-    std::vector<PyValue> items = size->kind == PyValue::Kind::Tuple
-                                     ? size->elems
-                                     : std::vector<PyValue>{*size};
-    std::vector<int64_t> sizes;
-    for (const PyValue &item : items) {
-      std::optional<std::vector<int64_t>> c =
-          item.isNone() ? std::vector<int64_t>{-1}
-                        : nn::constIntsOf(*this, item);
-      if (!c) {
-        error(arg(1)->range, "output_size must be constant ints or None, got " +
-                                 describe(*size));
-        return std::nullopt;
-      }
-      sizes.insert(sizes.end(), c->begin(), c->end());
-    }
-    if (sizes.size() == 1)
-      sizes.push_back(sizes[0]);
-    if (sizes.size() != 2) {
-      error(arg(1)->range, "output_size must be an int or a pair, got " +
-                               std::to_string(sizes.size()) + " values");
-      return std::nullopt;
-    }
-    return wrap(emitAdaptiveAvgPool2d(*x, sizes, where));
-  }
-
-  assert(!isFunctionalOp(name) && "every functional op has a case");
-  error(where, "torch.nn.functional." + name + " is not supported yet");
-  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
+#include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -22,8 +23,6 @@ using namespace mlir;
 namespace kiln::ops {
 
 namespace {
-using V = std::optional<Value>;
-
 template <bool Log> V softmax(OpArgs &a) {
   Value x = a.value("self");
   if (a.isNone("dim")) {
@@ -113,6 +112,115 @@ V dropout(OpArgs &a) {
   return a.value("self");
 }
 
+//===--- conv2d and the pools -------------------------------------------===//
+
+/// padding='valid' or 'same' (conv2d's str overload). 'same' pads
+/// dilation * (kernel - 1) in total, which is symmetric only for an even
+/// total; PyTorch puts the odd pixel on the right, which kiln.conv2d cannot
+/// express.
+std::optional<SmallVector<int64_t, 2>>
+paddingByName(OpArgs &a, ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation) {
+  std::string name = a.str("padding");
+  auto wt = typeOf(a.value("weight"));
+  auto refuse = [&](const std::string &why) {
+    a.fl.error(a.range("padding"), why);
+    return std::nullopt;
+  };
+  if (name == "valid")
+    return SmallVector<int64_t, 2>{0, 0};
+  if (name != "same")
+    return refuse("padding must be 'valid', 'same', an int or a pair of "
+                  "ints, got '" + name + "'");
+  if (stride[0] != 1 || stride[1] != 1)
+    return refuse("padding='same' is not supported for strided convolutions");
+  if (wt.getRank() != 4 || wt.isDynamicDim(2) || wt.isDynamicDim(3))
+    return refuse("padding='same' needs a 4-D weight with a static kernel "
+                  "size, got " + describeType(wt));
+  SmallVector<int64_t, 2> padding;
+  for (int i = 0; i < 2; ++i) {
+    int64_t total = dilation[i] * (wt.getDimSize(2 + i) - 1);
+    if (total % 2)
+      return refuse("padding='same' with kernel " + describeType(wt) +
+                    " pads unevenly, which is not supported; give the "
+                    "padding explicitly");
+    padding.push_back(total / 2);
+  }
+  return padding;
+}
+
+V conv2d(OpArgs &a) {
+  auto stride = a.pair("stride");
+  auto dilation = stride ? a.pair("dilation") : std::nullopt;
+  std::optional<int64_t> groups = dilation ? a.constInt("groups") : std::nullopt;
+  if (!groups)
+    return std::nullopt;
+  bool byName = a.arg("padding").value.kind == PyValue::Kind::Str;
+  auto padding = byName ? paddingByName(a, *stride, *dilation)
+                        : a.pair("padding");
+  if (!padding)
+    return std::nullopt;
+  return a.fl.emitConv2d(self(a), a.value("weight"), a.value("bias"), *stride,
+                         *padding, *dilation, *groups, a.where);
+}
+
+template <bool Max> V pool2d(OpArgs &a) {
+  auto kernel = a.pair("kernel_size");
+  auto stride = kernel ? a.pair("stride", *kernel) : std::nullopt;
+  auto padding = stride ? a.pair("padding") : std::nullopt;
+  std::optional<bool> ceil = padding ? a.flag("ceil_mode") : std::nullopt;
+  if (!ceil)
+    return std::nullopt;
+  if constexpr (Max) {
+    auto dilation = a.pair("dilation");
+    std::optional<bool> indices =
+        dilation ? a.flag("return_indices") : std::nullopt;
+    if (!indices)
+      return std::nullopt;
+    if (*indices)
+      return fail(a, a.range("return_indices"),
+                  "return_indices=True is not supported; max_pool2d returns "
+                  "the values only");
+    return a.fl.emitMaxPool2d(self(a), *kernel, *stride, *padding, *dilation,
+                              *ceil, a.where);
+  } else {
+    std::optional<bool> countPad = a.flag("count_include_pad");
+    if (!countPad)
+      return std::nullopt;
+    if (!a.isNone("divisor_override"))
+      return fail(a, a.range("divisor_override"),
+                  "divisor_override is not supported");
+    return a.fl.emitAvgPool2d(self(a), *kernel, *stride, *padding, *ceil,
+                              *countPad, a.where);
+  }
+}
+
+V adaptiveAvgPool2d(OpArgs &a) {
+  // (None, 7) keeps the input's height: None is passed on as -1.
+  const PyValue &size = a.arg("output_size").value;
+  std::vector<PyValue> items = size.kind == PyValue::Kind::Tuple
+                                   ? size.elems
+                                   : std::vector<PyValue>{size};
+  std::vector<int64_t> sizes;
+  for (const PyValue &item : items) {
+    std::optional<std::vector<int64_t>> c =
+        item.isNone() ? std::vector<int64_t>{-1} : nn::constIntsOf(a.fl, item);
+    if (!c)
+      return fail(a, a.range("output_size"),
+                  a.spelling + "() argument 'output_size' must be constant "
+                               "ints or None, got " +
+                      a.fl.describe(size));
+    sizes.insert(sizes.end(), c->begin(), c->end());
+  }
+  if (sizes.size() == 1)
+    sizes.push_back(sizes[0]);
+  if (sizes.size() != 2)
+    return fail(a, a.range("output_size"),
+                a.spelling + "() argument 'output_size' must be an int or a "
+                             "pair, got " +
+                    std::to_string(sizes.size()) + " values");
+  return a.fl.emitAdaptiveAvgPool2d(self(a), sizes, a.where);
+}
+
 #define SOFTMAX_SAMPLES                                                        \
   {                                                                            \
     {"x=f32[B,5]", "1", -8, 8}, {"x=f32[B,3,4]", "0", -8, 8},                  \
@@ -168,6 +276,66 @@ std::vector<Row> nnRows() {
        embedding,
        NoFlags,
        {{"i=i64[B,3], w=f32[5,4]", "w"}}},
+      {"conv2d(Tensor self, Tensor weight, Tensor? bias=None, int[2] stride=1, "
+       "int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor",
+       Functional,
+       nullptr,
+       conv2d,
+       NoFlags,
+       {{"x=f32[B,3,8,8], w=f32[4,3,3,3], b=f32[4]", "w, b"},
+        {"x=f32[B,4,7,9], w=f32[6,2,3,2]", "w, None, (2, 1), (1, 0), 2, 2"},
+        {"x=f64[1,2,5,5], w=f64[3,2,1,1]", "w, stride=2"},
+        {"x=f32[0,3,4,4], w=f32[2,3,3,3]", "w, padding=1"}}},
+      {"conv2d(Tensor self, Tensor weight, Tensor? bias=None, int[2] stride=1, "
+       "str padding='valid', int[2] dilation=1, int groups=1) -> Tensor",
+       Functional,
+       nullptr,
+       conv2d,
+       NoFlags,
+       {{"x=f32[B,3,8,8], w=f32[4,3,3,3]", "w, padding='same'"},
+        {"x=f32[B,3,8,8], w=f32[4,3,3,5], b=f32[4]",
+         "w, b, padding='same', dilation=(2, 1)"},
+        {"x=f32[B,3,6,6], w=f32[4,3,3,3]", "w, padding='valid'"}},
+       {},
+       0,
+       0,
+       "'same' needs stride 1 and an even total padding"},
+      {"max_pool2d(Tensor self, int[2] kernel_size, int[2]? stride=None, "
+       "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False, "
+       "bool return_indices=False) -> Tensor",
+       Functional,
+       nullptr,
+       pool2d<true>,
+       NoFlags,
+       {{"x=f32[B,3,8,8]", "2"},
+        {"x=f32[B,2,9,7]", "(3, 2), stride=(2, 1), padding=1, ceil_mode=True"},
+        {"x=f64[1,2,9,9]", "3, 2, 0, 2"},
+        {"x=f32[0,2,4,4]", "2"}}},
+      {"avg_pool2d(Tensor self, int[2] kernel_size, int[2]? stride=None, "
+       "int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
+       "int? divisor_override=None) -> Tensor",
+       Functional,
+       nullptr,
+       pool2d<false>,
+       NoFlags,
+       {{"x=f32[B,3,8,8]", "2"},
+        {"x=f32[B,2,9,7]", "3, 2, 1, True, False"},
+        {"x=f64[1,2,6,6]", "(2, 3), padding=1"},
+        {"x=f32[0,2,4,4]", "2, []"}},
+       {},
+       0,
+       0,
+       "divisor_override is not supported"},
+      {"adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
+       Functional,
+       nullptr,
+       adaptiveAvgPool2d,
+       NoFlags,
+       {{"x=f32[B,3,8,8]", "1"},
+        {"x=f32[B,3,8,6]", "(4, 3)"},
+        {"x=f32[2,3,7,5]", "(3, 5)"},
+        {"x=f64[1,2,5,9]", "(2, 4)"},
+        {"x=f32[2,3,H,W]", "(1, 1)"}}},
       {"dropout(Tensor self, float p=0.5, bool training=True) -> Tensor",
        Functional | FInplaceArg,
        nullptr,

@@ -9,6 +9,8 @@ sample's `# kiln:` spec:
 
     torch.X(x, ARGS)   x.X(ARGS)   F.X(x, ARGS)   z = x.clone(); z.X_(ARGS)
     torch.tensor(math.X(x.item(), ARGS))
+    torch.X(ARGS)      (a row whose first parameter is not a Tensor:
+                        torch.zeros(x.size(0), 3), torch.cat([x, y]))
 
 A (spelling, sample) that eager PyTorch or TorchScript itself rejects (an
 in-place op whose result cannot be stored into an int receiver, say) is
@@ -17,6 +19,9 @@ The file is compiled into one archive at -O0 and at -O2; every function runs
 with `kiln run` (run_kiln.py's helpers) on run_eager.py's seeded inputs drawn
 from the sample's value range, the dynamic dims taking one assignment at -O0
 and the other at -O2, and is compared with eager PyTorch.
+
+Random rows (rand, randn, empty: NONDETERMINISTIC below) are compared by
+shape and dtype, and their values by the range the row promises.
 
 Tolerances: run_kiln.py's RTOL=1e-4, ATOL=1e-5 unless a row states its own.
 kiln's exp, tanh, erf and log are polynomial approximations accurate to a few
@@ -94,6 +99,16 @@ def piece_count(spelling, sample, call):
         return 1
 
 
+def first_param_is_tensor(row):
+    """Whether the schema's first parameter is a Tensor. Rows whose first
+    parameter is not (torch.zeros' int[] size, torch.cat's Tensor[],
+    einsum's str) take every argument from the sample's args, which may
+    name the sample's inputs: `x.size(0), 3`, `[x, y]`."""
+    schema = row["schema"]
+    first = schema[schema.index("(") + 1:].split(",")[0].split(")")[0]
+    return first.strip().rpartition(" ")[0] in ("Tensor", "Tensor?")
+
+
 def tensor_call_text(row, spelling, sample, k):
     args = sample["args"]
     names = spec_names(sample["inputs"])
@@ -104,6 +119,8 @@ def tensor_call_text(row, spelling, sample, k):
         call = "%s(%s.item()%s)" % (spelling, first, rest)
         dtype = ", dtype=torch.float64" if row["returns"] == "float" else ""
         return [], "torch.tensor(%s%s)" % (call, dtype)
+    if kind in ("torch", "F") and not first_param_is_tensor(row):
+        return [], "%s(%s)" % (spelling, args)
     if kind in ("torch", "F"):
         return [], "%s(%s%s)" % (spelling, first, rest)
     # Tensor methods: the receiver is the parameter named self, which
@@ -239,8 +256,11 @@ def run_one(bin_dir, archive, opt, entry, case, work):
     params = [a.arg for a in funcdef.args.args]
     try:
         actual, _ = run_kiln.kiln_run(bin_dir, archive, fn, params, args, sub)
-        rtol, atol = row["rtol"] or run_kiln.RTOL, row["atol"] or run_kiln.ATOL
-        problem, diff = compare(expected, actual, rtol, atol)
+        rtol, atol = row["rtol"] or RTOL, row["atol"] or ATOL
+        if row["name"] in NONDETERMINISTIC:
+            problem, diff = compare_random(row["name"], expected, actual)
+        else:
+            problem, diff = compare(expected, actual, rtol, atol)
     except Exception as exc:  # noqa: BLE001
         problem, diff = "error: %s" % exc, 0.0
     return label, row["name"], problem, diff
@@ -255,6 +275,39 @@ def load_entries(path, entries):
     return [(fn, row, sample, eager_ns[fn], defs[fn],
              run_eager.parse_spec_text(sample["inputs"]))
             for fn, row, sample, _ in entries]
+
+
+# run_kiln's defaults; compare() sets its module's tolerances per row.
+RTOL, ATOL = run_kiln.RTOL, run_kiln.ATOL
+
+# Rows whose values eager PyTorch does not fix: random draws, and empty,
+# whose contents are whatever memory held. They are compared by shape and
+# dtype, and their values by the range the row promises: [lo, hi), or only
+# finite (None), or not at all (empty is zero-filled in kiln, any value in
+# eager). The op table's notes say so in the documentation.
+NONDETERMINISTIC = {
+    "rand": (0.0, 1.0), "rand_like": (0.0, 1.0),
+    "randn": None, "randn_like": None,
+    "empty": False, "new_empty": False,
+}
+
+
+def compare_random(name, expected, actual):
+    import numpy as np
+    shapes = [np.zeros_like(run_kiln.to_numpy(e)) for e in expected]
+    problem, _ = compare(shapes, [np.zeros_like(a) for a in actual], 0, 0)
+    if problem:
+        return problem, 0.0
+    bounds = NONDETERMINISTIC[name]
+    for i, a in enumerate(actual):
+        if bounds is False or a.size == 0:
+            continue
+        if not np.all(np.isfinite(a)):
+            return "output %d has values that are not finite" % i, 0.0
+        if bounds and not np.all((a >= bounds[0]) & (a < bounds[1])):
+            return "output %d has values outside [%g, %g)" % (
+                i, bounds[0], bounds[1]), 0.0
+    return None, 0.0
 
 
 def compare(expected, actual, rtol, atol):
