@@ -26,6 +26,7 @@ std::vector<Row> reductionRows();   // OpTableReductions.cpp
 std::vector<Row> viewRows();        // OpTableViews.cpp
 std::vector<Row> tensorRows();      // OpTableTensor.cpp
 std::vector<Row> creationRows();    // OpTableCreation.cpp
+std::vector<Row> linalgRows();      // OpTableLinalg.cpp
 std::vector<Row> nnRows();          // OpTableNN.cpp
 std::vector<Row> indexingRows();    // OpTableIndexing.cpp
 std::vector<Row> resampleRows();    // OpTableResample.cpp
@@ -35,7 +36,7 @@ std::vector<Row> nnPreludeRows();   // PreludeRows.cpp: prelude/nn.py
 inline constexpr std::vector<Row> (*kFamilies[])() = {
     unaryRows,     activationRows, arithmeticRows, mathRows,
     reductionRows, viewRows,       tensorRows,     creationRows,
-    nnRows,
+    linalgRows,    nnRows,
     indexingRows,  resampleRows,   orderRows,      nnPreludeRows,
 };
 
