@@ -105,6 +105,13 @@ static bool lowerStaticTypeCall(FunctionLowering &fl, const std::string &path,
   MaybeValue v = fl.lowerExpr(*call.args[0]);
   if (!v)
     return true;
+  if (v->isOptional()) {
+    // Its type is decided at run time, which isinstance() is not.
+    fl.error(call.range, "isinstance() cannot test an Optional[Tensor], "
+                         "whose presence is known only at run time; use "
+                         "'is None' or 'is not None'");
+    return true;
+  }
   std::optional<bool> r = isInstanceOf(fl, *v, *call.args[1]);
   if (r)
     out = PyValue::ofValue(fl.constBool(*r, call.range));

@@ -63,3 +63,13 @@ def truthiness(x: Tensor, m: Optional[Tensor]) -> Tensor:
     if m:
         return x
     return x
+
+
+# isinstance() is decided at compile time; an optional input's type is not.
+# RUN: not kiln compile %s --entry instance 2>&1 | FileCheck %s --check-prefix=INSTANCE --implicit-check-not=error:
+# INSTANCE: optional-inputs-errors.py:[[@LINE+3]]:8: error: isinstance() cannot test an Optional[Tensor], whose presence is known only at run time; use 'is None' or 'is not None'
+# kiln: x=f32[N], m=f32[N]
+def instance(x: Tensor, m: Optional[Tensor]) -> Tensor:
+    if isinstance(m, Tensor):
+        return x + m
+    return x
