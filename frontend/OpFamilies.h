@@ -47,10 +47,12 @@ struct NamedBuilder {
 };
 std::vector<NamedBuilder> activationBuilders(); // OpTableActivations.cpp
 std::vector<NamedBuilder> unaryBuilders();      // OpTableUnaryMath.cpp
+std::vector<NamedBuilder> arithmeticBuilders(); // OpTableArithmetic.cpp
 
 inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     activationBuilders,
     unaryBuilders,
+    arithmeticBuilders,
 };
 /// Every family's builders (OpTable.cpp).
 const std::vector<NamedBuilder> &allBuilders();

@@ -1,14 +1,16 @@
 //===- OpTableArithmetic.cpp - The op table's rows: arithmetic ------------===//
 //
 // Binary arithmetic (add, sub, mul, div, pow, ...), maximum/minimum, the
-// comparisons and where (see OpFamilies.h). Binary arithmetic goes through
-// applyBinOp, as `x + y` does, so dtype promotion lives in one place.
+// comparisons and where: the builders of prelude/arithmetic.py's rows.
+// Binary arithmetic goes through applyBinOp, as `x + y` does, so dtype
+// promotion lives in one place.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
+#include "frontend/Prelude.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -116,140 +118,27 @@ V where(OpArgs &a) {
   return a.fl.b.create<WhereOp>(a.fl.loc(a.where), t, c, x, y).getResult();
 }
 
-#define BINARY_SAMPLES                                                         \
-  {                                                                            \
-    {"x=f32[B,4], y=f32[4]", "y"}, {"x=i64[N], y=i64[N]", "y"},                \
-        {"x=f32[3,1], y=f64[2]", "y"}, {"x=f32[B,3]", "2.5"}, {                \
-      "x=f32[0,2], y=f32[2]", "y"                                              \
-    }                                                                          \
-  }
 } // namespace
 
-std::vector<Row> arithmeticRows() {
-  return {
-      // Binary arithmetic.
-      {"add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-       kTensorOp,
-       nullptr,
-       add,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y"},
-        {"x=i64[N], y=i64[N]", "y, alpha=3"},
-        {"x=f32[3,1], y=f64[2]", "y, alpha=0.5"},
-        {"x=f32[B,3]", "2.5"},
-        {"x=f32[0,2], y=f32[2]", "y"}}},
-      {"sub(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-       kTensorOp,
-       nullptr,
-       sub,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y, alpha=2"},
-        {"x=i64[N], y=i64[N]", "y"},
-        {"x=f32[B,3]", "2.5"}},
-       {"subtract"}},
-      {"mul(Tensor self, Tensor other) -> Tensor",
-       kTensorOp,
-       nullptr,
-       mul,
-       NoFlags,
-       BINARY_SAMPLES,
-       {"multiply"}},
-      {"div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor",
-       kTensorOp,
-       nullptr,
-       div,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y + 2.0"},
-        {"x=i64[N], y=i64[N]", "y + 1"},
-        {"x=f32[B,4], y=f32[4]", "y + 0.5, rounding_mode='trunc'", -4, 4},
-        {"x=i64[N], y=i64[N]", "y + 1, rounding_mode='trunc'"},
-        {"x=f32[B,4], y=f32[4]", "y + 0.5, rounding_mode='floor'", -4, 4},
-        {"x=f32[0,2]", "3.0"}},
-       {"divide"}},
-      {"pow(Tensor self, Tensor exponent) -> Tensor",
-       kTensorOp,
-       nullptr,
-       pow,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y", 0.1, 3},
-        {"x=i64[N]", "2"},
-        {"x=f64[3]", "0.5", 0, 4}}},
-      {"floor_divide(Tensor self, Tensor other) -> Tensor",
-       kTensorOp,
-       nullptr,
-       floorDivide,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y + 2.0", -5, 5},
-        {"x=i64[N], y=i64[N]", "y + 1"}}},
-      {"remainder(Tensor self, Tensor other) -> Tensor",
-       kTensorOp,
-       nullptr,
-       remainder,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y + 2.0", -5, 5},
-        {"x=i64[N], y=i64[N]", "y + 1"}}},
-      {"maximum(Tensor self, Tensor other) -> Tensor",
-       Torch | Method,
-       nullptr,
-       maximum,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y"}, {"x=i64[N], y=i64[N]", "y"}}},
-      {"minimum(Tensor self, Tensor other) -> Tensor",
-       Torch | Method,
-       nullptr,
-       minimum,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y"}, {"x=i64[N], y=i64[N]", "y"}}},
-      // Comparisons.
-      {"eq(Tensor self, Tensor other) -> Tensor",
-       Torch | Method,
-       nullptr,
-       compare<CmpPredicate::eq>,
-       NoFlags,
-       {{"x=i64[B,4], y=i64[4]", "y"}, {"x=f32[3]", "0.0"}}},
-      {"ne(Tensor self, Tensor other) -> Tensor",
-       Torch | Method,
-       nullptr,
-       compare<CmpPredicate::ne>,
-       NoFlags,
-       {{"x=i64[B,4], y=i64[4]", "y"}, {"x=f32[3]", "0.0"}},
-       {"not_equal"}},
-      {"lt(Tensor self, Tensor other) -> Tensor",
-       Torch | Method,
-       nullptr,
-       compare<CmpPredicate::lt>,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y"}, {"x=i64[3]", "2"}},
-       {"less"}},
-      {"le(Tensor self, Tensor other) -> Tensor",
-       Torch | Method,
-       nullptr,
-       compare<CmpPredicate::le>,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y"}, {"x=i64[3]", "2"}},
-       {"less_equal"}},
-      {"gt(Tensor self, Tensor other) -> Tensor",
-       Torch | Method,
-       nullptr,
-       compare<CmpPredicate::gt>,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y"}, {"x=i64[3]", "2"}},
-       {"greater"}},
-      {"ge(Tensor self, Tensor other) -> Tensor",
-       Torch | Method,
-       nullptr,
-       compare<CmpPredicate::ge>,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y"}, {"x=i64[3]", "2"}},
-       {"greater_equal"}},
-      {"where(Tensor condition, Tensor self, Tensor other) -> Tensor",
-       Torch | Method,
-       nullptr,
-       where,
-       NoFlags,
-       {{"c=bool[B,4], x=f32[B,4], y=f32[4]", "x, y"},
-        {"c=bool[3], x=i64[3]", "x, 0"}}},
-  };
+std::vector<Row> arithmeticRows() { return preludeRows("arithmetic.py"); }
+
+std::vector<NamedBuilder> arithmeticBuilders() {
+  return {{"add", add},
+          {"sub", sub},
+          {"mul", mul},
+          {"div", div},
+          {"pow", pow},
+          {"floor_divide", floorDivide},
+          {"remainder", remainder},
+          {"maximum", maximum},
+          {"minimum", minimum},
+          {"eq", compare<CmpPredicate::eq>},
+          {"ne", compare<CmpPredicate::ne>},
+          {"lt", compare<CmpPredicate::lt>},
+          {"le", compare<CmpPredicate::le>},
+          {"gt", compare<CmpPredicate::gt>},
+          {"ge", compare<CmpPredicate::ge>},
+          {"where", where}};
 }
 
 } // namespace kiln::ops
