@@ -48,11 +48,13 @@ struct NamedBuilder {
 std::vector<NamedBuilder> activationBuilders(); // OpTableActivations.cpp
 std::vector<NamedBuilder> unaryBuilders();      // OpTableUnaryMath.cpp
 std::vector<NamedBuilder> arithmeticBuilders(); // OpTableArithmetic.cpp
+std::vector<NamedBuilder> reductionBuilders();  // OpTableReductions.cpp
 
 inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     activationBuilders,
     unaryBuilders,
     arithmeticBuilders,
+    reductionBuilders,
 };
 /// Every family's builders (OpTable.cpp).
 const std::vector<NamedBuilder> &allBuilders();

@@ -1,19 +1,16 @@
 //===- OpTableReductions.cpp - The op table's rows: reductions ------------===//
 //
 // sum, mean, var, std, amax/amin, max/min (all, along a dim, against another
-// tensor) and argmax/argmin (see OpFamilies.h). Dims are compile-time ints
+// tensor) and argmax/argmin: the builders of prelude/reductions.py's rows,
+// which also says how their overloads are tried. Dims are compile-time ints
 // (the result type depends on them).
-//
-// Overloads are rows of one name tried in table order (OpBinder.cpp):
-// max(), then max(dim, keepdim), then max(other), as PyTorch's schemas list
-// them; an int binds the dim overload before the Tensor one, which also
-// takes numbers.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
+#include "frontend/Prelude.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -190,112 +187,25 @@ template <bool IsMin> V argMax(OpArgs &a) {
 }
 
 
-#define REDUCE_SAMPLES                                                         \
-  {                                                                            \
-    {"x=f32[B,4,3]"}, {"x=f32[B,4,3]", "1"}, {"x=f32[B,4,3]", "-1, True"},     \
-        {"x=f64[3,5]", "dim=(0, 1)"}, {                                        \
-      "x=f32[0,3]", "1"                                                        \
-    }                                                                          \
-  }
 } // namespace
 
-std::vector<Row> reductionRows() {
-  return {
-      // Reductions.
-      {"sum(Tensor self, int[]? dim=None, bool keepdim=False, *, "
-       "ScalarType? dtype=None) -> Tensor",
-       kBoth,
-       nullptr,
-       reduce<Reduce::Sum>,
-       NoFlags,
-       {{"x=f32[B,4,3]"},
-        {"x=f32[B,4,3]", "1"},
-        {"x=i64[B,4]", "-1, True"},
-        {"x=f64[3,5]", "(0, 1)"},
-        {"x=i32[4]", "dtype=torch.float64"},
-        {"x=f32[2,0]", "1"}}},
-      {"mean(Tensor self, int[]? dim=None, bool keepdim=False, *, "
-       "ScalarType? dtype=None) -> Tensor",
-       kBoth, nullptr, reduce<Reduce::Mean>, NoFlags, REDUCE_SAMPLES},
-      {"var(Tensor self, int[]? dim=None, bool unbiased=True, "
-       "bool keepdim=False) -> Tensor",
-       kBoth,
-       nullptr,
-       reduce<Reduce::Var>,
-       NoFlags,
-       {{"x=f32[B,4,3]"},
-        {"x=f32[B,4,3]", "1"},
-        {"x=f64[3,5]", "-1, False, True"}}},
-      {"std(Tensor self, int[]? dim=None, bool unbiased=True, "
-       "bool keepdim=False) -> Tensor",
-       kBoth,
-       nullptr,
-       reduce<Reduce::Std>,
-       NoFlags,
-       {{"x=f32[B,4,3]"},
-        {"x=f32[B,4,3]", "1"},
-        {"x=f64[3,5]", "-1, False, True"}}},
-      {"amax(Tensor self, int[] dim=[], bool keepdim=False) -> Tensor",
-       kBoth,
-       nullptr,
-       reduce<Reduce::AMax>,
-       NoFlags,
-       {{"x=f32[B,4,3]"}, {"x=f32[B,4,3]", "1"}, {"x=i64[3,5]", "-1, True"}}},
-      {"amin(Tensor self, int[] dim=[], bool keepdim=False) -> Tensor",
-       kBoth,
-       nullptr,
-       reduce<Reduce::AMin>,
-       NoFlags,
-       {{"x=f32[B,4,3]"}, {"x=f32[B,4,3]", "1"}, {"x=i64[3,5]", "-1, True"}}},
-      {"max(Tensor self) -> Tensor",
-       kBoth,
-       nullptr,
-       maxAll<false>,
-       NoFlags,
-       {{"x=f32[B,4]"}, {"x=i64[5]"}}},
-      {"max(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)",
-       kBoth,
-       nullptr,
-       maxAlongDim<false>,
-       NoFlags,
-       {{"x=f32[B,4]", "1"}, {"x=i64[3,5]", "0, True"}}},
-      {"max(Tensor self, Tensor other) -> Tensor",
-       kBoth,
-       nullptr,
-       maxOther<false>,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y"}}},
-      {"min(Tensor self) -> Tensor",
-       kBoth,
-       nullptr,
-       maxAll<true>,
-       NoFlags,
-       {{"x=f32[B,4]"}, {"x=i64[5]"}}},
-      {"min(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)",
-       kBoth,
-       nullptr,
-       maxAlongDim<true>,
-       NoFlags,
-       {{"x=f32[B,4]", "1"}, {"x=i64[3,5]", "0, True"}}},
-      {"min(Tensor self, Tensor other) -> Tensor",
-       kBoth,
-       nullptr,
-       maxOther<true>,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4]", "y"}}},
-      {"argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
-       kBoth,
-       nullptr,
-       argMax<false>,
-       NoFlags,
-       {{"x=f32[B,4]"}, {"x=f32[B,4]", "1"}, {"x=i64[3,5]", "0, True"}}},
-      {"argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
-       kBoth,
-       nullptr,
-       argMax<true>,
-       NoFlags,
-       {{"x=f32[B,4]"}, {"x=f32[B,4]", "1"}, {"x=i64[3,5]", "-1, True"}}},
-  };
+std::vector<Row> reductionRows() { return preludeRows("reductions.py"); }
+
+std::vector<NamedBuilder> reductionBuilders() {
+  return {{"sum", reduce<Reduce::Sum>},
+          {"mean", reduce<Reduce::Mean>},
+          {"var", reduce<Reduce::Var>},
+          {"std", reduce<Reduce::Std>},
+          {"amax", reduce<Reduce::AMax>},
+          {"amin", reduce<Reduce::AMin>},
+          {"max", maxAll<false>},
+          {"max_dim", maxAlongDim<false>},
+          {"max_other", maxOther<false>},
+          {"min", maxAll<true>},
+          {"min_dim", maxAlongDim<true>},
+          {"min_other", maxOther<true>},
+          {"argmax", argMax<false>},
+          {"argmin", argMax<true>}};
 }
 
 } // namespace kiln::ops
