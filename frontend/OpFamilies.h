@@ -49,12 +49,14 @@ std::vector<NamedBuilder> activationBuilders(); // OpTableActivations.cpp
 std::vector<NamedBuilder> unaryBuilders();      // OpTableUnaryMath.cpp
 std::vector<NamedBuilder> arithmeticBuilders(); // OpTableArithmetic.cpp
 std::vector<NamedBuilder> reductionBuilders();  // OpTableReductions.cpp
+std::vector<NamedBuilder> viewBuilders();       // OpTableViews.cpp
 
 inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     activationBuilders,
     unaryBuilders,
     arithmeticBuilders,
     reductionBuilders,
+    viewBuilders,
 };
 /// Every family's builders (OpTable.cpp).
 const std::vector<NamedBuilder> &allBuilders();
