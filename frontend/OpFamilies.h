@@ -50,6 +50,7 @@ std::vector<NamedBuilder> unaryBuilders();      // OpTableUnaryMath.cpp
 std::vector<NamedBuilder> arithmeticBuilders(); // OpTableArithmetic.cpp
 std::vector<NamedBuilder> reductionBuilders();  // OpTableReductions.cpp
 std::vector<NamedBuilder> viewBuilders();       // OpTableViews.cpp
+std::vector<NamedBuilder> tensorBuilders();     // OpTableTensor.cpp
 
 inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     activationBuilders,
@@ -57,6 +58,7 @@ inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     arithmeticBuilders,
     reductionBuilders,
     viewBuilders,
+    tensorBuilders,
 };
 /// Every family's builders (OpTable.cpp).
 const std::vector<NamedBuilder> &allBuilders();

@@ -1,8 +1,9 @@
 //===- OpTableTensor.cpp - The op table's rows: the rest of Tensor --------===//
 //
 // masked_fill, triu/tril, split/chunk/unbind, matmul/mm/bmm and the creation
-// ops that copy another tensor's shape (see OpFamilies.h; reductions are in
-// OpTableReductions.cpp, shape queries, casts and views in OpTableViews.cpp).
+// ops that copy another tensor's shape: the builders of prelude/tensor.py's
+// rows (reductions are in OpTableReductions.cpp, shape queries, casts and
+// views in OpTableViews.cpp).
 // Each builder reads its bound arguments by name; dims are compile-time ints
 // (the result type depends on them), sizes may be run-time ints.
 //
@@ -11,6 +12,7 @@
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
+#include "frontend/Prelude.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -358,105 +360,23 @@ template <Like K> V likeRow(OpArgs &a) {
 }
 } // namespace
 
-std::vector<Row> tensorRows() {
-  return {
-      // Masks and pieces.
-      {"masked_fill(Tensor self, Tensor mask, Tensor value) -> Tensor",
-       kBoth | InPlace,
-       nullptr,
-       maskedFill,
-       NoFlags,
-       {{"x=f32[B,4], m=bool[B,4]", "m, -1.5"},
-        {"x=i64[3,4], m=bool[4]", "m, 7"},
-        {"x=f32[3], m=bool[3]", "m, float('-inf')"}}},
-      {"triu(Tensor self, int diagonal=0) -> Tensor",
-       kBoth,
-       nullptr,
-       triangle<true>,
-       NoFlags,
-       {{"x=f32[B,4,5]"}, {"x=i64[4,4]", "1"}, {"x=f32[3,4]", "-1"}}},
-      {"tril(Tensor self, int diagonal=0) -> Tensor",
-       kBoth,
-       nullptr,
-       triangle<false>,
-       NoFlags,
-       {{"x=f32[B,4,5]"}, {"x=i64[4,4]", "1"}, {"x=f32[3,4]", "-1"}}},
-      {"split(Tensor self, int[] split_size, int dim=0) -> Tensor[]",
-       Method,
-       nullptr,
-       split,
-       NoFlags,
-       {{"x=f32[5,B]", "2"}, {"x=f32[B,6]", "(1, 5), dim=1"}}},
-      {"split(Tensor self, int[] split_size_or_sections, int dim=0) -> "
-       "Tensor[]",
-       Torch,
-       nullptr,
-       split,
-       NoFlags,
-       {{"x=f32[5,B]", "2"}, {"x=f32[B,6]", "[1, 5], dim=1"}}},
-      {"chunk(Tensor self, int chunks, int dim=0) -> Tensor[]",
-       kBoth,
-       nullptr,
-       chunk,
-       NoFlags,
-       {{"x=f32[7,B]", "3"},
-        {"x=f32[B,8]", "4, dim=1"},
-        {"x=f32[B,6]", "2"},
-        {"x=f32[N,4]", "2"}}},
-      {"unbind(Tensor self, int dim=0) -> Tensor[]",
-       kBoth,
-       nullptr,
-       unbind,
-       NoFlags,
-       {{"x=f32[3,B]"}, {"x=f32[B,2]", "1"}}},
-      // Matrix products.
-      {"matmul(Tensor self, Tensor other) -> Tensor",
-       kBoth,
-       nullptr,
-       matmul,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4,3]", "y"},
-        {"x=f32[2,B,4], y=f32[4]", "y"},
-        {"x=f64[3], y=f64[3]", "y"}}},
-      {"mm(Tensor self, Tensor mat2) -> Tensor",
-       kBoth,
-       nullptr,
-       mmRow<2>,
-       NoFlags,
-       {{"x=f32[B,4], y=f32[4,3]", "y"}}},
-      {"bmm(Tensor self, Tensor mat2) -> Tensor",
-       kBoth,
-       nullptr,
-       mmRow<3>,
-       NoFlags,
-       {{"x=f32[2,B,4], y=f32[2,4,3]", "y"}}},
-      // Creation from another tensor's shape.
-      {"zeros_like(Tensor self, *, ScalarType? dtype=None) -> Tensor",
-       Torch,
-       nullptr,
-       likeRow<Like::Zeros>,
-       NoFlags,
-       {{"x=f32[B,4]"}, {"x=f32[3]", "dtype=torch.int64"}}},
-      {"ones_like(Tensor self, *, ScalarType? dtype=None) -> Tensor",
-       Torch,
-       nullptr,
-       likeRow<Like::Ones>,
-       NoFlags,
-       {{"x=f32[B,4]"}, {"x=i64[3]", "dtype=torch.float64"}}},
-      {"full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None) "
-       "-> Tensor",
-       Torch,
-       nullptr,
-       likeRow<Like::Full>,
-       NoFlags,
-       {{"x=f32[B,4]", "2.5"}, {"x=i64[3]", "7"}}},
-      {"rand_like(Tensor self, *, ScalarType? dtype=None) -> Tensor", Torch,
-       nullptr, likeRow<Like::Rand>, NoFlags, {}, {}, 0, 0,
-       "random: not compared with PyTorch"},
-      {"randn_like(Tensor self, *, ScalarType? dtype=None) -> Tensor", Torch,
-       nullptr, likeRow<Like::Randn>, NoFlags, {}, {}, 0, 0,
-       "random: not compared with PyTorch"},
-  };
+std::vector<Row> tensorRows() { return preludeRows("tensor.py"); }
+
+std::vector<NamedBuilder> tensorBuilders() {
+  return {{"masked_fill", maskedFill},
+          {"triu", triangle<true>},
+          {"tril", triangle<false>},
+          {"split", split},
+          {"chunk", chunk},
+          {"unbind", unbind},
+          {"matmul", matmul},
+          {"mm", mmRow<2>},
+          {"bmm", mmRow<3>},
+          {"zeros_like", likeRow<Like::Zeros>},
+          {"ones_like", likeRow<Like::Ones>},
+          {"full_like", likeRow<Like::Full>},
+          {"rand_like", likeRow<Like::Rand>},
+          {"randn_like", likeRow<Like::Randn>}};
 }
 
 } // namespace kiln::ops
