@@ -51,6 +51,7 @@ std::vector<NamedBuilder> arithmeticBuilders(); // OpTableArithmetic.cpp
 std::vector<NamedBuilder> reductionBuilders();  // OpTableReductions.cpp
 std::vector<NamedBuilder> viewBuilders();       // OpTableViews.cpp
 std::vector<NamedBuilder> tensorBuilders();     // OpTableTensor.cpp
+std::vector<NamedBuilder> indexingBuilders();   // OpTableIndexing.cpp
 
 inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     activationBuilders,
@@ -59,6 +60,7 @@ inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     reductionBuilders,
     viewBuilders,
     tensorBuilders,
+    indexingBuilders,
 };
 /// Every family's builders (OpTable.cpp).
 const std::vector<NamedBuilder> &allBuilders();

@@ -1,8 +1,9 @@
 //===- OpTableIndexing.cpp - The op table's rows: indexing, scans, order --===//
 //
-// gather, index_select, cumsum, cumprod, flip and roll (indexingRows), and
-// sort and topk (orderRows), two families (see OpFamilies.h) because
-// OpTableResample.cpp's rows come between them in the documentation.
+// The builders of gather, index_select, cumsum, cumprod, flip and roll
+// (prelude/indexing.py), and of sort and topk (prelude/order.py), two
+// families (see OpFamilies.h) because prelude/resample.py's rows come
+// between them in the documentation.
 // gather, index_select, the scans and flip are one kiln op each
 // (ir/KilnNNOps.td), lowered in codegen/lowering/IndexingOps.cpp and
 // ScanOps.cpp; roll is slices and a cat per dim, which the shape lowering
@@ -17,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
 #include "frontend/OpFamilies.h"
+#include "frontend/Prelude.h"
 #include "frontend/OpTableIndexingArgs.h"
 
 #include "ir/KilnDialect.h"
@@ -296,106 +298,19 @@ V topk(OpArgs &a) {
 
 } // namespace
 
-// Spelling sets.
-constexpr unsigned kTensorOp = Torch | Method;
+std::vector<Row> indexingRows() { return preludeRows("indexing.py"); }
 
-std::vector<Row> indexingRows() {
-  return {
-      {"gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) "
-       "-> Tensor",
-       kTensorOp,
-       nullptr,
-       gather,
-       NoFlags,
-       {{"x=f32[B,6], i=i64[B,3]", "1, i"},
-        {"x=f32[6,4], i=i64[2,3]", "0, i"},
-        {"x=i64[B,5,7], i=i64[B,2,3]", "-1, i"},
-        {"x=f32[B,6], i=i64[B,0]", "1, i"}}},
-      {"index_select(Tensor self, int dim, Tensor index) -> Tensor",
-       kTensorOp,
-       nullptr,
-       indexSelect,
-       NoFlags,
-       {{"x=f32[B,6], i=i64[4]", "1, i"},
-        {"x=f32[5,B], i=i64[3]", "0, i"},
-        {"x=i64[2,B,5], i=i64[N]", "-1, i"},
-        {"x=f32[5,3], i=i64[0]", "0, i"}}},
-      {"cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
-       kTensorOp,
-       nullptr,
-       scan<CumsumOp>,
-       NoFlags,
-       {{"x=f32[B,7]", "1"},
-        {"x=i64[N,3]", "0"},
-        {"x=f32[4,B]", "-1, dtype=torch.float64"},
-        {"x=bool[6]", "0"},
-        {"x=f32[0,3]", "1"}}},
-      {"cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
-       kTensorOp,
-       nullptr,
-       scan<CumprodOp>,
-       NoFlags,
-       {{"x=f32[B,7]", "1", 0.5, 1.5},
-        {"x=i64[N,3]", "0"},
-        {"x=f64[4,B]", "-1", -2, 2}}},
-      {"flip(Tensor self, int[] dims) -> Tensor",
-       kTensorOp,
-       nullptr,
-       flip,
-       NoFlags,
-       {{"x=f32[B,4,3]", "[0, 2]"},
-        {"x=i64[5]", "[-1]"},
-        {"x=f32[B,3]", "[1]"},
-        {"x=f32[0,3]", "[0, 1]"}}},
-      {"roll(Tensor self, int[] shifts, int[] dims) -> Tensor",
-       kTensorOp,
-       nullptr,
-       roll,
-       NoFlags,
-       {{"x=f32[B,5]", "2, 1"},
-        {"x=f32[B,5]", "[-1, 7], [1, 0]"},
-        {"x=i64[N,4]", "[3], [-2]"},
-        {"x=f32[0,4]", "1, 0"}},
-       {},
-       0,
-       0,
-       "dims is required: rolling the flattened tensor is not supported"},
-  };
-}
+std::vector<Row> orderRows() { return preludeRows("order.py"); }
 
-std::vector<Row> orderRows() {
-  return {
-      {"sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor, "
-       "Tensor)",
-       kTensorOp,
-       nullptr,
-       sortRow,
-       NoFlags,
-       {{"x=f32[B,7]"},
-        {"x=f64[5,B]", "0, True"},
-        {"x=f32[B,3,6]", "descending=True"},
-        {"x=f32[6]", "-1"},
-        {"x=f32[B,0]"}},
-       {},
-       0,
-       0,
-       "stable: equal values keep their input order (PyTorch's default "
-       "sort does not promise that); quadratic in the sorted size"},
-      {"topk(Tensor self, int k, int dim=-1, bool largest=True, "
-       "bool sorted=True) -> (Tensor, Tensor)",
-       kTensorOp,
-       nullptr,
-       topk,
-       NoFlags,
-       {{"x=f32[B,7]", "3"},
-        {"x=f64[6,B]", "2, 0, False"},
-        {"x=f32[B,3,6]", "1, largest=True"},
-        {"x=f32[5]", "5, largest=False"}},
-       {},
-       0,
-       0,
-       "a stable sort's first k: ties in input order; k a constant"},
-  };
+std::vector<NamedBuilder> indexingBuilders() {
+  return {{"gather", gather},
+          {"index_select", indexSelect},
+          {"cumsum", scan<CumsumOp>},
+          {"cumprod", scan<CumprodOp>},
+          {"flip", flip},
+          {"roll", roll},
+          {"sort", sortRow},
+          {"topk", topk}};
 }
 
 } // namespace kiln::ops

@@ -1,0 +1,56 @@
+"""kiln's op table: gather, index_select, cumsum, cumprod, flip and roll.
+gather, index_select, the scans and flip are one kiln op each, built in
+frontend/OpTableIndexing.cpp. The arguments that shape an op (dims,
+shifts) must be compile-time constants.
+
+sort and topk are order.py's: the resampling ops come between the two
+families in the documentation.
+"""
+from kiln_table import METHOD, TORCH, op
+
+
+@op('gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor',
+    TORCH | METHOD,
+    build='gather',
+    samples=[('x=f32[B,6], i=i64[B,3]', '1, i'),
+             ('x=f32[6,4], i=i64[2,3]', '0, i'),
+             ('x=i64[B,5,7], i=i64[B,2,3]', '-1, i'),
+             ('x=f32[B,6], i=i64[B,0]', '1, i')])
+@op('index_select(Tensor self, int dim, Tensor index) -> Tensor',
+    TORCH | METHOD,
+    build='index_select',
+    samples=[('x=f32[B,6], i=i64[4]', '1, i'),
+             ('x=f32[5,B], i=i64[3]', '0, i'),
+             ('x=i64[2,B,5], i=i64[N]', '-1, i'),
+             ('x=f32[5,3], i=i64[0]', '0, i')])
+@op('cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor',
+    TORCH | METHOD,
+    build='cumsum',
+    samples=[('x=f32[B,7]', '1'),
+             ('x=i64[N,3]', '0'),
+             ('x=f32[4,B]', '-1, dtype=torch.float64'),
+             ('x=bool[6]', '0'),
+             ('x=f32[0,3]', '1')])
+@op('cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor',
+    TORCH | METHOD,
+    build='cumprod',
+    samples=[('x=f32[B,7]', '1', 0.5, 1.5),
+             ('x=i64[N,3]', '0'),
+             ('x=f64[4,B]', '-1', -2, 2)])
+@op('flip(Tensor self, int[] dims) -> Tensor',
+    TORCH | METHOD,
+    build='flip',
+    samples=[('x=f32[B,4,3]', '[0, 2]'),
+             ('x=i64[5]', '[-1]'),
+             ('x=f32[B,3]', '[1]'),
+             ('x=f32[0,3]', '[0, 1]')])
+@op('roll(Tensor self, int[] shifts, int[] dims) -> Tensor',
+    TORCH | METHOD,
+    build='roll',
+    samples=[('x=f32[B,5]', '2, 1'),
+             ('x=f32[B,5]', '[-1, 7], [1, 0]'),
+             ('x=i64[N,4]', '[3], [-2]'),
+             ('x=f32[0,4]', '1, 0')],
+    note='dims is required: rolling the flattened tensor is not supported')
+def _indexing_rows():
+    pass
