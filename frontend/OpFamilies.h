@@ -52,6 +52,7 @@ std::vector<NamedBuilder> reductionBuilders();  // OpTableReductions.cpp
 std::vector<NamedBuilder> viewBuilders();       // OpTableViews.cpp
 std::vector<NamedBuilder> tensorBuilders();     // OpTableTensor.cpp
 std::vector<NamedBuilder> indexingBuilders();   // OpTableIndexing.cpp
+std::vector<NamedBuilder> resampleBuilders();   // OpTableResample.cpp
 
 inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     activationBuilders,
@@ -61,6 +62,7 @@ inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     viewBuilders,
     tensorBuilders,
     indexingBuilders,
+    resampleBuilders,
 };
 /// Every family's builders (OpTable.cpp).
 const std::vector<NamedBuilder> &allBuilders();

@@ -1,8 +1,9 @@
 //===- OpTableResample.cpp - The op table's rows: padding, resampling ----===//
 //
 // F.pad, F.interpolate and F.upsample, pixel_shuffle and pixel_unshuffle,
-// repeat and repeat_interleave (resampleRows; see OpFamilies.h): ops that
-// build a tensor of a new shape from the positions of their input.
+// repeat and repeat_interleave (the builders of prelude/resample.py's
+// rows): ops that build a tensor of a new shape from the positions of
+// their input.
 // F.pad is a cat with kiln.full (constant) or an index_select whose indices
 // are computed here (reflect, replicate); F.interpolate is index_selects
 // (nearest) and weighted sums of two (linear) per spatial dim;
@@ -15,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
 #include "frontend/OpFamilies.h"
+#include "frontend/Prelude.h"
 #include "frontend/OpTableIndexingArgs.h"
 
 #include "ir/KilnDialect.h"
@@ -543,94 +545,16 @@ V repeatInterleave(OpArgs &a) {
 }
 } // namespace
 
-// Spelling sets.
-constexpr unsigned kTensorOp = Torch | Method;
+std::vector<Row> resampleRows() { return preludeRows("resample.py"); }
 
-std::vector<Row> resampleRows() {
-  return {
-      {"pad(Tensor self, int[] pad, str mode='constant', Scalar? value=None) "
-       "-> Tensor",
-       Functional,
-       nullptr,
-       pad,
-       NoFlags,
-       {{"x=f32[B,3,5]", "[1, 2]"},
-        {"x=f32[B,3,5]", "[2, 0, -1, 1], value=1.5"},
-        {"x=i64[2,3,4,5]", "[1, 1, 0, 2, 1, 0], 'constant', 7.0"},
-        {"x=f32[B,3,6]", "[2, 3], 'reflect'"},
-        {"x=f32[2,3,4,5]", "[1, 3, 2, 2], mode='reflect'"},
-        {"x=f64[B,3,4]", "[3, 1], 'replicate'"},
-        {"x=f32[1,2,3,4,5]", "[1, 0, 2, 1, 0, 2], 'replicate'"},
-        {"x=f32[B,0,4]", "[1, 1]"}},
-       {},
-       0,
-       0,
-       "the last 1-3 dims; reflect and replicate need static sizes"},
-      {"interpolate(Tensor self, Scalar? size=None, Scalar? scale_factor=None, "
-       "str mode='nearest', Scalar? align_corners=None, "
-       "Scalar? recompute_scale_factor=None, bool antialias=False) -> Tensor",
-       Functional,
-       nullptr,
-       interpolate,
-       NoFlags,
-       {{"x=f32[B,3,4,5]", "scale_factor=2.0"},
-        {"x=f32[B,2,5,7]", "size=3"},
-        {"x=f64[2,3,4,6]", "scale_factor=1.5, mode='nearest'"},
-        {"x=f32[B,3,5]", "scale_factor=2.5"},
-        {"x=f32[B,3,4,5]", "scale_factor=2.0, mode='bilinear'"},
-        {"x=f32[B,2,5,7]", "size=9, mode='bilinear', align_corners=True"},
-        {"x=f32[B,2,6,4]", "size=3, mode='bilinear', align_corners=False"},
-        {"x=f64[2,3,4,6]", "scale_factor=0.6, mode='bilinear'"},
-        {"x=f32[2,3,4,5]", "scale_factor=1.7, mode='bilinear', "
-                           "recompute_scale_factor=True"}},
-       {},
-       0,
-       0,
-       "nearest (3-D to 5-D) and bilinear (4-D), static spatial sizes; size "
-       "and scale_factor are one number for every spatial dim"},
-      {"upsample(Tensor self, Scalar? size=None, Scalar? scale_factor=None, "
-       "str mode='nearest', Scalar? align_corners=None) -> Tensor",
-       Functional,
-       nullptr,
-       upsample,
-       NoFlags,
-       {{"x=f32[B,3,4,5]", "scale_factor=2.0"},
-        {"x=f32[B,2,5,7]", "size=9, mode='bilinear', align_corners=True"}},
-       {},
-       0,
-       0,
-       "F.interpolate without recompute_scale_factor"},
-      {"pixel_shuffle(Tensor self, int upscale_factor) -> Tensor",
-       Torch | Functional,
-       nullptr,
-       pixelShuffleRow,
-       NoFlags,
-       {{"x=f32[B,8,3,5]", "2"}, {"x=f32[B,9,2,2]", "3"}, {"x=i64[4,2,3]", "2"}}},
-      {"pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor",
-       Torch | Functional,
-       nullptr,
-       pixelUnshuffleRow,
-       NoFlags,
-       {{"x=f32[B,2,6,4]", "2"}, {"x=f32[B,1,6,9]", "3"}}},
-      {"repeat(Tensor self, int[] repeats) -> Tensor",
-       Method,
-       nullptr,
-       repeat,
-       NoFlags,
-       {{"x=f32[B,3]", "[2, 3]"},
-        {"x=i64[4]", "[2, 1, 3]"},
-        {"x=f32[2,B]", "(1, 0)"}}},
-      {"repeat_interleave(Tensor self, int repeats, Scalar? dim=None) -> Tensor",
-       kTensorOp,
-       nullptr,
-       repeatInterleave,
-       NoFlags,
-       {{"x=f32[B,3]", "2, 1"}, {"x=i64[4,3]", "3, dim=-2"}, {"x=f32[2,3]", "2"}},
-       {},
-       0,
-       0,
-       "an int repeats on a static dim; dim is an int or None"},
-  };
+std::vector<NamedBuilder> resampleBuilders() {
+  return {{"pad", pad},
+          {"interpolate", interpolate},
+          {"upsample", upsample},
+          {"pixel_shuffle", pixelShuffleRow},
+          {"pixel_unshuffle", pixelUnshuffleRow},
+          {"repeat", repeat},
+          {"repeat_interleave", repeatInterleave}};
 }
 
 } // namespace kiln::ops
