@@ -315,6 +315,20 @@ static PyValue liftToOptional(OpBuilder &b, Location l, const PyValue &v,
   return PyValue::optional(present, tensor);
 }
 
+/// Where the branches of `ifOp` leave a tensor and None, or an Optional and
+/// anything joinsToOptional accepts, makes both Optionals, so that the if
+/// yields a presence flag and a tensor.
+static void joinOptionals(OpBuilder &b, Location l, PyValue &thenV,
+                          PyValue &elseV, scf::IfOp ifOp) {
+  if (!joinsToOptional(thenV, elseV))
+    return;
+  const PyValue &tensor = thenV.isNone() ? elseV : thenV;
+  Type type = tensor.isOptional() ? tensor.payload().getType()
+                                  : tensor.value.getType();
+  thenV = liftToOptional(b, l, thenV, type, ifOp.thenYield());
+  elseV = liftToOptional(b, l, elseV, type, ifOp.elseYield());
+}
+
 //===----------------------------------------------------------------------===//
 // if
 //===----------------------------------------------------------------------===//
@@ -447,16 +461,7 @@ bool FunctionLowering::emitIf(Location l, Value cond, SourceRange where,
                   def.where};
       continue;
     }
-    if (joinsToOptional(t->second.value, e->second.value)) {
-      const PyValue &tensor = t->second.value.isNone() ? e->second.value
-                                                       : t->second.value;
-      Type type = tensor.isOptional() ? tensor.payload().getType()
-                                      : tensor.value.getType();
-      t->second.value =
-          liftToOptional(b, l, t->second.value, type, ifOp.thenYield());
-      e->second.value =
-          liftToOptional(b, l, e->second.value, type, ifOp.elseYield());
-    }
+    joinOptionals(b, l, t->second.value, e->second.value, ifOp);
     merges.push_back({name, t->second.value, e->second.value,
                       SourceRange::cover(t->second.where, e->second.where)});
     if (!samePyValue(t->second.value, e->second.value)) {

@@ -188,6 +188,88 @@ void collectGlobals(const ast::Module &module, Globals &out) {
   }
 }
 
+/// Types the parameters of entry point `def` from their annotations and
+/// `specs`: a tensor, a scalar, or for Optional[Tensor] the tensor plus an
+/// i1 "is present" argument. False after an error.
+static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
+                            const ast::FunctionDef *def, bool hasSelf,
+                            const std::map<std::string, ArgSpec> &specs,
+                            SmallVectorImpl<Type> &argTypes,
+                            SmallVectorImpl<DictionaryAttr> &argAttrs) {
+  for (const ast::Param &p : def->params) {
+    if (hasSelf && &p == &def->params.front())
+      continue; // self is the module instance, known at compile time
+    ParamKind kind = classifyAnnotation(m, p.annotation.get());
+    auto spec = specs.find(p.name);
+    SmallVector<NamedAttribute> attrs;
+    attrs.push_back(b.getNamedAttr("kiln.name", b.getStringAttr(p.name)));
+    switch (kind) {
+    case ParamKind::Unsupported:
+      m.diags.error(p.annotation ? p.annotation->range : p.range,
+                  "parameter '" + p.name + "' of entry point '" + def->name +
+                      "' has type '" + exprToString(*p.annotation) +
+                      "'; entry points take Tensor, Optional[Tensor], "
+                      "int, float and bool");
+      return false;
+    case ParamKind::Int:
+    case ParamKind::Float:
+    case ParamKind::Bool:
+      if (spec != specs.end()) {
+        m.diags.error(p.range, "parameter '" + p.name +
+                                 "' is a scalar; a shape spec applies to "
+                                 "tensors only");
+        return false;
+      }
+      argTypes.push_back(kind == ParamKind::Int     ? Type(b.getI64Type())
+                         : kind == ParamKind::Float ? Type(b.getF64Type())
+                                                    : Type(b.getI1Type()));
+      break;
+    case ParamKind::Tensor:
+    case ParamKind::OptionalTensor: {
+      if (spec == specs.end()) {
+        m.diags.error(p.range, "no shape for tensor argument '" + p.name +
+                                 "' of '" + def->name + "'; pass --arg " +
+                                 specExample(p.name) +
+                                 " or write '# kiln: " + specExample(p.name) +
+                                 "' on the line above the def");
+        return false;
+      }
+      SmallVector<int64_t> shape;
+      SmallVector<Attribute> dims;
+      for (const SpecDim &d : spec->second.dims) {
+        shape.push_back(d.size >= 0 ? d.size : ShapedType::kDynamic);
+        dims.push_back(
+            b.getStringAttr(d.size >= 0 ? std::to_string(d.size) : d.symbol));
+      }
+      if (spec->second.optional && kind == ParamKind::Tensor) {
+        m.diags.error(p.range, "the shape spec of '" + p.name +
+                                 "' ends in '?', but '" + p.name +
+                                 "' is not annotated Optional[Tensor]");
+        return false;
+      }
+      argTypes.push_back(RankedTensorType::get(
+          shape, dtypeToType(m.context, spec->second.dtype)));
+      attrs.push_back(b.getNamedAttr("kiln.dims", b.getArrayAttr(dims)));
+      if (kind == ParamKind::OptionalTensor) {
+        // The input may be None: the tensor's descriptor is followed by
+        // an i1 "is present" argument (docs/archive.md, optional inputs),
+        // which the manifest does not list as an input of its own.
+        attrs.push_back(b.getNamedAttr("kiln.optional", b.getUnitAttr()));
+        argAttrs.push_back(b.getDictionaryAttr(attrs));
+        attrs.clear();
+        attrs.push_back(
+            b.getNamedAttr("kiln.name", b.getStringAttr(p.name)));
+        attrs.push_back(b.getNamedAttr("kiln.presence", b.getUnitAttr()));
+        argTypes.push_back(b.getI1Type());
+      }
+      break;
+    }
+    }
+    argAttrs.push_back(b.getDictionaryAttr(attrs));
+  }
+  return true;
+}
+
 mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
   OpBuilder b(&context);
   module = ModuleOp::create(FileLineColLoc::get(fileName, 1, 1));
@@ -346,77 +428,9 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
 
     SmallVector<Type> argTypes;
     SmallVector<DictionaryAttr> argAttrs;
-    for (const ast::Param &p : def->params) {
-      if (e.self && &p == &def->params.front())
-        continue; // self is the module instance, known at compile time
-      ParamKind kind = classifyAnnotation(*this, p.annotation.get());
-      auto spec = specs.find(p.name);
-      SmallVector<NamedAttribute> attrs;
-      attrs.push_back(b.getNamedAttr("kiln.name", b.getStringAttr(p.name)));
-      switch (kind) {
-      case ParamKind::Unsupported:
-        diags.error(p.annotation ? p.annotation->range : p.range,
-                    "parameter '" + p.name + "' of entry point '" + def->name +
-                        "' has type '" + exprToString(*p.annotation) +
-                        "'; entry points take Tensor, Optional[Tensor], "
-                        "int, float and bool");
-        return nullptr;
-      case ParamKind::Int:
-      case ParamKind::Float:
-      case ParamKind::Bool:
-        if (spec != specs.end()) {
-          diags.error(p.range, "parameter '" + p.name +
-                                   "' is a scalar; a shape spec applies to "
-                                   "tensors only");
-          return nullptr;
-        }
-        argTypes.push_back(kind == ParamKind::Int     ? Type(b.getI64Type())
-                           : kind == ParamKind::Float ? Type(b.getF64Type())
-                                                      : Type(b.getI1Type()));
-        break;
-      case ParamKind::Tensor:
-      case ParamKind::OptionalTensor: {
-        if (spec == specs.end()) {
-          diags.error(p.range, "no shape for tensor argument '" + p.name +
-                                   "' of '" + def->name + "'; pass --arg " +
-                                   specExample(p.name) +
-                                   " or write '# kiln: " + specExample(p.name) +
-                                   "' on the line above the def");
-          return nullptr;
-        }
-        SmallVector<int64_t> shape;
-        SmallVector<Attribute> dims;
-        for (const SpecDim &d : spec->second.dims) {
-          shape.push_back(d.size >= 0 ? d.size : ShapedType::kDynamic);
-          dims.push_back(
-              b.getStringAttr(d.size >= 0 ? std::to_string(d.size) : d.symbol));
-        }
-        if (spec->second.optional && kind == ParamKind::Tensor) {
-          diags.error(p.range, "the shape spec of '" + p.name +
-                                   "' ends in '?', but '" + p.name +
-                                   "' is not annotated Optional[Tensor]");
-          return nullptr;
-        }
-        argTypes.push_back(RankedTensorType::get(
-            shape, dtypeToType(context, spec->second.dtype)));
-        attrs.push_back(b.getNamedAttr("kiln.dims", b.getArrayAttr(dims)));
-        if (kind == ParamKind::OptionalTensor) {
-          // The input may be None: the tensor's descriptor is followed by
-          // an i1 "is present" argument (docs/archive.md, optional inputs),
-          // which the manifest does not list as an input of its own.
-          attrs.push_back(b.getNamedAttr("kiln.optional", b.getUnitAttr()));
-          argAttrs.push_back(b.getDictionaryAttr(attrs));
-          attrs.clear();
-          attrs.push_back(
-              b.getNamedAttr("kiln.name", b.getStringAttr(p.name)));
-          attrs.push_back(b.getNamedAttr("kiln.presence", b.getUnitAttr()));
-          argTypes.push_back(b.getI1Type());
-        }
-        break;
-      }
-      }
-      argAttrs.push_back(b.getDictionaryAttr(attrs));
-    }
+    if (!typeEntryParams(*this, b, def, e.self != nullptr, specs, argTypes,
+                         argAttrs))
+      return nullptr;
 
     b.setInsertionPointToEnd(module.getBody());
     auto fnLoc = FileLineColLoc::get(fileName, def->range.begin.line,
