@@ -1,14 +1,13 @@
-//===- OpTableResample.cpp - The op table's rows: padding, resampling ----===//
+//===- OpTableResample.cpp - Op-table builders: padding, resampling ------===//
 //
-// F.pad, F.interpolate and F.upsample, pixel_shuffle and pixel_unshuffle,
-// repeat and repeat_interleave (the builders of prelude/resample.py's
-// rows): ops that build a tensor of a new shape from the positions of
-// their input.
-// F.pad is a cat with kiln.full (constant) or an index_select whose indices
-// are computed here (reflect, replicate); F.interpolate is index_selects
-// (nearest) and weighted sums of two (linear) per spatial dim;
-// pixel_shuffle and repeat are views, permutes and expands, and
-// repeat_interleave an index_select.
+// The builders of prelude/resample.py's rows that need kiln's IR:
+// constant_pad_nd (F.pad's constant mode), a cat with kiln.full per padded
+// dim, which works on dynamic sizes; F.interpolate and F.upsample,
+// index_selects (nearest) and weighted sums of two (linear) per spatial dim
+// whose positions are computed here in the precision of the input's dtype,
+// as PyTorch's kernels do; and repeat, a view, an expand and a view, whose
+// sizes have one entry per dim of any rank. The other resampling ops are
+// Python in the prelude.
 //
 // The arguments that shape an op (pads, sizes, factors) must be
 // compile-time constants, read with OpTableIndexingArgs.h's readers.
@@ -24,9 +23,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
-#include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 using namespace mlir;
 
@@ -34,11 +31,10 @@ namespace kiln::ops {
 
 namespace {
 using V = std::optional<Value>;
-using indexing::dimArg;
 using indexing::intsArg;
 using indexing::rankOf;
 
-//===--- F.pad -----------------------------------------------------------===//
+//===--- constant_pad_nd -------------------------------------------------===//
 
 /// A 1-D i64 constant tensor.
 Value indexConstant(OpArgs &a, ArrayRef<int64_t> values) {
@@ -96,28 +92,13 @@ Value padConstant(OpArgs &a, Value x, int64_t dim, int64_t left,
   return fl.b.create<CatOp>(l, part, list, dim);
 }
 
-/// The source position of each output position of a reflect or replicate
-/// pad of a dim of static size n (PyTorch's index formulas).
-std::vector<int64_t> padSources(bool reflect, int64_t n, int64_t left,
-                                int64_t right) {
-  std::vector<int64_t> out;
-  for (int64_t i = -left; i < n + right; ++i) {
-    int64_t k = i;
-    if (reflect)
-      k = (n - 1) - std::abs((n - 1) - std::abs(i));
-    else
-      k = std::clamp<int64_t>(i, 0, n - 1);
-    out.push_back(k);
-  }
-  return out;
-}
-
-V pad(OpArgs &a) {
+/// constant_pad_nd, F.pad's constant mode: each (left, right) pair, from
+/// the last dim backwards, is a constant pad of its dim.
+V constantPadNd(OpArgs &a) {
   Value x = a.value("self");
   std::optional<std::vector<int64_t>> pads = intsArg(a, "pad");
   if (!pads)
     return std::nullopt;
-  std::string mode = a.str("mode");
   int64_t rank = rankOf(x);
   size_t dims = pads->size() / 2;
   if (pads->size() % 2 || static_cast<int64_t>(dims) > rank) {
@@ -126,47 +107,9 @@ V pad(OpArgs &a) {
                                    "padded dim, at most the input's rank");
     return std::nullopt;
   }
-  if (mode != "constant" && mode != "reflect" && mode != "replicate") {
-    a.fl.error(a.range("mode"), a.spelling + "() mode must be 'constant', "
-                                             "'reflect' or 'replicate', got '" +
-                                    mode + "'");
-    return std::nullopt;
-  }
-  Type element = llvm::cast<RankedTensorType>(x.getType()).getElementType();
-  Value fill = a.isNone("value") ? a.fl.constFloat(0.0, a.where)
-                                 : a.value("value");
-  if (mode != "constant" && !a.isNone("value")) {
-    a.fl.error(a.range("value"), a.spelling + "() takes a value only in "
-                                              "'constant' mode");
-    return std::nullopt;
-  }
-  (void)element;
-  // pad lists pairs from the last dim backwards.
-  for (size_t k = 0; k < dims; ++k) {
-    int64_t dim = rank - 1 - k;
-    int64_t left = (*pads)[2 * k], right = (*pads)[2 * k + 1];
-    if (mode == "constant") {
-      x = padConstant(a, x, dim, left, right, fill);
-      continue;
-    }
-    int64_t n = llvm::cast<RankedTensorType>(x.getType()).getDimSize(dim);
-    bool reflect = mode == "reflect";
-    if (ShapedType::isDynamic(n) || left < 0 || right < 0 ||
-        (reflect ? std::max(left, right) >= n : n == 0)) {
-      a.fl.error(a.where,
-                 a.spelling + "() in '" + mode +
-                     "' mode needs a static size in dimension " +
-                     std::to_string(dim) + (reflect ? " larger than" : " and") +
-                     " non-negative pads, got " +
-                     a.fl.describe(PyValue::ofValue(x)) + " and (" +
-                     std::to_string(left) + ", " + std::to_string(right) + ")");
-      return std::nullopt;
-    }
-    Value index = indexConstant(a, padSources(reflect, n, left, right));
-    std::string why;
-    Type t = inferIndexSelectType(x.getType(), index.getType(), dim, &why);
-    x = a.fl.b.create<IndexSelectOp>(a.fl.loc(a.where), t, x, index, dim);
-  }
+  for (size_t k = 0; k < dims; ++k)
+    x = padConstant(a, x, rank - 1 - k, (*pads)[2 * k], (*pads)[2 * k + 1],
+                    a.value("value"));
   return x;
 }
 
@@ -378,7 +321,7 @@ V interpolate(OpArgs &a) {
 
 V upsample(OpArgs &a) { return interpolate(a); }
 
-//===--- pixel_shuffle, repeat, repeat_interleave -----------------------===//
+//===--- repeat -----------------------------------------------------------===//
 
 /// An i64 size: a constant when both are, else a kiln op.
 Value sizeOp(OpArgs &a, StringRef op, Value l, Value r) {
@@ -393,68 +336,6 @@ Value sizeOp(OpArgs &a, StringRef op, Value l, Value r) {
                          a.where);
   return nn::binary(a.fl, op, l, r, a.where);
 }
-
-Value permuted(OpArgs &a, Value x, ArrayRef<int64_t> order) {
-  std::string why;
-  Type t = inferPermuteType(x.getType(), order, &why);
-  assert(t && "a permutation of the tensor's dims");
-  return a.fl.b.create<PermuteOp>(a.fl.loc(a.where), t, x, order);
-}
-
-/// pixel_shuffle: (*, C r^2, H, W) -> (*, C, H r, W r) as PyTorch's
-/// decomposition does: view (*, C, r, r, H, W), permute to
-/// (*, C, H, r, W, r), view. pixel_unshuffle is the inverse.
-V pixelShuffle(OpArgs &a, bool unshuffle) {
-  Value x = a.value("self");
-  int64_t rank = rankOf(x);
-  std::optional<double> factor =
-      a.constFloat(unshuffle ? "downscale_factor" : "upscale_factor");
-  if (!factor)
-    return std::nullopt;
-  int64_t r = static_cast<int64_t>(*factor);
-  std::vector<Value> d = a.fl.dimValues(x, a.where);
-  std::optional<int64_t> channels = a.fl.constIntValue(d[rank - 3]);
-  if (rank < 3 || r <= 0 ||
-      (!unshuffle && channels && *channels % (r * r))) {
-    a.fl.error(a.where, a.spelling + "() needs a tensor of at least 3 dims "
-                                     "whose channels divide by the factor "
-                                     "squared, got " +
-                            a.fl.describe(PyValue::ofValue(x)));
-    return std::nullopt;
-  }
-  Value rv = a.fl.constInt(r, a.where);
-  std::vector<Value> lead(d.begin(), d.end() - 3);
-  Value c = d[rank - 3], h = d[rank - 2], w = d[rank - 1];
-  int64_t n = lead.size();
-  std::vector<Value> split = lead;
-  SmallVector<int64_t> order;
-  for (int64_t i = 0; i < n; ++i)
-    order.push_back(i);
-  std::vector<Value> joined = lead;
-  if (!unshuffle) {
-    Value oc = sizeOp(a, "kiln.floordiv", c, sizeOp(a, "kiln.mul", rv, rv));
-    split.insert(split.end(), {oc, rv, rv, h, w});
-    // (C, r1, r2, H, W) -> (C, H, r1, W, r2)
-    for (int64_t i : {0, 3, 1, 4, 2})
-      order.push_back(n + i);
-    joined.insert(joined.end(), {oc, sizeOp(a, "kiln.mul", h, rv),
-                                 sizeOp(a, "kiln.mul", w, rv)});
-  } else {
-    Value oh = sizeOp(a, "kiln.floordiv", h, rv);
-    Value ow = sizeOp(a, "kiln.floordiv", w, rv);
-    split.insert(split.end(), {c, oh, rv, ow, rv});
-    // (C, H', r1, W', r2) -> (C, r1, r2, H', W')
-    for (int64_t i : {0, 2, 4, 1, 3})
-      order.push_back(n + i);
-    joined.insert(joined.end(),
-                  {sizeOp(a, "kiln.mul", c, sizeOp(a, "kiln.mul", rv, rv)), oh,
-                   ow});
-  }
-  Value y = nn::reshape(a.fl, x, split, a.where);
-  return nn::reshape(a.fl, permuted(a, y, order), joined, a.where);
-}
-V pixelShuffleRow(OpArgs &a) { return pixelShuffle(a, false); }
-V pixelUnshuffleRow(OpArgs &a) { return pixelShuffle(a, true); }
 
 /// x.repeat(sizes): x viewed as (1, d0, 1, d1, ...) (with leading 1s for
 /// extra sizes), expanded to (s0, d0, s1, d1, ...), then viewed as
@@ -511,50 +392,15 @@ V repeat(OpArgs &a) {
   return nn::reshape(a.fl, y, out, a.where);
 }
 
-/// repeat_interleave with an int: an index_select whose index repeats each
-/// position, on a static dim; without dim, of the flattened tensor.
-V repeatInterleave(OpArgs &a) {
-  Value x = a.value("self");
-  std::optional<double> r = a.constFloat("repeats");
-  if (!r)
-    return std::nullopt;
-  int64_t dim = 0;
-  if (a.isNone("dim")) {
-    // Flattened; with static sizes the length is known, as the index
-    // needs.
-    auto st = llvm::cast<RankedTensorType>(x.getType());
-    int64_t n = st.hasStaticShape() ? st.getNumElements() : -1;
-    x = nn::reshape(a.fl, x, {a.fl.constInt(n, a.where)}, a.where);
-  } else {
-    std::optional<int64_t> d = dimArg(a, "dim", rankOf(x));
-    if (!d)
-      return std::nullopt;
-    dim = *d;
-  }
-  auto t = llvm::cast<RankedTensorType>(x.getType());
-  if (t.getRank() == 0 || t.isDynamicDim(dim) || *r < 0) {
-    a.fl.error(a.where, a.spelling + "() needs a static size along the dim "
-                                     "and non-negative repeats, got " +
-                            a.fl.describe(PyValue::ofValue(x)));
-    return std::nullopt;
-  }
-  std::vector<int64_t> index;
-  for (int64_t i = 0; i < t.getDimSize(dim); ++i)
-    index.insert(index.end(), static_cast<int64_t>(*r), i);
-  return selectAlong(a, x, dim, index);
-}
 } // namespace
 
 std::vector<Row> resampleRows() { return preludeRows("resample.py"); }
 
 std::vector<NamedBuilder> resampleBuilders() {
-  return {{"pad", pad},
+  return {{"constant_pad_nd", constantPadNd},
           {"interpolate", interpolate},
           {"upsample", upsample},
-          {"pixel_shuffle", pixelShuffleRow},
-          {"pixel_unshuffle", pixelUnshuffleRow},
-          {"repeat", repeat},
-          {"repeat_interleave", repeatInterleave}};
+          {"repeat", repeat}};
 }
 
 } // namespace kiln::ops
