@@ -5,12 +5,15 @@
 // over a ModuleList unrolls. Attributes become IR as they are read: numbers
 // become constants, and a parameter or buffer becomes a kiln.param op that
 // reads the weight the archive carries. A user submodule's forward is
-// lowered once per instance, like a helper function specialized for it.
+// lowered once per instance, like a helper function specialized for it; a
+// torch.nn module's forward is the prelude's (prelude/modules.py), lowered
+// the same way.
 //
 //===----------------------------------------------------------------------===//
 
 #include "frontend/LoweringImpl.h"
 #include "frontend/LowerConstructs.h"
+#include "frontend/Prelude.h"
 
 #include "ir/KilnDialect.h"
 
@@ -25,14 +28,6 @@ namespace {
 const ast::FunctionDef *findMethod(ModuleLowering &m, const ModuleObject &obj,
                                   const std::string &name) {
   return findMethodIn(m, obj.userClass, name);
-}
-
-/// The ints of a tuple attribute such as Conv2d's `stride`.
-std::vector<int64_t> intsOf(const ModuleObject &obj, const char *name) {
-  std::vector<int64_t> out;
-  for (const ConstValue &v : obj.lookup(name)->elems)
-    out.push_back(v.i);
-  return out;
 }
 
 } // namespace
@@ -198,8 +193,6 @@ MaybeValue FunctionLowering::applyObject(const ModuleObject &obj, PyValue input,
     return std::nullopt;
   }
   const std::string &type = obj.typeName;
-  if (type == "Dropout" || type == "Identity")
-    return input; // compiled models run in eval mode
   if (type == "Sequential") {
     for (const auto &[name, child] : obj.attrs) {
       MaybeValue y = applyObject(*child.module, input, where);
@@ -209,64 +202,16 @@ MaybeValue FunctionLowering::applyObject(const ModuleObject &obj, PyValue input,
     }
     return input;
   }
-  std::optional<Value> x =
-      requireTensor(input, where, "the input of nn." + type);
-  if (!x)
+  if (!requireTensor(input, where, "the input of nn." + type))
     return std::nullopt;
-  auto weight = [&](const char *name) -> Value {
-    const ConstValue *v = obj.lookup(name);
-    if (!v || v->kind != ConstValue::Kind::Tensor)
-      return {};
-    return toPyValue(*this, *v, where).value;
-  };
-  auto number = [&](const char *name) { return obj.lookup(name)->f; };
-  // The weights are fetched into named locals before each call: weight()
-  // emits IR, and the order of evaluating arguments is unspecified, so the
-  // IR would otherwise depend on the compiler.
-  std::optional<Value> y;
-  if (type == "Linear") {
-    Value w = weight("weight"), bias = weight("bias");
-    y = emitLinear(*x, w, bias, where);
-  } else if (type == "Conv2d") {
-    Value w = weight("weight"), bias = weight("bias");
-    y = emitConv2d(*x, w, bias, intsOf(obj, "stride"), intsOf(obj, "padding"),
-                   intsOf(obj, "dilation"), obj.lookup("groups")->i, where);
-  }
-  else if (type == "MaxPool2d")
-    y = emitMaxPool2d(*x, intsOf(obj, "kernel_size"), intsOf(obj, "stride"),
-                      intsOf(obj, "padding"), intsOf(obj, "dilation"),
-                      obj.lookup("ceil_mode")->i, where);
-  else if (type == "AvgPool2d")
-    y = emitAvgPool2d(*x, intsOf(obj, "kernel_size"), intsOf(obj, "stride"),
-                      intsOf(obj, "padding"), obj.lookup("ceil_mode")->i,
-                      obj.lookup("count_include_pad")->i, where);
-  else if (type == "AdaptiveAvgPool2d")
-    y = emitAdaptiveAvgPool2d(*x, intsOf(obj, "output_size"), where);
-  else if (type == "BatchNorm2d") {
-    Value mean = weight("running_mean"), var = weight("running_var");
-    Value w = weight("weight"), bias = weight("bias");
-    y = emitBatchNorm(*x, mean, var, w, bias, number("eps"), where);
-  } else if (type == "LayerNorm") {
-    Value w = weight("weight"), bias = weight("bias");
-    y = emitLayerNorm(*x, intsOf(obj, "normalized_shape"), w, bias,
-                      number("eps"), where);
-  }
-  else if (type == "Embedding")
-    y = emitEmbedding(weight("weight"), *x, where);
-  else if (type == "GELU")
-    y = emitActivation(obj.lookup("approximate")->str == "tanh" ? "gelu_tanh"
-                                                                : "gelu",
-                       *x, where);
-  else if (type == "ReLU" || type == "SiLU" || type == "Tanh" ||
-           type == "Sigmoid")
-    y = emitActivation(StringRef(type).lower(), *x, where);
-  else {
-    assert(false && "ModuleEval builds only the modules handled here");
+  // The forward is the prelude's (prelude/modules.py), run on this module.
+  const ast::FunctionDef *forward = preludeMethod(type, "forward");
+  assert(forward && "ModuleEval builds only the modules the prelude has");
+  std::optional<func::FuncOp> callee =
+      module.getOrLowerPrelude(*forward, {input}, where, &obj);
+  if (!callee)
     return std::nullopt;
-  }
-  if (!y)
-    return std::nullopt;
-  return PyValue::ofValue(*y);
+  return emitHelperCall(*callee, {input}, where);
 }
 
 } // namespace kiln

@@ -71,9 +71,14 @@ const ParsedPrelude &parsed() {
           std::make_unique<ast::Module>(parseModule(*p.files.back())));
       const ast::Module &m = *p.modules.back();
       collectGlobals(m, p.globals);
-      for (const ast::StmtPtr &item : m.items)
+      for (const ast::StmtPtr &item : m.items) {
         if (auto *def = llvm::dyn_cast<ast::FunctionDef>(item.get()))
           p.fileOf[def] = f.name;
+        if (auto *cls = llvm::dyn_cast<ast::ClassDef>(item.get()))
+          for (const ast::StmtPtr &s : cls->body)
+            if (auto *def = llvm::dyn_cast<ast::FunctionDef>(s.get()))
+              p.fileOf[def] = f.name;
+      }
       for (const ast::SkippedItem &s : m.skipped)
         if (!s.name.empty())
           p.skipped[s.name] = &s;
@@ -255,6 +260,20 @@ bool isPreludeFunction(const ast::FunctionDef &def) {
   return parsed().fileOf.count(&def) != 0;
 }
 
+const ast::FunctionDef *preludeMethod(llvm::StringRef cls,
+                                     llvm::StringRef name) {
+  auto it = parsed().globals.classes.find(cls.str());
+  if (it == parsed().globals.classes.end())
+    return nullptr;
+  for (const ast::StmtPtr &s : it->second->body)
+    if (auto *f = llvm::dyn_cast<ast::FunctionDef>(s.get()))
+      if (f->name == name) {
+        assert(parsed().fileOf.count(f) && "methods are in fileOf too");
+        return f;
+      }
+  return nullptr;
+}
+
 const ast::FunctionDef *preludeFunction(llvm::StringRef name) {
   const Globals &g = parsed().globals;
   auto it = g.functions.find(name.str());
@@ -282,13 +301,16 @@ std::vector<std::pair<std::string, std::string>> preludeSources() {
 }
 
 std::optional<func::FuncOp> ModuleLowering::getOrLowerPrelude(
-    const ast::FunctionDef &def, ArrayRef<PyValue> args, SourceRange callSite) {
+    const ast::FunctionDef &def, ArrayRef<PyValue> args, SourceRange callSite,
+    const ModuleObject *self) {
   // Inside prelude code, the call that matters is still the user's.
   SourceRange site = activePrelude ? activePrelude->callSite : callSite;
   std::string key;
   llvm::raw_string_ostream os(key);
   os << "prelude " << def.name << "@" << site.begin.line << ":"
      << site.begin.col << "(";
+  if (self) // a module's attributes are constants of its forward
+    os << "self@" << static_cast<const void *>(self) << ";";
   SmallVector<Type> types;
   for (const PyValue &a : args) {
     SmallVector<Value> leaves;
@@ -318,7 +340,13 @@ std::optional<func::FuncOp> ModuleLowering::getOrLowerPrelude(
   if (!guard.ok())
     return std::nullopt;
 
-  std::string base = "prelude_" + def.name, name = base;
+  // A module's forward is "Linear.forward" to errors and is named after
+  // its state_dict() prefix in the IR, as a user module's is.
+  std::string qualified = self ? self->typeName + "." + def.name : def.name;
+  std::string base = self && !self->prefix.empty()
+                         ? self->prefix + def.name
+                         : "prelude_" + qualified,
+              name = base;
   for (int i = 1; module.lookupSymbol(name); ++i)
     name = base + "_" + std::to_string(i);
   OpBuilder b(&context);
@@ -335,10 +363,12 @@ std::optional<func::FuncOp> ModuleLowering::getOrLowerPrelude(
                                entry->getArguments().end());
   ArrayRef<Value> rest(blockArgs);
   std::vector<PyValue> params;
+  if (self)
+    params.push_back(PyValue::ofObject(self));
   for (const PyValue &a : args)
     params.push_back(bindParam(fb, siteLoc, a, rest));
 
-  PreludeFrame frame{site, def.name, preludeFileOf(def), activePrelude};
+  PreludeFrame frame{site, qualified, preludeFileOf(def), activePrelude};
   ScopeSwap scope(*this, activePrelude == nullptr);
   const PreludeFrame *outer = activePrelude;
   activePrelude = &frame;

@@ -24,6 +24,10 @@
 
 namespace kiln {
 
+/// The method `name` of the prelude's class `cls` (modules.py: the forward
+/// of torch.nn's modules), or null.
+const ast::FunctionDef *preludeMethod(llvm::StringRef cls,
+                                      llvm::StringRef name);
 /// The prelude function `name`, or null.
 const ast::FunctionDef *preludeFunction(llvm::StringRef name);
 /// The file under frontend/prelude/ that defines `def` ("nn.py").

@@ -5,8 +5,9 @@
 # - a weight becomes a kiln.param op where it is read, and a number
 #   attribute becomes a constant (self.depth is 2, each Layer's scale is
 #   its own 0.5 * (i + 1));
-# - a loop over a ModuleList is unrolled, and a user submodule's forward is
-#   lowered once per instance, named after its state_dict() prefix;
+# - a loop over a ModuleList is unrolled, and a submodule's forward (a user
+#   class's, or a torch.nn module's from prelude/modules.py) is lowered once
+#   per instance, named after its state_dict() prefix;
 # - nn.LayerNorm composes mean/sub/mul/rsqrt with its weight and bias;
 # - @torch.jit.export methods are further entry points, sharing helpers.
 #
@@ -16,23 +17,29 @@
 # CHECK-LABEL: func.func @forward(%arg0: tensor<?x4xf32> {kiln.dims = ["B", "4"], kiln.name = "x"}) -> tensor<?x4xf32> attributes {kiln.entry}
 # CHECK-NEXT: %[[L0:.*]] = call @layers.0.forward(%arg0)
 # CHECK-NEXT: %[[L1:.*]] = call @layers.1.forward(%[[L0]])
-# CHECK-DAG: %[[BIAS:.*]] = kiln.param "norm.bias" : tensor<4xf32>
-# CHECK-DAG: %[[WEIGHT:.*]] = kiln.param "norm.weight" : tensor<4xf32>
-# CHECK: kiln.mean %[[L1]] {dims = array<i64: 1>, keepdim = true}
-# CHECK: kiln.rsqrt
-# CHECK: kiln.mul %{{.*}}, %[[WEIGHT]]
-# CHECK: kiln.add %{{.*}}, %[[BIAS]]
+# CHECK-NEXT: %[[N:.*]] = call @norm.forward(%[[L1]])
 # CHECK: %[[OFFSET:.*]] = kiln.param "offset" : tensor<4xf32>
 # CHECK: %[[DEPTH:.*]] = arith.constant 2 : i64
 # CHECK: kiln.mul %[[OFFSET]], %[[DEPTH]]
 # CHECK-LABEL: func.func private @layers.0.forward(
+# CHECK-NEXT: call @layers.0.proj.forward(%arg0)
+# CHECK-NEXT: arith.constant 5.000000e-01 : f64
+# CHECK-LABEL: func.func private @layers.0.proj.forward(
 # CHECK: %[[W0:.*]] = kiln.param "layers.0.proj.weight" : tensor<4x4xf32>
 # CHECK: %[[T0:.*]] = kiln.transpose %[[W0]]
 # CHECK: kiln.matmul %arg0, %[[T0]]
-# CHECK: arith.constant 5.000000e-01 : f64
 # CHECK-LABEL: func.func private @layers.1.forward(
+# CHECK-NEXT: call @layers.1.proj.forward(%arg0)
+# CHECK-NEXT: arith.constant 1.000000e+00 : f64
+# CHECK-LABEL: func.func private @layers.1.proj.forward(
 # CHECK: kiln.param "layers.1.proj.weight"
-# CHECK: arith.constant 1.000000e+00 : f64
+# CHECK-LABEL: func.func private @norm.forward(
+# CHECK-DAG: %[[WEIGHT:.*]] = kiln.param "norm.weight" : tensor<4xf32>
+# CHECK-DAG: %[[BIAS:.*]] = kiln.param "norm.bias" : tensor<4xf32>
+# CHECK: kiln.mean %arg0 {dims = array<i64: 1>, keepdim = true}
+# CHECK: kiln.rsqrt
+# CHECK: kiln.mul %{{.*}}, %[[WEIGHT]]
+# CHECK: kiln.add %{{.*}}, %[[BIAS]]
 # CHECK-LABEL: func.func @first(
 # CHECK-NEXT: call @layers.0.forward(%arg0)
 

@@ -4,11 +4,13 @@ op it stands for, in eager PyTorch: the decompositions are checked alone,
 before kiln compiles them (test/ops checks the compiled ones through the op
 table).
 
-Two sets of cases:
+Three sets of cases:
   - every sample of every `@op` row (kiln_table.py records them when the
     prelude is imported), in float64 so that a wrong formula cannot hide
     behind float32 rounding; the op it replaces is torch.X, F.X or Tensor.X,
     whichever spelling the row has;
+  - the forward of each torch.nn module in modules.py, run on a real
+    module and compared with that module's own forward;
   - the hand-written cases below, for inputs a sample cannot spell
     (-inf, NaN under beta=0, class weights).
 It also checks that kiln reads the same rows: `kiln ops --json` must list
@@ -175,8 +177,52 @@ def cases(g):
                 yield "cross_entropy 1-d %s ls=%g" % (name, ls), "cross_entropy", F.cross_entropy, (r(5), idx(5)), kws
 
 
+def module_cases(modules, g):
+    """Each forward of modules.py run on a real torch.nn module, against
+    that module's own forward in eval mode; every class must have a case."""
+    nn = torch.nn
+    r = lambda *s: torch.randn(*s, generator=g, dtype=torch.float64)
+    bn = nn.BatchNorm2d(3).double()
+    bn.running_mean.copy_(r(3))
+    bn.running_var.copy_(r(3).abs() + 0.5)
+    cases = [
+        (nn.Linear(4, 3), r(2, 4)),
+        (nn.Linear(4, 3, bias=False), r(5, 2, 4)),
+        (nn.Conv2d(3, 4, 3, stride=2, padding=1), r(2, 3, 7, 7)),
+        (nn.Conv2d(4, 4, 3, padding="same", groups=2, bias=False), r(1, 4, 5, 6)),
+        (nn.MaxPool2d(2), r(2, 3, 6, 6)),
+        (nn.MaxPool2d(3, stride=2, padding=1, ceil_mode=True), r(1, 2, 7, 7)),
+        (nn.AvgPool2d(2), r(2, 3, 6, 6)),
+        (nn.AvgPool2d(3, 2, 1, count_include_pad=False), r(1, 2, 7, 7)),
+        (nn.AdaptiveAvgPool2d((2, 3)), r(2, 3, 7, 8)),
+        (bn, r(2, 3, 4, 4)),
+        (nn.LayerNorm(5), r(2, 3, 5)),
+        (nn.Embedding(10, 4), torch.randint(0, 10, (3, 2), generator=g)),
+        (nn.GELU(approximate="tanh"), r(4, 5)),
+        (nn.GELU(), r(4, 5)),
+        (nn.ReLU(), r(4, 5)),
+        (nn.SiLU(), r(4, 5)),
+        (nn.Tanh(), r(4, 5)),
+        (nn.Sigmoid(), r(4, 5)),
+        (nn.Dropout(0.3), r(4, 5)),
+        (nn.Identity(), r(4, 5)),
+    ]
+    classes = {n for n, v in vars(modules).items()
+               if isinstance(v, type) and issubclass(v, nn.Module)
+               and v.__module__ == modules.__name__}
+    missing = classes - {type(m).__name__ for m, _ in cases}
+    if missing:
+        raise SystemExit("FAILED: no case for %s" % sorted(missing))
+    for k, (module, x) in enumerate(cases):
+        module = module.double().eval()
+        cls = getattr(modules, type(module).__name__)
+        yield ("%s.forward %d" % (type(module).__name__, k),
+               lambda x, m=module, c=cls: c.forward(m, x), module, (x,), {})
+
+
 def all_cases(table, mods, g):
     yield from row_cases(table, g)
+    yield from module_cases(mods["modules.py"], g)
     functions = {}
     for mod in mods.values():
         functions.update(vars(mod))
