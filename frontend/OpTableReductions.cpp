@@ -1,9 +1,10 @@
-//===- OpTableReductions.cpp - The op table's rows: reductions ------------===//
+//===- OpTableReductions.cpp - The op table's builders: reductions --------===//
 //
-// sum, mean, var, std, amax/amin, max/min (all, along a dim, against another
+// sum, mean, var, amax/amin, max/min (all, along a dim, against another
 // tensor) and argmax/argmin: the builders of prelude/reductions.py's rows,
-// which also says how their overloads are tried. Dims are compile-time ints
-// (the result type depends on them).
+// which also says how their overloads are tried (std is Python there, the
+// square root of var). Dims are compile-time ints (the result type depends
+// on them).
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
@@ -44,7 +45,7 @@ std::optional<SmallVector<int64_t>> reduceDims(OpArgs &a, int64_t rank) {
   return dims;
 }
 
-enum class Reduce { Sum, Mean, AMax, AMin, Var, Std };
+enum class Reduce { Sum, Mean, AMax, AMin, Var };
 
 template <Reduce K> V reduce(OpArgs &a) {
   FunctionLowering &fl = a.fl;
@@ -58,13 +59,13 @@ template <Reduce K> V reduce(OpArgs &a) {
   if (!keep)
     return std::nullopt;
   int64_t correction = 1;
-  if (K == Reduce::Var || K == Reduce::Std) {
+  if (K == Reduce::Var) {
     std::optional<bool> unbiased = a.flag("unbiased");
     if (!unbiased)
       return std::nullopt;
     correction = *unbiased;
   }
-  bool needsFloat = K == Reduce::Mean || K == Reduce::Var || K == Reduce::Std;
+  bool needsFloat = K == Reduce::Mean || K == Reduce::Var;
   if (needsFloat && !llvm::isa<FloatType>(tt.getElementType()))
     return fail(a, a.where,
                 a.row.schema().name + "() needs a floating tensor, got " +
@@ -86,12 +87,12 @@ template <Reduce K> V reduce(OpArgs &a) {
   case Reduce::AMin:
     return fl.b.create<AMinOp>(l, rt, x, dimsAttr, keepAttr).getResult();
   case Reduce::Var:
-  case Reduce::Std:
     break;
   }
-  Value var = fl.b.create<VarOp>(l, rt, x, dimsAttr, keepAttr,
-                                 fl.b.getI64IntegerAttr(correction));
-  return K == Reduce::Std ? nn::unary(fl, "kiln.sqrt", var, a.where) : var;
+  return fl.b
+      .create<VarOp>(l, rt, x, dimsAttr, keepAttr,
+                     fl.b.getI64IntegerAttr(correction))
+      .getResult();
 }
 
 /// kiln.max_dim of `x` along `dim` (first index of equal maxima and of
@@ -195,7 +196,6 @@ std::vector<NamedBuilder> reductionBuilders() {
   return {{"sum", reduce<Reduce::Sum>},
           {"mean", reduce<Reduce::Mean>},
           {"var", reduce<Reduce::Var>},
-          {"std", reduce<Reduce::Std>},
           {"amax", reduce<Reduce::AMax>},
           {"amin", reduce<Reduce::AMin>},
           {"max", maxAll<false>},

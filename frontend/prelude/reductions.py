@@ -1,13 +1,18 @@
 """kiln's op table: sum, mean, var, std, amax/amin, max/min (all, along
 a dim, against another tensor) and argmax/argmin, lowered by the builders
-of frontend/OpTableReductions.cpp. Dims are compile-time ints (the result
-type depends on them).
+of frontend/OpTableReductions.cpp, but std, the square root of var. Dims
+are compile-time ints (the result type depends on them).
 
 Overloads are rows of one name tried in the order written here
 (OpBinder.cpp): max(), then max(dim, keepdim), then max(other), as
 PyTorch's schemas list them; an int binds the dim overload before the
 Tensor one, which also takes numbers.
 """
+from typing import List, Optional
+
+import torch
+from torch import Tensor
+
 from kiln_table import METHOD, TORCH, op
 
 
@@ -35,12 +40,20 @@ from kiln_table import METHOD, TORCH, op
     samples=['x=f32[B,4,3]',
              ('x=f32[B,4,3]', '1'),
              ('x=f64[3,5]', '-1, False, True')])
+def _sum_rows():
+    pass
+
+
 @op('std(Tensor self, int[]? dim=None, bool unbiased=True, bool keepdim=False) -> Tensor',
     TORCH | METHOD,
-    build='std',
     samples=['x=f32[B,4,3]',
              ('x=f32[B,4,3]', '1'),
              ('x=f64[3,5]', '-1, False, True')])
+def std(input: Tensor, dim: Optional[List[int]] = None, unbiased: bool = True,
+        keepdim: bool = False) -> Tensor:
+    return torch.sqrt(torch.var(input, dim, unbiased, keepdim))
+
+
 @op('amax(Tensor self, int[] dim=[], bool keepdim=False) -> Tensor',
     TORCH | METHOD,
     build='amax',
@@ -93,5 +106,5 @@ from kiln_table import METHOD, TORCH, op
     samples=['x=f32[B,4]',
              ('x=f32[B,4]', '1'),
              ('x=i64[3,5]', '-1, True')])
-def _reductions_rows():
+def _max_rows():
     pass
