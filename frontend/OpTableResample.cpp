@@ -2,7 +2,7 @@
 //
 // The builders of prelude/resample.py's rows that need kiln's IR:
 // constant_pad_nd (F.pad's constant mode), a cat with kiln.full per padded
-// dim, which works on dynamic sizes; F.interpolate and F.upsample,
+// dim, which works on dynamic sizes; F.interpolate,
 // index_selects (nearest) and weighted sums of two (linear) per spatial dim
 // whose positions are computed here in the precision of the input's dtype,
 // as PyTorch's kernels do; and repeat, a view, an expand and a view, whose
@@ -269,22 +269,19 @@ V interpolate(OpArgs &a) {
     align = *c != 0;
   }
   bool recompute = false;
-  if (a.row.schema().find("recompute_scale_factor") >= 0 &&
-      !a.isNone("recompute_scale_factor")) {
+  if (!a.isNone("recompute_scale_factor")) {
     std::optional<double> c = a.constFloat("recompute_scale_factor");
     if (!c)
       return std::nullopt;
     recompute = *c != 0;
   }
-  if (a.row.schema().find("antialias") >= 0) {
-    std::optional<double> c = a.constFloat("antialias");
-    if (!c)
-      return std::nullopt;
-    if (*c != 0) {
-      a.fl.error(a.range("antialias"),
-                 a.spelling + "() does not support antialias=True");
-      return std::nullopt;
-    }
+  std::optional<double> antialias = a.constFloat("antialias");
+  if (!antialias)
+    return std::nullopt;
+  if (*antialias != 0) {
+    a.fl.error(a.range("antialias"),
+               a.spelling + "() does not support antialias=True");
+    return std::nullopt;
   }
   std::vector<int64_t> in(t.getShape().begin() + 2, t.getShape().end());
   for (int64_t n : in)
@@ -318,8 +315,6 @@ V interpolate(OpArgs &a) {
         l, withElementType(x.getType(), element), x);
   return x;
 }
-
-V upsample(OpArgs &a) { return interpolate(a); }
 
 //===--- repeat -----------------------------------------------------------===//
 
@@ -399,7 +394,6 @@ std::vector<Row> resampleRows() { return preludeRows("resample.py"); }
 std::vector<NamedBuilder> resampleBuilders() {
   return {{"constant_pad_nd", constantPadNd},
           {"interpolate", interpolate},
-          {"upsample", upsample},
           {"repeat", repeat}};
 }
 

@@ -15,6 +15,7 @@ See nn.py for how the prelude is written and compiled.
 from typing import List, Optional
 
 import torch
+import torch.nn.functional as F
 from torch import Tensor
 
 from kiln_table import FUNCTIONAL, METHOD, TORCH, op
@@ -111,14 +112,19 @@ def _constant_pad_rows():
              ('x=f64[2,3,4,6]', "scale_factor=0.6, mode='bilinear'"),
              ('x=f32[2,3,4,5]', "scale_factor=1.7, mode='bilinear', recompute_scale_factor=True")],
     note='nearest (3-D to 5-D) and bilinear (4-D), static spatial sizes; size and scale_factor are one number for every spatial dim')
+def _interpolate_rows():
+    pass
+
+
 @op("upsample(Tensor self, Scalar? size=None, Scalar? scale_factor=None, str mode='nearest', Scalar? align_corners=None) -> Tensor",
     FUNCTIONAL,
-    build='upsample',
     samples=[('x=f32[B,3,4,5]', 'scale_factor=2.0'),
              ('x=f32[B,2,5,7]', "size=9, mode='bilinear', align_corners=True")],
     note='F.interpolate without recompute_scale_factor')
-def _interpolate_rows():
-    pass
+def upsample(input: Tensor, size: Optional[int] = None,
+             scale_factor: Optional[float] = None, mode: str = 'nearest',
+             align_corners: Optional[bool] = None) -> Tensor:
+    return F.interpolate(input, size, scale_factor, mode, align_corners)
 
 
 @op('pixel_shuffle(Tensor self, int upscale_factor) -> Tensor',
