@@ -27,7 +27,6 @@
 namespace kiln::ops {
 
 using V = std::optional<mlir::Value>;
-constexpr unsigned kBoth = Torch | Method;
 
 inline mlir::Value self(OpArgs &a) { return a.value("self"); }
 inline mlir::RankedTensorType typeOf(mlir::Value v) {
@@ -115,9 +114,6 @@ struct Ops {
     return a.fl.b.create<WhereOp>(a.fl.loc(a.where), type, cond, t, f);
   }
 };
-
-// Spelling sets.
-constexpr unsigned kTensorOp = Torch | Method | InPlace;
 
 } // namespace kiln::ops
 
