@@ -1,4 +1,4 @@
-//===- OpTableArithmetic.cpp - The op table's rows: arithmetic ------------===//
+//===- OpTableArithmetic.cpp - The op table's builders: arithmetic --------===//
 //
 // Binary arithmetic (add, sub, mul, div, pow, ...), maximum/minimum, the
 // comparisons and where: the builders of prelude/arithmetic.py's rows.

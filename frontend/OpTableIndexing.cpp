@@ -1,4 +1,4 @@
-//===- OpTableIndexing.cpp - The op table's rows: indexing, scans, order --===//
+//===- OpTableIndexing.cpp - Op-table builders: indexing, scans, order ---===//
 //
 // The builders of gather, index_select, cumsum, cumprod, flip and roll
 // (prelude/indexing.py), and of sort and topk (prelude/order.py), two

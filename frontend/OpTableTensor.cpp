@@ -1,4 +1,4 @@
-//===- OpTableTensor.cpp - The op table's rows: the rest of Tensor --------===//
+//===- OpTableTensor.cpp - The op table's builders: the rest of Tensor ----===//
 //
 // masked_fill, triu/tril, split/chunk/unbind, matmul/mm/bmm and the creation
 // ops that copy another tensor's shape: the builders of prelude/tensor.py's

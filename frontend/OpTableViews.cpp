@@ -1,4 +1,4 @@
-//===- OpTableViews.cpp - The op table's rows: shapes, casts and views ----===//
+//===- OpTableViews.cpp - Op-table builders: shapes, casts and views -----===//
 //
 // Shape queries (size, dim, numel, item), identities (contiguous, clone,
 // detach), casts (float, long, to, type_as) and views and reshapes (view,
