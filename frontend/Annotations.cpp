@@ -143,6 +143,18 @@ static bool isOptionalTensor(ModuleLowering &m, const ast::Expr &e) {
   return false;
 }
 
+bool acceptsNone(ModuleLowering &m, const ast::Param &p) {
+  if (p.defaultValue && llvm::isa<ast::NoneLitExpr>(*p.defaultValue))
+    return true;
+  if (!p.annotation)
+    return false;
+  if (llvm::isa<ast::NoneLitExpr>(*p.annotation) ||
+      isOptionalTensor(m, *p.annotation))
+    return true;
+  auto *sub = llvm::dyn_cast<ast::SubscriptExpr>(p.annotation.get());
+  return sub && namesTyping(resolveGlobalName(m, *sub->value), "Optional");
+}
+
 ParamKind classifyAnnotation(ModuleLowering &m, const ast::Expr *annotation) {
   if (!annotation)
     return ParamKind::Tensor; // TorchScript's default

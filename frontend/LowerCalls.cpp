@@ -405,21 +405,6 @@ static bool lowerSuperCall(FunctionLowering &fl, const ast::CallExpr &call,
   return true;
 }
 
-/// Whether a helper's parameter may be None: annotated `Optional[T]` (or
-/// `None`), or defaulting to None, which TorchScript reads as Optional.
-static bool acceptsNone(const ast::Param &p) {
-  if (p.defaultValue && llvm::isa<ast::NoneLitExpr>(*p.defaultValue))
-    return true;
-  if (!p.annotation)
-    return false;
-  const ast::Expr *a = p.annotation.get();
-  if (llvm::isa<ast::NoneLitExpr>(*a))
-    return true;
-  auto *sub = llvm::dyn_cast<ast::SubscriptExpr>(a);
-  std::string base = sub ? exprToString(*sub->value) : "";
-  return base == "Optional" || base == "typing.Optional";
-}
-
 MaybeValue FunctionLowering::callUserFunction(const ast::FunctionDef &fn,
                                               const ast::CallExpr &call) {
   // TorchScript leaves @torch.jit.unused and @torch.jit.ignore functions to
@@ -454,12 +439,12 @@ MaybeValue FunctionLowering::callUserFunction(const ast::FunctionDef &fn,
   // As in TorchScript, None fits a parameter typed Optional[...] (by its
   // annotation, or by a default of None) and nothing else.
   for (size_t i = 0; i < args.size(); ++i)
-    if (args[i].isNone() && !acceptsNone(fn.params[i])) {
+    if (args[i].isNone() && !acceptsNone(module, fn.params[i])) {
       error(call.range, "cannot pass None to '" + fn.name +
                             "'; helpers take tensors, scalars, lists and "
                             "tuples of them");
       return std::nullopt;
-    } else if (args[i].isOptional() && !acceptsNone(fn.params[i])) {
+    } else if (args[i].isOptional() && !acceptsNone(module, fn.params[i])) {
       error(call.range,
             "cannot pass " + describe(args[i]) + " to parameter '" +
                 fn.params[i].name + "' of '" + fn.name +

@@ -501,7 +501,17 @@ ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
   std::string qualified =
       self ? self->prefix + def.name : def.name;
   std::string key = (self ? "method " : "") + qualified + "(";
-  for (const PyValue &a : args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const PyValue &a = args[i];
+    // A method's None argument (`self.attn(x)`, with `mask=None`) is part
+    // of the specialization, so that `mask is None` is decided at compile
+    // time, as specializeOnConstants does for plain functions.
+    const ast::Param *param =
+        self && i + 1 < def.params.size() ? &def.params[i + 1] : nullptr;
+    if (a.isNone() && param && acceptsNone(*this, *param)) {
+      key += "None,";
+      continue;
+    }
     SmallVector<Value> leaves;
     if (!flattenValues(a, leaves)) {
       diags.error(callSite,

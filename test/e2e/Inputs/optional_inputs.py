@@ -74,3 +74,18 @@ class MaskedAttention(nn.Module):
             att = att.masked_fill(mask == 0, float('-inf'))
         att = torch.softmax(att, dim=-1)
         return self.proj(att @ v)
+
+
+class TwoLayers(nn.Module):
+    """Passes its optional mask on to one submodule and leaves the other's
+    at its default of None."""
+
+    def __init__(self):
+        super().__init__()
+        self.first = MaskedAttention()
+        self.second = MaskedAttention()
+
+    # kiln: x=f32[B, T, 8], mask=f32[T, T]?
+    def forward(self, x: Tensor, mask: Optional[Tensor] = None) -> Tensor:
+        h = self.first(x, mask)
+        return self.second(h) + h

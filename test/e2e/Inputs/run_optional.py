@@ -3,9 +3,9 @@
 
 Usage: run_optional.py BIN_DIR test/e2e/Inputs/optional_inputs.py WORK_DIR
 
-Compiles the script's @torch.jit.script functions into one archive, and its
-MaskedAttention module (weights from a seeded eager instance, through
-safetensors) into another, at -O0 and at -O2. Each case then runs through
+Compiles the script's @torch.jit.script functions into one archive, and each
+of its modules, MaskedAttention and TwoLayers (weights from a seeded eager
+instance, through safetensors), into another, at -O0 and at -O2. Each case then runs through
 `kiln run` with the optional input given as a tensor, as `--input NAME=None`
 and left out, on two sets of dim sizes, and the result is compared with the
 eager function called with the same tensor or None.
@@ -30,6 +30,9 @@ import save_state_dict  # noqa: E402
 # wrong branch (bias added or not, mask applied or not) is off by far more.
 RTOL = 1e-4
 ATOL = 1e-5
+
+
+MODULES = ("MaskedAttention", "TwoLayers")
 
 
 def load_eager(path):
@@ -77,8 +80,9 @@ def cases(ns):
                         [("x", x), ("shift", shift), ("other", r(n))]))
     for bsz, t in ((2, 5), (1, 3)):
         x = r(bsz, t, 8)
-        for mask in (causal_mask(t), None):
-            out.append(("mod", "forward", None, [("x", x), ("mask", mask)]))
+        for key in MODULES:
+            for mask in (causal_mask(t), None):
+                out.append((key, "forward", None, [("x", x), ("mask", mask)]))
     return out
 
 
@@ -102,19 +106,20 @@ def main():
     bin_dir, script, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
     ns = load_eager(script)
-    torch.manual_seed(0)
-    module = ns["MaskedAttention"]().eval()
-    weights = os.path.join(work, "attention.safetensors")
     save_state_dict.add_python_deps()
-    save_state_dict.save(module, weights)
+    modules, builds = {}, [("fn", [])]
+    for key in MODULES:
+        torch.manual_seed(0)
+        modules[key] = ns[key]().eval()
+        weights = os.path.join(work, key + ".safetensors")
+        save_state_dict.save(modules[key], weights)
+        builds.append((key, ["--entry", key, "--weights", weights]))
 
     runs, failed = 0, False
     for opt in ("-O0", "-O2"):
-        archives = {"fn": os.path.join(work, "fn%s.kiln" % opt),
-                    "mod": os.path.join(work, "mod%s.kiln" % opt)}
-        for key, extra in (("fn", []),
-                           ("mod", ["--entry", "MaskedAttention",
-                                    "--weights", weights])):
+        archives = {key: os.path.join(work, "%s%s.kiln" % (key, opt))
+                    for key, _ in builds}
+        for key, extra in builds:
             done = kiln(bin_dir, "compile", script, opt, "-o", archives[key],
                         *extra)
             if done.returncode != 0:
@@ -122,7 +127,7 @@ def main():
                 return 1
         for i, (key, entry, fn, inputs) in enumerate(cases(ns)):
             with torch.no_grad():
-                call = module if key == "mod" else fn
+                call = modules.get(key, fn)
                 expected = call(*[v for _, v in inputs]).numpy()
             has_none = any(v is None for _, v in inputs)
             # Left out only when nothing after it is given.
@@ -135,7 +140,8 @@ def main():
                     "%s=%s" % (n, "tensor" if v is not None
                                else ("left out" if omit else "None"))
                     for n, v in inputs)
-                label = "%s %s(%s) %s" % (opt, entry, given,
+                name = entry if key == "fn" else key + "." + entry
+                label = "%s %s(%s) %s" % (opt, name, given,
                                           "x".join(map(str, inputs[0][1].shape)))
                 runs += 1
                 if actual is None:
