@@ -77,9 +77,6 @@ struct Refinements {
 /// The Tensor methods (and torch.* functions taking a tensor first) that
 /// the lowering implements: the op table's (OpTable.h) and the others.
 bool isKnownTensorMethod(llvm::StringRef name);
-/// The torch.nn.functional names that LowerNNFunctional.cpp implements
-/// outside the op table (conv2d and the pools).
-bool isFunctionalOp(llvm::StringRef name);
 
 /// Names of the flag variables.
 inline constexpr const char *kBreakVar = "$break";
@@ -258,11 +255,6 @@ public:
                               const CallArgs &call);
 
   //===--- neural-network ops (LowerNNFunctional.cpp) ------------------===//
-  /// torch.nn.functional.<name>(...), for the names isFunctionalOp accepts.
-  MaybeValue callFunctional(const std::string &name, const CallArgs &call);
-  /// torch.X functions of nn models that take no tensor receiver (arange).
-  MaybeValue callNNCreator(const std::string &name, const CallArgs &call);
-
   /// The building blocks that F.* calls and nn.Module submodules share.
   /// Each takes lowered values, reports any error at `where` and returns
   /// nullopt after it. A null `bias`/`weight` means none.
@@ -315,12 +307,6 @@ public:
   mlir::Value castScalar(mlir::Value v, mlir::Type to, SourceRange where);
   /// Reads a compile-time int (e.g. a `dim=` argument).
   std::optional<int64_t> lowerConstInt(const ast::Expr &expr, const char *what);
-  /// Reads a compile-time int or a tuple/list of them.
-  std::optional<std::vector<int64_t>> lowerConstInts(const ast::Expr &expr,
-                                                     const char *what);
-  /// Reads sizes given as varargs (`zeros(2, n)`) or as one tuple/list.
-  std::optional<std::vector<mlir::Value>>
-  lowerSizes(llvm::ArrayRef<const ast::Expr *> args, SourceRange where);
   /// Normalizes a possibly negative dim against `rank`.
   std::optional<int64_t> normalizeDim(int64_t dim, int64_t rank,
                                       SourceRange where);
@@ -373,9 +359,11 @@ public:
   /// The specialization of a prelude function for its argument types and
   /// the values of its constant arguments (Prelude.cpp), for a call at
   /// `callSite` (in prelude code while one is being lowered).
+  /// For a method of a prelude class (the forward of a torch.nn module),
+  /// `self` is the module it runs on.
   std::optional<mlir::func::FuncOp>
   getOrLowerPrelude(const ast::FunctionDef &def, llvm::ArrayRef<PyValue> args,
-                    SourceRange callSite);
+                    SourceRange callSite, const ModuleObject *self = nullptr);
   /// The prelude function being lowered now, if any.
   const PreludeFrame *activePrelude = nullptr;
   /// The prelude's globals, swapped with this file's while it is lowered.
