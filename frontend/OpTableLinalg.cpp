@@ -191,7 +191,8 @@ public:
             order};
   }
 
-  /// `x` summed over the labels not in `keep`, in the input's dtype.
+  /// `x` summed over the labels not in `keep` (in i64 for ints, as
+  /// torch.sum and PyTorch's einsum).
   Operand sumExcept(Operand x, const Labels &keep) {
     SmallVector<int64_t> dims;
     Labels rest;
@@ -203,9 +204,7 @@ public:
     }
     if (dims.empty())
       return x;
-    Type element = typeOf(x.value).getElementType();
-    Value s = nn::reduce(fl, "kiln.sum", x.value, dims, false, a.where);
-    return {castTo(a, s, element), rest};
+    return {nn::reduce(fl, "kiln.sum", x.value, dims, false, a.where), rest};
   }
 
   /// The product of `x`'s sizes along `labels`, as an i64 value.
@@ -251,6 +250,15 @@ public:
         rKeep.push_back(x);
     l = sumExcept(l, lKeep);
     r = sumExcept(r, rKeep);
+    // A sum made one int operand i64; the other follows (PyTorch 1.13
+    // refuses this mix in its bmm).
+    Type le = typeOf(l.value).getElementType(),
+         re = typeOf(r.value).getElementType();
+    if (le != re) {
+      Type wide = le.isInteger(64) ? le : re;
+      l.value = castTo(a, l.value, wide);
+      r.value = castTo(a, r.value, wide);
+    }
     Labels batch, m, n, k;
     for (Label x : l.labels)
       (in(r, x) ? (llvm::is_contained(keep, x) ? batch : k) : m).push_back(x);
@@ -408,6 +416,8 @@ std::vector<Row> linalgRows() {
         {"x=f32[3,4], y=f32[4,5], z=f32[5,2]", "'ij,jk,kl->il', x, y, z"},
         {"x=f32[3,4], y=f32[3,4]", "'ij,ij->ij', x, y"},
         {"x=f32[0,4], y=f32[4,5]", "'ij,jk->ik', x, y"},
+        {"x=i64[3,4], y=i64[4,B]", "'ij,jk->ik', x, y"},
+        {"x=i32[3,B]", "'ij->j', x"},
         {"x=f32[2,3,4], y=f32[2,4]", "'bij,bj->i', x, y"}},
        {},
        0,
