@@ -129,34 +129,53 @@ private:
   }
 
   /// A set is convex when no operand of a member comes from outside the set
-  /// through a path that starts inside it. The search walks operands back
-  /// from the members, with a worklist (a chain of 10,000 ops must not
-  /// recurse 10,000 deep), and stops at ops of other segments and at ops
-  /// before the set's first member, which cannot depend on any member: so
-  /// it visits only the span of the block the set covers.
+  /// through a path that starts inside it, counting the groups formed so
+  /// far as single nodes. The search walks operands back from the members,
+  /// with a worklist (a chain of 10,000 ops must not recurse 10,000 deep),
+  /// and stops at ops of other segments and at ops before the set's first
+  /// member whose group is too, which cannot depend on any member: so it
+  /// visits mostly the span of the block the set covers.
   bool isConvex(const llvm::SmallPtrSetImpl<Operation *> &set) {
     Operation *first = *set.begin();
     for (Operation *member : set)
       if (member->isBeforeInBlock(first))
         first = member;
-    auto inSpan = [&](Operation *def, Operation *user) {
-      return def && def->getBlock() == &block &&
-             segmentOf[def] == segmentOf[user] && !def->isBeforeInBlock(first);
+    // Whether a path back from `def` may reach the set: it is in the same
+    // segment, and it or a member of its group comes after the set's
+    // first member (an op can only depend on ops before it, but a group
+    // runs after all of its members' inputs).
+    auto mayReach = [&](Operation *def, Operation *user) {
+      if (!def || def->getBlock() != &block ||
+          segmentOf[def] != segmentOf[user])
+        return false;
+      if (!def->isBeforeInBlock(first))
+        return true;
+      return isCandidate(def) &&
+             llvm::any_of(membersOf(def), [&](Operation *peer) {
+               return !peer->isBeforeInBlock(first);
+             });
     };
     llvm::SmallPtrSet<Operation *, 16> visited;
     SmallVector<Operation *> worklist;
     for (Operation *member : set)
       for (Value operand : member->getOperands()) {
         Operation *def = operand.getDefiningOp();
-        if (!set.contains(def) && inSpan(def, member) &&
+        if (!set.contains(def) && mayReach(def, member) &&
             visited.insert(def).second)
           worklist.push_back(def);
       }
     while (!worklist.empty()) {
       Operation *op = worklist.pop_back_val();
+      // A group becomes one op: it runs after every input of every member,
+      // so a path that reaches one member continues from all of them. Two
+      // groups that are each convex could otherwise need each other.
+      if (isCandidate(op))
+        for (Operation *peer : membersOf(op))
+          if (visited.insert(peer).second)
+            worklist.push_back(peer);
       for (Value operand : op->getOperands()) {
         Operation *def = operand.getDefiningOp();
-        if (!inSpan(def, op))
+        if (!mayReach(def, op))
           continue;
         if (set.contains(def))
           return false;

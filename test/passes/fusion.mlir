@@ -174,3 +174,35 @@ func.func @inside_loop(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
   }
   return %r : tensor<3xf32>
 }
+
+// -----
+
+// Two groups must never need each other. %b needs %a2 through dim/full,
+// which are not fusible, so it starts a group {%w, %b}; %e then must not
+// join {%a, %a2}, although no op-level path leaves and re-enters that set:
+// the group of %w runs after %b, which needs %a2. A group counts as one
+// node when convexity is checked, also when it starts before the set (%w).
+// (Found as invalid IR from F.cross_entropy with weights and smoothing.)
+// CHECK-LABEL: func.func @groups_never_need_each_other
+// CHECK:      %[[A:.*]] = kiln.fusion_group(%arg0) : (tensor<?xf32>) -> tensor<?xf32> {
+// CHECK:        kiln.exp
+// CHECK-NEXT:   kiln.neg
+// CHECK-NEXT:   kiln.yield
+// CHECK:      %[[D:.*]] = kiln.dim %[[A]], 0
+// CHECK-NEXT: %[[Z:.*]] = kiln.full %{{.*}}, [%[[D]]]
+// CHECK-NEXT: %[[B:.*]]:2 = kiln.fusion_group(%arg1, %arg2, %[[Z]], %[[A]])
+// CHECK:        kiln.mul
+// CHECK-NEXT:   kiln.where
+// CHECK-NEXT:   kiln.mul
+// CHECK:      return %[[B]]#0, %[[B]]#1
+func.func @groups_never_need_each_other(%x: tensor<?xf32>, %y: tensor<?xf32>, %c: tensor<?xi1>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %cst = arith.constant 0.0 : f64
+  %w = kiln.mul %y, %y : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %a = kiln.exp %x : tensor<?xf32>
+  %a2 = kiln.neg %a : tensor<?xf32>
+  %d = kiln.dim %a2, 0 : tensor<?xf32>
+  %z = kiln.full %cst, [%d] : f64 -> tensor<?xf32>
+  %b = kiln.where %c, %w, %z : (tensor<?xi1>, tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %e = kiln.mul %a2, %w : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %b, %e : tensor<?xf32>, tensor<?xf32>
+}
