@@ -53,6 +53,9 @@ std::vector<NamedBuilder> viewBuilders();       // OpTableViews.cpp
 std::vector<NamedBuilder> tensorBuilders();     // OpTableTensor.cpp
 std::vector<NamedBuilder> indexingBuilders();   // OpTableIndexing.cpp
 std::vector<NamedBuilder> resampleBuilders();   // OpTableResample.cpp
+std::vector<NamedBuilder> creationBuilders();   // OpTableCreation.cpp
+std::vector<NamedBuilder> linalgBuilders();     // OpTableLinalg.cpp
+std::vector<NamedBuilder> nnBuilders();         // OpTableNN.cpp
 
 inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     activationBuilders,
@@ -63,6 +66,9 @@ inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     tensorBuilders,
     indexingBuilders,
     resampleBuilders,
+    creationBuilders,
+    linalgBuilders,
+    nnBuilders,
 };
 /// Every family's builders (OpTable.cpp).
 const std::vector<NamedBuilder> &allBuilders();

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
+#include "frontend/Prelude.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -249,154 +250,16 @@ template <bool Stack> V join(OpArgs &a) {
       .getResult();
 }
 
-// PyTorch's keyword-only factory arguments, in its order.
-#define FACTORY                                                                \
-  "*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "      \
-  "bool? pin_memory=None, bool requires_grad=False"
 } // namespace
 
-std::vector<Row> creationRows() {
-  const char *random = "random: compared with PyTorch by shape, dtype and "
-                       "range only";
-  return {
-      {"zeros(int[] size, " FACTORY ") -> Tensor",
-       Torch,
-       nullptr,
-       sized<Fill::Zeros>,
-       NoFlags,
-       {{"x=f32[B,2]", "x.size(0), 3"},
-        {"x=f32[2]", "(2, 3), dtype=torch.int64"},
-        {"x=f32[2]", "[0, 4], device='cpu', layout=torch.strided, "
-                    "pin_memory=False"}}},
-      {"ones(int[] size, " FACTORY ") -> Tensor",
-       Torch,
-       nullptr,
-       sized<Fill::Ones>,
-       NoFlags,
-       {{"x=f32[B,2]", "2, x.size(0)"},
-        {"x=f32[2]", "size=(4,), dtype=torch.float64"},
-        {"x=f32[2]", "[3, 0], dtype=torch.bool"}}},
-      {"empty(int[] size, " FACTORY ") -> Tensor",
-       Torch,
-       nullptr,
-       sized<Fill::Empty>,
-       NoFlags,
-       {{"x=f32[B,2]", "x.size(0), 3"}, {"x=f32[2]", "[2], dtype=torch.int32"}},
-       {},
-       0,
-       0,
-       "zero-filled; compared with PyTorch by shape and dtype only"},
-      {"full(int[] size, Scalar fill_value, " FACTORY ") -> Tensor",
-       Torch,
-       nullptr,
-       sized<Fill::Full>,
-       NoFlags,
-       {{"x=f32[B,2]", "(x.size(0), 3), 2.5"},
-        {"x=f32[2]", "[2, 2], 7"},
-        {"x=f32[2]", "(3,), -4"},
-        {"x=f32[2]", "(2, 0), 1.5, dtype=torch.float64"}}},
-      {"rand(int[] size, " FACTORY ") -> Tensor",
-       Torch,
-       nullptr,
-       sized<Fill::Rand>,
-       NoFlags,
-       {{"x=f32[B,2]", "x.size(0), 300"},
-        {"x=f32[2]", "(4, 5), dtype=torch.float64"}},
-       {},
-       0,
-       0,
-       random},
-      {"randn(int[] size, " FACTORY ") -> Tensor",
-       Torch,
-       nullptr,
-       sized<Fill::Randn>,
-       NoFlags,
-       {{"x=f32[B,2]", "x.size(0), 300"},
-        {"x=f32[2]", "[0, 5], dtype=torch.float64"}},
-       {},
-       0,
-       0,
-       random},
-      {"new_zeros(Tensor self, int[] size, " FACTORY ") -> Tensor",
-       Method,
-       nullptr,
-       sized<Fill::Zeros>,
-       NoFlags,
-       {{"x=i64[B,2]", "(x.size(0), 3)"},
-        {"x=f32[2]", "[2], dtype=torch.float64"}}},
-      {"new_ones(Tensor self, int[] size, " FACTORY ") -> Tensor",
-       Method,
-       nullptr,
-       sized<Fill::Ones>,
-       NoFlags,
-       {{"x=f64[B,2]", "[3, x.size(0)]"}, {"x=f32[2]", "(0,)"}}},
-      {"new_empty(Tensor self, int[] size, " FACTORY ") -> Tensor",
-       Method,
-       nullptr,
-       sized<Fill::Empty>,
-       NoFlags,
-       {{"x=i32[B,2]", "(x.size(0), 3)"}},
-       {},
-       0,
-       0,
-       "zero-filled; compared with PyTorch by shape and dtype only"},
-      {"new_full(Tensor self, int[] size, Scalar fill_value, " FACTORY
-       ") -> Tensor",
-       Method,
-       nullptr,
-       sized<Fill::Full>,
-       NoFlags,
-       {{"x=f32[B,2]", "(x.size(0), 3), 2"}, {"x=i64[2]", "[2, 2], 7"}}},
-      {"tensor(Scalar data, *, ScalarType? dtype=None, Device? device=None, "
-       "bool requires_grad=False) -> Tensor",
-       Torch,
-       nullptr,
-       tensor,
-       NoFlags,
-       {{"x=f32[2]", "2.5"},
-        {"x=f32[2]", "x.size(0)"},
-        {"x=f32[2]", "True"},
-        {"x=f32[2]", "3, dtype=torch.float64"}},
-       {},
-       0,
-       0,
-       "a number only, not a nested list"},
-      {"arange(Scalar end, " FACTORY ") -> Tensor",
-       Torch,
-       nullptr,
-       arange,
-       NoFlags,
-       {{"x=f32[B,2]", "x.size(0)"}, {"x=f32[2]", "4.5"}, {"x=f32[2]", "0"}}},
-      {"arange(Scalar start, Scalar end, Scalar step=1, " FACTORY
-       ") -> Tensor",
-       Torch,
-       nullptr,
-       arange,
-       NoFlags,
-       {{"x=f32[B,2]", "1, x.size(0) + 4"},
-        {"x=f32[2]", "-1, 2, 0.25, dtype=torch.float64"},
-        {"x=f32[2]", "10, 0, -3"},
-        {"x=f32[2]", "start=2, end=7, dtype=torch.int32"}}},
-      // Joining tensors.
-      {"cat(Tensor[] tensors, int dim=0) -> Tensor",
-       Torch,
-       nullptr,
-       join<false>,
-       NoFlags,
-       {{"x=f32[B,3], y=f32[2,3]", "[x, y]"},
-        {"x=f32[2,B], y=f32[2,4]", "(x, y, x), dim=-1"},
-        {"x=i64[0,3], y=i64[2,3]", "[x, y]"},
-        {"x=f64[2,3]", "[x]"}}},
-      {"stack(Tensor[] tensors, int dim=0) -> Tensor",
-       Torch,
-       nullptr,
-       join<true>,
-       NoFlags,
-       {{"x=f32[B,3], y=f32[B,3]", "[x, y]"},
-        {"x=f32[2,3], y=f32[2,3]", "(x, y), dim=-1"},
-        {"x=i64[2,3], y=i64[2,3]", "[x, y, x], 1"},
-        {"x=f64[0]", "[x]"}}},
-  };
+std::vector<Row> creationRows() { return preludeRows("creation.py"); }
+
+std::vector<NamedBuilder> creationBuilders() {
+  return {{"zeros", sized<Fill::Zeros>}, {"ones", sized<Fill::Ones>},
+          {"empty", sized<Fill::Empty>}, {"full", sized<Fill::Full>},
+          {"rand", sized<Fill::Rand>},   {"randn", sized<Fill::Randn>},
+          {"tensor", tensor},            {"arange", arange},
+          {"cat", join<false>},          {"stack", join<true>}};
 }
 
 } // namespace kiln::ops

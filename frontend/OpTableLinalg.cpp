@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
+#include "frontend/Prelude.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -393,38 +394,8 @@ V einsum(OpArgs &a) {
 }
 } // namespace
 
-std::vector<Row> linalgRows() {
-  return {
-      {"einsum(str equation, Tensor[] tensors) -> Tensor",
-       Torch,
-       nullptr,
-       einsum,
-       NoFlags,
-       {// Attention: scores, then the weighted sum of values.
-        {"q=f32[B,2,3,4], k=f32[B,2,5,4]", "'bhid,bhjd->bhij', q, k"},
-        {"q=f32[B,2,3,4], k=f32[B,2,5,4]", "'bhqd,bhkd->bhqk', [q, k]"},
-        {"p=f32[B,2,3,5], v=f32[B,2,5,4]", "'bhij,bhjd->bhid', p, v"},
-        {"x=f32[B,3,4], y=f32[B,4,5]", "'bij,bjk->bik', x, y"},
-        {"x=f64[3,4], y=f64[4,B]", "'ij,jk->ik', x, y"},
-        {"x=f32[B,3], y=f32[B,4]", "'bi,bj->bij', x, y"},
-        {"x=f32[3,B]", "'ij->ji', x"},
-        {"x=f32[3,B]", "'ij->', x"},
-        {"x=f32[3,4]", "'ij', x"},
-        {"x=f32[4], y=f32[4]", "'i,i', x, y"},
-        {"x=f32[2,3,4], y=f32[4,5]", "'...ij,jk->...ik', x, y"},
-        {"x=f32[2,B,4], y=f32[B,4]", "'...i,...i->...', x, y"},
-        {"x=f32[3,4], y=f32[4,5], z=f32[5,2]", "'ij,jk,kl->il', x, y, z"},
-        {"x=f32[3,4], y=f32[3,4]", "'ij,ij->ij', x, y"},
-        {"x=f32[0,4], y=f32[4,5]", "'ij,jk->ik', x, y"},
-        {"x=i64[3,4], y=i64[4,B]", "'ij,jk->ik', x, y"},
-        {"x=i32[3,B]", "'ij->j', x"},
-        {"x=f32[2,3,4], y=f32[2,4]", "'bij,bj->i', x, y"}},
-       {},
-       0,
-       0,
-       "'...' broadcasts; a repeated letter in one operand (a diagonal) is "
-       "refused"},
-  };
-}
+std::vector<Row> linalgRows() { return preludeRows("linalg.py"); }
+
+std::vector<NamedBuilder> linalgBuilders() { return {{"einsum", einsum}}; }
 
 } // namespace kiln::ops

@@ -15,6 +15,7 @@
 #include "frontend/LowerNNSupport.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
+#include "frontend/Prelude.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -221,132 +222,22 @@ V adaptiveAvgPool2d(OpArgs &a) {
   return a.fl.emitAdaptiveAvgPool2d(self(a), sizes, a.where);
 }
 
-#define SOFTMAX_SAMPLES                                                        \
-  {                                                                            \
-    {"x=f32[B,5]", "1", -8, 8}, {"x=f32[B,3,4]", "0", -8, 8},                  \
-        {"x=f64[6]", "-1", -30, 30}, {                                         \
-      "x=f32[3,4]", "dim=1, dtype=torch.float64"                               \
-    }                                                                          \
-  }
 } // namespace
 
-std::vector<Row> nnRows() {
-  return {
-      {"softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
-       Torch | Method, nullptr, softmax<false>, NoFlags, SOFTMAX_SAMPLES},
-      {"softmax(Tensor self, int? dim=None, int _stacklevel=3, "
-       "ScalarType? dtype=None) -> Tensor",
-       Functional, nullptr, softmax<false>, NoFlags, SOFTMAX_SAMPLES},
-      {"log_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
-       Torch | Method, nullptr, softmax<true>, NoFlags, SOFTMAX_SAMPLES},
-      {"log_softmax(Tensor self, int? dim=None, int _stacklevel=3, "
-       "ScalarType? dtype=None) -> Tensor",
-       Functional, nullptr, softmax<true>, NoFlags, SOFTMAX_SAMPLES},
-      // torch.nn.functional ops of nn models.
-      {"linear(Tensor self, Tensor weight, Tensor? bias=None) -> Tensor",
-       Functional,
-       nullptr,
-       linear,
-       NoFlags,
-       {{"x=f32[B,5], w=f32[4,5], b=f32[4]", "w, b"},
-        {"x=f32[2,B,5], w=f32[3,5]", "w"}}},
-      {"layer_norm(Tensor self, int[] normalized_shape, Tensor? weight=None, "
-       "Tensor? bias=None, float eps=1e-05) -> Tensor",
-       Functional,
-       nullptr,
-       layerNorm,
-       NoFlags,
-       {{"x=f32[B,4]", "(4,)"},
-        {"x=f32[B,3,4], w=f32[3,4], b=f32[3,4]", "(3, 4), w, b, 1e-3"}}},
-      {"batch_norm(Tensor self, Tensor? running_mean, Tensor? running_var, "
-       "Tensor? weight=None, Tensor? bias=None, bool training=False, "
-       "float momentum=0.1, float eps=1e-05) -> Tensor",
-       Functional,
-       nullptr,
-       batchNorm,
-       NoFlags,
-       {{"x=f32[B,3,4], m=f32[3], v=f32[3]", "m, v", 0.1, 2},
-        {"x=f32[B,3], m=f32[3], v=f32[3], w=f32[3], b=f32[3]",
-         "m, v, w, b, False, 0.1, 1e-3", 0.1, 2}}},
-      {"embedding(Tensor self, Tensor weight, int? padding_idx=None, "
-       "Scalar? max_norm=None, float norm_type=2.0, "
-       "bool scale_grad_by_freq=False, bool sparse=False) -> Tensor",
-       Functional,
-       nullptr,
-       embedding,
-       NoFlags,
-       {{"i=i64[B,3], w=f32[5,4]", "w"}}},
-      {"conv2d(Tensor self, Tensor weight, Tensor? bias=None, int[2] stride=1, "
-       "int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor",
-       Functional,
-       nullptr,
-       conv2d,
-       NoFlags,
-       {{"x=f32[B,3,8,8], w=f32[4,3,3,3], b=f32[4]", "w, b"},
-        {"x=f32[B,4,7,9], w=f32[6,2,3,2]", "w, None, (2, 1), (1, 0), 2, 2"},
-        {"x=f64[1,2,5,5], w=f64[3,2,1,1]", "w, stride=2"},
-        {"x=f32[0,3,4,4], w=f32[2,3,3,3]", "w, padding=1"}}},
-      {"conv2d(Tensor self, Tensor weight, Tensor? bias=None, int[2] stride=1, "
-       "str padding='valid', int[2] dilation=1, int groups=1) -> Tensor",
-       Functional,
-       nullptr,
-       conv2d,
-       NoFlags,
-       {{"x=f32[B,3,8,8], w=f32[4,3,3,3]", "w, padding='same'"},
-        {"x=f32[B,3,8,8], w=f32[4,3,3,5], b=f32[4]",
-         "w, b, padding='same', dilation=(2, 1)"},
-        {"x=f32[B,3,6,6], w=f32[4,3,3,3]", "w, padding='valid'"}},
-       {},
-       0,
-       0,
-       "'same' needs stride 1 and an even total padding"},
-      {"max_pool2d(Tensor self, int[2] kernel_size, int[2]? stride=None, "
-       "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False, "
-       "bool return_indices=False) -> Tensor",
-       Functional,
-       nullptr,
-       pool2d<true>,
-       NoFlags,
-       {{"x=f32[B,3,8,8]", "2"},
-        {"x=f32[B,2,9,7]", "(3, 2), stride=(2, 1), padding=1, ceil_mode=True"},
-        {"x=f64[1,2,9,9]", "3, 2, 0, 2"},
-        {"x=f32[0,2,4,4]", "2"}}},
-      {"avg_pool2d(Tensor self, int[2] kernel_size, int[2]? stride=None, "
-       "int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
-       "int? divisor_override=None) -> Tensor",
-       Functional,
-       nullptr,
-       pool2d<false>,
-       NoFlags,
-       {{"x=f32[B,3,8,8]", "2"},
-        {"x=f32[B,2,9,7]", "3, 2, 1, True, False"},
-        {"x=f64[1,2,6,6]", "(2, 3), padding=1"},
-        {"x=f32[0,2,4,4]", "2, []"}},
-       {},
-       0,
-       0,
-       "divisor_override is not supported"},
-      {"adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
-       Functional,
-       nullptr,
-       adaptiveAvgPool2d,
-       NoFlags,
-       {{"x=f32[B,3,8,8]", "1"},
-        {"x=f32[B,3,8,6]", "(4, 3)"},
-        {"x=f32[2,3,7,5]", "(3, 5)"},
-        {"x=f64[1,2,5,9]", "(2, 4)"},
-        {"x=f32[2,3,H,W]", "(1, 1)"}}},
-      {"dropout(Tensor self, float p=0.5, bool training=True) -> Tensor",
-       Functional | FInplaceArg,
-       nullptr,
-       dropout,
-       NoFlags,
-       {{"x=f32[B,4]", "0.2, False"}, {"x=f32[3]", "training=False"}},
-       {},
-       0,
-       0,
-       "eval mode only: the identity; training=True is an error"},
-  };
+std::vector<Row> nnRows() { return preludeRows("functional.py"); }
+
+std::vector<NamedBuilder> nnBuilders() {
+  return {{"softmax", softmax<false>},
+          {"log_softmax", softmax<true>},
+          {"linear", linear},
+          {"layer_norm", layerNorm},
+          {"batch_norm", batchNorm},
+          {"embedding", embedding},
+          {"conv2d", conv2d},
+          {"max_pool2d", pool2d<true>},
+          {"avg_pool2d", pool2d<false>},
+          {"adaptive_avg_pool2d", adaptiveAvgPool2d},
+          {"dropout", dropout}};
 }
 
 } // namespace kiln::ops
