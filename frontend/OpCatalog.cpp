@@ -39,6 +39,15 @@ static std::string lowering(const Row &r) {
   return r.kilnOp ? std::string(r.kilnOp) : std::string("composite");
 }
 
+/// What the differential test compares of a random row's values.
+static std::string randomNote(llvm::StringRef kind) {
+  if (kind == "any")
+    return "values unspecified: compared with PyTorch by shape and dtype only";
+  return "random: compared with PyTorch by shape, dtype and " +
+         std::string(kind == "uniform" ? "range [0, 1)" : "finiteness") +
+         " only";
+}
+
 std::string catalogJson() {
   llvm::json::Array rows;
   for (const Row &r : allRows()) {
@@ -59,6 +68,8 @@ std::string catalogJson() {
                            {"spellings", std::move(spellings)},
                            {"f_inplace_arg", (r.spellings & FInplaceArg) != 0},
                            {"lowering", lowering(r)},
+                           {"random", r.random ? llvm::json::Value(r.random)
+                                               : llvm::json::Value(nullptr)},
                            {"rtol", r.rtol},
                            {"atol", r.atol},
                            {"samples", std::move(samples)}});
@@ -77,6 +88,8 @@ std::string catalogMarkdown() {
     for (const std::string &s : spellingsOf(r))
       spellings += (spellings.empty() ? "`" : ", `") + s + "`";
     std::string note = r.note;
+    if (r.random)
+      note += std::string(note.empty() ? "" : "; ") + randomNote(r.random);
     if (r.spellings & FInplaceArg)
       note += std::string(note.empty() ? "" : "; ") + "`F." + r.schema().name +
               "` also takes `inplace=`";

@@ -129,6 +129,11 @@ struct Row {
   /// decomposition is looser than the default (see gen_op_tests.py).
   double rtol = 0, atol = 0;
   const char *note = "";
+  /// Rows whose values eager PyTorch does not fix, so that the differential
+  /// test compares shape and dtype and only what the row promises of the
+  /// values: "uniform" (in [0, 1)), "normal" (finite) or "any" (nothing:
+  /// torch.empty); null for every other row.
+  const char *random = nullptr;
 
   const Schema &schema() const;
 };

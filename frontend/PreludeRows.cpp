@@ -151,6 +151,8 @@ public:
         r.flags = bits(v);
       else if (k.name == "note")
         note = str(v);
+      else if (k.name == "random")
+        r.random = randomKind(v);
       else
         fail(v, "op() has no keyword '" + k.name + "'");
     }
@@ -180,6 +182,14 @@ private:
       if (llvm::StringRef(b.name) == name)
         return b.build;
     fail(e, llvm::Twine("no C++ builder is named '") + name + "'");
+  }
+
+  const char *randomKind(const ast::Expr &e) {
+    const char *kind = str(e);
+    for (const char *known : {"uniform", "normal", "any"})
+      if (llvm::StringRef(kind) == known)
+        return kind;
+    fail(e, "random= is 'uniform', 'normal' or 'any'");
   }
 
   const char *keep(std::string s) {

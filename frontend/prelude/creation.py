@@ -29,7 +29,8 @@ from kiln_table import METHOD, TORCH, op
     TORCH,
     samples=[('x=f32[B,2]', 'x.size(0), 3'),
              ('x=f32[2]', '[2], dtype=torch.int32')],
-    note='zero-filled; compared with PyTorch by shape and dtype only',
+    note='zero-filled',
+    random='any',
     build='empty')
 @op('full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool requires_grad=False) -> Tensor',
     TORCH,
@@ -42,13 +43,13 @@ from kiln_table import METHOD, TORCH, op
     TORCH,
     samples=[('x=f32[B,2]', 'x.size(0), 300'),
              ('x=f32[2]', '(4, 5), dtype=torch.float64')],
-    note='random: compared with PyTorch by shape, dtype and range only',
+    random='uniform',
     build='rand')
 @op('randn(int[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool requires_grad=False) -> Tensor',
     TORCH,
     samples=[('x=f32[B,2]', 'x.size(0), 300'),
              ('x=f32[2]', '[0, 5], dtype=torch.float64')],
-    note='random: compared with PyTorch by shape, dtype and range only',
+    random='normal',
     build='randn')
 @op('new_zeros(Tensor self, int[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool requires_grad=False) -> Tensor',
     METHOD,
@@ -63,7 +64,8 @@ from kiln_table import METHOD, TORCH, op
 @op('new_empty(Tensor self, int[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool requires_grad=False) -> Tensor',
     METHOD,
     samples=[('x=i32[B,2]', '(x.size(0), 3)')],
-    note='zero-filled; compared with PyTorch by shape and dtype only',
+    note='zero-filled',
+    random='any',
     build='empty')
 @op('new_full(Tensor self, int[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool requires_grad=False) -> Tensor',
     METHOD,

@@ -10,7 +10,7 @@ op it replaces, on the same samples. Every name here has a twin of the
 same value in PreludeRows.cpp, and test/prelude checks that they agree.
 
 op(schema, spellings, samples=[], aliases=[], rtol=0.0, atol=0.0, note='',
-   flags=0, kiln=None, build=None)
+   flags=0, kiln=None, build=None, random=None)
   schema     PyTorch's schema text: "glu(Tensor self, int dim=-1) -> Tensor"
   spellings  TORCH | METHOD | FUNCTIONAL | INPLACE | F_INPLACE_ARG | MATH
   samples    (inputs, args='', lo=-1.0, hi=1.0) tuples, or inputs alone:
@@ -23,6 +23,9 @@ op(schema, spellings, samples=[], aliases=[], rtol=0.0, atol=0.0, note='',
   note       a remark for the generated documentation
              Rows with kiln= or build= are not lowered by the function they
              decorate: they decorate a stub, several at a time.
+  random     values eager PyTorch does not fix: 'uniform' (in [0, 1)),
+             'normal' (finite) or 'any' (torch.empty); the generated test
+             compares shape, dtype and only that of the values
   flags      FLOAT_MATH (int inputs compute in float), NO_BOOL (bool inputs
              are refused), FLOAT_ONLY (non-float inputs are refused, as
              PyTorch's activations do)
@@ -46,14 +49,14 @@ ROWS = []
 
 
 def op(schema, spellings, samples=(), aliases=(), rtol=0.0, atol=0.0,
-       note='', flags=0, kiln=None, build=None):
+       note='', flags=0, kiln=None, build=None, random=None):
     def declare(fn):
         ROWS.append({'schema': schema, 'spellings': spellings,
                      'lowered_by_function': kiln is None and build is None,
                      'samples': [s if isinstance(s, tuple) else (s,)
                                  for s in samples],
                      'aliases': list(aliases), 'rtol': rtol, 'atol': atol,
-                     'flags': flags, 'function': fn})
+                     'flags': flags, 'random': random, 'function': fn})
         return fn
     return declare
 

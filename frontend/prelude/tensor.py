@@ -92,10 +92,16 @@ def _matrix_products_rows():
 @op('rand_like(Tensor self, *, ScalarType? dtype=None) -> Tensor',
     TORCH,
     build='rand_like',
-    note='random: not compared with PyTorch')
+    samples=['x=f32[B,300]',
+             ('x=f32[3,4]', 'dtype=torch.float64'),
+             'x=f32[0,3]'],
+    random='uniform')
 @op('randn_like(Tensor self, *, ScalarType? dtype=None) -> Tensor',
     TORCH,
     build='randn_like',
-    note='random: not compared with PyTorch')
+    samples=['x=f32[B,300]',
+             ('x=f64[3,4]', 'dtype=torch.float32'),
+             'x=f32[0,3]'],
+    random='normal')
 def _like_rows():
     pass

@@ -20,8 +20,9 @@ with `kiln run` (run_kiln.py's helpers) on run_eager.py's seeded inputs drawn
 from the sample's value range, the dynamic dims taking one assignment at -O0
 and the other at -O2, and is compared with eager PyTorch.
 
-Random rows (rand, randn, empty: NONDETERMINISTIC below) are compared by
-shape and dtype, and their values by the range the row promises.
+Rows whose values eager PyTorch does not fix (the catalog's `random`: rand,
+randn, empty, ...) are compared by shape and dtype, and their values by what
+the row promises (RANDOM_BOUNDS below).
 
 Tolerances: run_kiln.py's RTOL=1e-4, ATOL=1e-5 unless a row states its own.
 kiln's exp, tanh, erf and log are polynomial approximations accurate to a few
@@ -257,8 +258,8 @@ def run_one(bin_dir, archive, opt, entry, case, work):
     try:
         actual, _ = run_kiln.kiln_run(bin_dir, archive, fn, params, args, sub)
         rtol, atol = row["rtol"] or RTOL, row["atol"] or ATOL
-        if row["name"] in NONDETERMINISTIC:
-            problem, diff = compare_random(row["name"], expected, actual)
+        if row["random"]:
+            problem, diff = compare_random(row["random"], expected, actual)
         else:
             problem, diff = compare(expected, actual, rtol, atol)
     except Exception as exc:  # noqa: BLE001
@@ -280,25 +281,19 @@ def load_entries(path, entries):
 # run_kiln's defaults; compare() sets its module's tolerances per row.
 RTOL, ATOL = run_kiln.RTOL, run_kiln.ATOL
 
-# Rows whose values eager PyTorch does not fix: random draws, and empty,
-# whose contents are whatever memory held. They are compared by shape and
-# dtype, and their values by the range the row promises: [lo, hi), or only
-# finite (None), or not at all (empty is zero-filled in kiln, any value in
+# What a row's `random` promises of its values: [lo, hi), only finite
+# (None), or nothing (False: empty is zero-filled in kiln, any value in
 # eager). The op table's notes say so in the documentation.
-NONDETERMINISTIC = {
-    "rand": (0.0, 1.0), "rand_like": (0.0, 1.0),
-    "randn": None, "randn_like": None,
-    "empty": False, "new_empty": False,
-}
+RANDOM_BOUNDS = {"uniform": (0.0, 1.0), "normal": None, "any": False}
 
 
-def compare_random(name, expected, actual):
+def compare_random(kind, expected, actual):
     import numpy as np
     shapes = [np.zeros_like(run_kiln.to_numpy(e)) for e in expected]
     problem, _ = compare(shapes, [np.zeros_like(a) for a in actual], 0, 0)
     if problem:
         return problem, 0.0
-    bounds = NONDETERMINISTIC[name]
+    bounds = RANDOM_BOUNDS[kind]
     for i, a in enumerate(actual):
         if bounds is False or a.size == 0:
             continue

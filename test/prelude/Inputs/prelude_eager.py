@@ -116,6 +116,10 @@ def check_catalog(table, kiln):
                 spelled |= table.INPLACE
         if found and found["f_inplace_arg"]:
             spelled |= table.F_INPLACE_ARG
+        if found and found["random"] != row["random"]:
+            print("FAILED catalog %s: kiln has random=%s, the decorator %s"
+                  % (row["schema"], found["random"], row["random"]))
+            ok = False
         if not found or spelled != row["spellings"]:
             print("FAILED catalog %s: kiln has %s with spellings %d, the "
                   "decorator says %d" % (row["schema"], found and
