@@ -23,6 +23,11 @@ std::unique_ptr<mlir::Pass> createLowerKilnToLinalgPass();
 /// ...) into polynomial approximations, so loops that use them vectorize.
 std::unique_ptr<mlir::Pass> createExpandMathPass();
 
+/// Removes the inputs and results of linalg.generic that its body never
+/// reads, before bufferization: MLIR 19 would otherwise erase an in-place
+/// op that yields a constant as a self-copy (UnusedLinalgInputs.cpp).
+std::unique_ptr<mlir::Pass> createUnusedLinalgInputsPass();
+
 /// Rewrites memref.copy between non-dense buffers into linalg.copy, so that
 /// no copy needs MLIR's C runner library.
 std::unique_ptr<mlir::Pass> createStridedCopiesPass();

@@ -56,6 +56,7 @@ void kiln::registerCodegenDialects(DialectRegistry &registry) {
 void kiln::registerCodegenPasses() {
   registerPass([] { return createLowerKilnToLinalgPass(); });
   registerPass([] { return createExpandMathPass(); });
+  registerPass([] { return createUnusedLinalgInputsPass(); });
   registerPass([] { return createStridedCopiesPass(); });
   registerPass([] { return createCheckAllocationSizesPass(); });
   registerPass([] { return createSkipEmptyLoopNestsPass(); });

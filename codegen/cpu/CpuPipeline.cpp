@@ -62,6 +62,9 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
                                                               memorySpace);
   };
   bufferize.inferFunctionResultLayout = false;
+  // Always, not only at -O1 and up: the canonicalizer after bufferization
+  // would drop an in-place op whose input is unread (UnusedLinalgInputs.cpp).
+  pm.addPass(createUnusedLinalgInputsPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferDeallocationPipelineOptions deallocation;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
