@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpTable.h"
+#include "frontend/Prelude.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -78,7 +79,8 @@ static bool convertArg(FunctionLowering &fl, ops::ParamType t, PyValue &v,
   Type type = v.isValue() ? v.value.getType() : Type();
   switch (t) {
   case ParamType::OptTensor:
-    if (v.isNone())
+    // An Optional is checked by the row (optionalArgRefused).
+    if (v.isNone() || v.isOptional())
       return true;
     [[fallthrough]];
   case ParamType::Tensor:
@@ -291,6 +293,27 @@ static std::optional<BindError> bindRow(FunctionLowering &fl, ops::Spelling s,
   return std::nullopt;
 }
 
+/// Whether a bound call passes an Optional[Tensor] known only at run time
+/// to a row that cannot take one, reporting it. A prelude decomposition
+/// tests it at run time (`if weight is not None:` becomes a run-time
+/// branch); a C++ builder or a kiln op needs to know while compiling
+/// whether the tensor is there.
+static bool optionalArgRefused(FunctionLowering &fl, const ops::OpArgs &args) {
+  if (args.row.build == ops::lowerViaPrelude)
+    return false;
+  for (size_t i = 0; i < args.args.size(); ++i) {
+    const ops::BoundArg &a = args.args[i];
+    if (!a.value.isOptional())
+      continue;
+    fl.error(a.range, args.spelling + "() cannot take " + fl.describe(a.value) +
+                          " for '" + args.row.schema().params[i].name +
+                          "': its lowering needs to know while compiling "
+                          "whether the tensor is there");
+    return true;
+  }
+  return false;
+}
+
 /// An argument as the binder reads it. A list literal is read as its
 /// items, as a tuple is: a Python list need not have one element type, so
 /// `torch.einsum(eq, [x, m])` may mix ranks that a kiln list cannot hold.
@@ -339,6 +362,8 @@ MaybeValue FunctionLowering::callOp(const ops::Row &row, ops::Spelling s,
     ops::OpArgs args(*this, *r, spelled, call.range);
     std::optional<BindError> e = bindRow(*this, s, self, lowered, args);
     if (!e) {
+      if (optionalArgRefused(*this, args))
+        return std::nullopt;
       std::optional<Value> v = ops::lowerRow(args);
       if (!v)
         return std::nullopt;

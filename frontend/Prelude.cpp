@@ -208,6 +208,9 @@ bool keyOf(const PyValue &v, llvm::raw_ostream &os) {
   case PyValue::Kind::Global:
     os << v.str;
     return true;
+  case PyValue::Kind::Optional: // tested at run time inside
+    os << "Optional[" << v.payload().getType() << "]";
+    return true;
   case PyValue::Kind::Tuple:
     os << "(";
     for (const PyValue &e : v.elems) {
@@ -232,6 +235,11 @@ PyValue bindParam(OpBuilder &b, Location loc, const PyValue &arg,
     for (const PyValue &e : arg.elems)
       elems.push_back(bindParam(b, loc, e, blockArgs));
     return PyValue::tuple(std::move(elems));
+  }
+  if (arg.isOptional()) { // its presence flag, then its tensor
+    PyValue r = PyValue::optional(blockArgs[0], blockArgs[1]);
+    blockArgs = blockArgs.drop_front(2);
+    return r;
   }
   if (!arg.isValue())
     return arg;
