@@ -1,14 +1,15 @@
-//===- OpTableCreation.cpp - The op table's rows: creation and joining ----===//
+//===- OpTableCreation.cpp - Creation and joining builders ----------------===//
 //
-// Tensors made from sizes (torch.zeros/ones/empty/full/rand/randn and the
-// Tensor.new_* methods), from a number (torch.tensor), from a range
-// (torch.arange), and from a list of tensors (torch.cat, torch.stack); the
-// ones made from another tensor's shape (zeros_like, ...) are in
-// OpTableTensor.cpp. Sizes may be run-time ints, so `torch.zeros(x.size(0),
-// 4)` has a dynamic first dim. device=, layout=, pin_memory= and
-// requires_grad= are accepted as PyTorch's factories take them and ignored:
-// they change where or how eager PyTorch keeps the result, not its values.
-// torch.empty is zero-filled, one of the values PyTorch may return.
+// The builders of frontend/prelude/creation.py's rows: tensors made from
+// sizes (torch.zeros/ones/empty/full/rand/randn and the Tensor.new_*
+// methods), from a number (torch.tensor), from a range (torch.arange), and
+// from a list of tensors (torch.cat, torch.stack); the ones made from
+// another tensor's shape (zeros_like, ...) are in OpTableTensor.cpp. Sizes
+// may be run-time ints, so `torch.zeros(x.size(0), 4)` has a dynamic first
+// dim. device=, layout=, pin_memory= and requires_grad= are accepted as
+// PyTorch's factories take them and ignored: they change where or how
+// eager PyTorch keeps the result, not its values. torch.empty is
+// zero-filled, one of the values PyTorch may return.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/OpBuilders.h"

@@ -1,7 +1,8 @@
-//===- OpTableLinalg.cpp - The op table's rows: einsum --------------------===//
+//===- OpTableLinalg.cpp - The einsum builder -----------------------------===//
 //
-// torch.einsum, parsed at compile time and lowered to ops kiln already has,
-// so fusion and the matmul kernels see through it: one operand is a sum
+// torch.einsum (the row of frontend/prelude/linalg.py), parsed at compile
+// time and lowered to ops kiln already has, so fusion and the matmul
+// kernels see through it: one operand is a sum
 // over the letters the output drops and a permute; two operands become
 // [batch, M, K] x [batch, K, N] (permutes, reshapes that merge the letters
 // of each group, and one kiln.matmul), or a broadcast multiply when no

@@ -1,15 +1,16 @@
-//===- OpTableNN.cpp - The op table's rows: the NN family -----------------===//
+//===- OpTableNN.cpp - The NN family's builders ---------------------------===//
 //
-// softmax and log_softmax, in every spelling, and the torch.nn.functional
-// ops of nn models whose builders nn.Module submodules share (emitLinear,
-// emitLayerNorm, ...; see OpFamilies.h). Models compile in eval mode:
+// The builders of the rows of frontend/prelude/functional.py: softmax and
+// log_softmax, and the torch.nn.functional ops of nn models (linear, the
+// norms, embedding, conv2d, the pools, dropout), whose torch.nn modules'
+// forwards (prelude/modules.py) call them. Models compile in eval mode:
 // dropout is the identity and batch_norm uses the running statistics, and
 // asking for training is an error rather than a silent difference. Both
-// subtract the max before exp (nn::emitSoftmax), so log_softmax is
-// x - max - log(sum(exp(x - max))): a stable logsumexp, never log(softmax),
-// which underflows to -inf. F.softmax also takes PyTorch's legacy
-// `_stacklevel` and an optional dim, which PyTorch would guess; kiln asks
-// for it, as PyTorch's deprecation warning does.
+// softmaxes subtract the max before exp (nn::emitSoftmax), so log_softmax
+// is x - max - log(sum(exp(x - max))): a stable logsumexp, never
+// log(softmax), which underflows to -inf. F.softmax also takes PyTorch's
+// legacy `_stacklevel` and an optional dim, which PyTorch would guess;
+// kiln asks for it, as PyTorch's deprecation warning does.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
