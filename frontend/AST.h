@@ -49,6 +49,7 @@ struct Expr {
     Attribute,
     Subscript,
     Slice,
+    FString,
   };
   const Kind kind;
   /// The number of nodes on the longest path down to a leaf, set by the
@@ -98,6 +99,23 @@ struct StrLitExpr : Expr {
   StrLitExpr(SourceRange r, std::string v)
       : Expr(Kind::StrLit, r), value(std::move(v)) {}
   static bool classof(const Expr *e) { return e->kind == Kind::StrLit; }
+};
+
+/// An f-string (with any literals next to it): literal text and
+/// replacement fields `{expr!conversion:spec}`, in order.
+struct FStringExpr : Expr {
+  struct Part {
+    /// The literal text, escapes decoded, when `expr` is null.
+    std::string text;
+    ExprPtr expr;
+    /// 'r', 's', 'a', or 0 for none.
+    char conversion = 0;
+    std::string spec;
+  };
+  std::vector<Part> parts;
+  FStringExpr(SourceRange r, std::vector<Part> parts)
+      : Expr(Kind::FString, r), parts(std::move(parts)) {}
+  static bool classof(const Expr *e) { return e->kind == Kind::FString; }
 };
 
 /// `...`, which only makes sense inside a subscript.
@@ -420,6 +438,10 @@ struct FunctionDef : Stmt {
   /// `# kiln:` comments on the lines directly above the def (or its
   /// decorators), in source order.
   std::vector<SpecComment> specs;
+  /// For a method whose body uses Python outside kiln's subset: the error,
+  /// reported only if an entry point reaches the method (the body is
+  /// empty). An `extra_repr` no entry point calls leaves its class usable.
+  std::optional<Diagnostic> unsupported;
   FunctionDef(SourceRange r) : Stmt(Kind::FunctionDef, r) {}
   static bool classof(const Stmt *s) { return s->kind == Kind::FunctionDef; }
 };

@@ -220,6 +220,24 @@ std::string unparse(const Expr &e, int minPrec) {
       s += ":" + unparse(*sl.step, 1);
     break;
   }
+  case Expr::Kind::FString: {
+    std::string body;
+    for (const FStringExpr::Part &p : cast<FStringExpr>(e).parts) {
+      if (!p.expr) {
+        for (char c : p.text)
+          body += (c == '{' || c == '}') ? std::string(2, c) : std::string(1, c);
+        continue;
+      }
+      body += "{" + unparse(*p.expr, 1);
+      if (p.conversion)
+        body += std::string("!") + p.conversion;
+      if (!p.spec.empty())
+        body += ":" + p.spec;
+      body += "}";
+    }
+    s = "f" + quote(body);
+    break;
+  }
   }
   if (prec < minPrec)
     return "(" + s + ")";
@@ -371,6 +389,12 @@ void Printer::expr(const Expr &e, unsigned indent, bool isTarget) {
     optional(s.step, indent + 1);
     return;
   }
+  case Expr::Kind::FString:
+    line(indent, "FString " + unparse(e, 0), e.range, suffix);
+    for (const FStringExpr::Part &p : cast<FStringExpr>(e).parts)
+      if (p.expr)
+        expr(*p.expr, indent + 1);
+    return;
   }
 }
 

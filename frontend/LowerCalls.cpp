@@ -161,7 +161,8 @@ MaybeValue FunctionLowering::lowerCall(const ast::CallExpr &call) {
     return std::nullopt;
   switch (callee->kind) {
   case PyValue::Kind::Global:
-    if (MaybeValue r; lowerStaticTypeCall(*this, callee->str, call, r))
+    if (MaybeValue r; lowerStaticTypeCall(*this, callee->str, call, r) ||
+                      lowerStaticGlobalCall(*this, callee->str, call, r))
       return r;
     return callGlobal(callee->str, call);
   case PyValue::Kind::Function:
@@ -174,6 +175,10 @@ MaybeValue FunctionLowering::lowerCall(const ast::CallExpr &call) {
               findMethodIn(module, obj.userClass, callee->str))
         return callObjectMethod(obj, *f, CallArgs::of(call));
     }
+    if (MaybeValue r;
+        lowerMetadataMethod(*this, callee->elems[0], callee->str, call, r) ||
+        lowerStrFormat(*this, callee->elems[0], callee->str, call, r))
+      return r;
     return callMethod(callee->elems[0], callee->str, CallArgs::of(call));
   case PyValue::Kind::Object:
     return callObject(*callee->object, call);

@@ -126,6 +126,8 @@ MaybeValue FunctionLowering::lowerExpr(const ast::Expr &expr) {
   case ast::Expr::Kind::Slice:
     error(expr.range, "a slice is only supported inside a subscript");
     return std::nullopt;
+  case ast::Expr::Kind::FString:
+    return lowerFString(*this, llvm::cast<ast::FStringExpr>(expr));
   }
   return std::nullopt;
 }
@@ -422,10 +424,62 @@ static std::optional<CmpPredicate> cmpPredicate(ast::CmpOpKind k) {
   }
 }
 
+/// `l in r` for a tuple `r`: `x.dtype in (torch.float16, torch.bfloat16)`
+/// is decided now; numbers are compared at run time, element by element.
+static std::optional<Value> lowerMembership(FunctionLowering &fl,
+                                            const PyValue &l, const PyValue &r,
+                                            SourceRange range) {
+  if (r.kind != PyValue::Kind::Tuple) {
+    fl.error(range, "'in' is supported on a tuple or a list display only, "
+                    "not " +
+                        fl.describe(r));
+    return std::nullopt;
+  }
+  Value any = fl.constBool(false, range);
+  for (const PyValue &e : r.elems) {
+    Value eq;
+    if (std::optional<bool> s = staticEqual(fl.b, l, e)) {
+      eq = fl.constBool(*s, range);
+    } else if (l.isValue() && e.isValue() && l.value.getType().isIntOrFloat() &&
+               e.value.getType().isIntOrFloat()) {
+      std::optional<Value> c = fl.emitCompare(CmpPredicate::eq, l.value,
+                                              e.value, range, range, range);
+      if (!c)
+        return std::nullopt;
+      eq = *c;
+    } else {
+      fl.error(range, "'in' cannot compare " + fl.describe(l) + " with " +
+                          fl.describe(e));
+      return std::nullopt;
+    }
+    any = fl.b.create<arith::OrIOp>(fl.loc(range), any, eq);
+  }
+  // Folded here so that an `if` on it is decided while compiling.
+  if (std::optional<bool> k = knownCondition(any))
+    return fl.constBool(*k, range);
+  return any;
+}
+
 MaybeValue FunctionLowering::lowerCompare(const ast::CompareExpr &e) {
   std::vector<PyValue> operands;
-  for (const ast::ExprPtr &o : e.operands) {
-    MaybeValue v = lowerExpr(*o);
+  for (size_t i = 0; i < e.operands.size(); ++i) {
+    // `d in [torch.float16, torch.bfloat16]`: a list display that is only
+    // searched is a tuple, and may hold dtypes and strs.
+    auto *list = llvm::dyn_cast<ast::ListExpr>(e.operands[i].get());
+    if (list && i > 0 &&
+        (e.ops[i - 1] == ast::CmpOpKind::In ||
+         e.ops[i - 1] == ast::CmpOpKind::NotIn)) {
+      std::vector<PyValue> elems;
+      for (const ast::ExprPtr &x : list->elts) {
+        MaybeValue v = lowerExpr(*x);
+        if (!v)
+          return std::nullopt;
+        elems.push_back(*v);
+      }
+      operands.push_back(PyValue::tuple(std::move(elems)));
+      continue;
+    }
+    MaybeValue v = lowerExpr(*e.operands[i]);
     if (!v)
       return std::nullopt;
     operands.push_back(*v);
@@ -454,15 +508,21 @@ MaybeValue FunctionLowering::lowerCompare(const ast::CompareExpr &e) {
         c = constBool(k == ast::CmpOpKind::Is ? same : !same, range);
       }
     } else if (k == ast::CmpOpKind::In || k == ast::CmpOpKind::NotIn) {
-      error(range, "'in' is not supported");
-      return std::nullopt;
-    } else if (l.kind == PyValue::Kind::Str && r.kind == PyValue::Kind::Str) {
-      bool eq = l.str == r.str;
+      std::optional<Value> in = lowerMembership(*this, l, r, range);
+      if (!in)
+        return std::nullopt;
+      c = k == ast::CmpOpKind::In
+              ? *in
+              : b.create<arith::XOrIOp>(loc(range), *in, constBool(true, range))
+                    .getResult();
+    } else if (std::optional<bool> eq = staticEqual(b, l, r)) {
+      // `x.dtype == torch.float32`, `mode == "linear"`: decided now.
       if (k != ast::CmpOpKind::Eq && k != ast::CmpOpKind::Ne) {
-        error(range, "strings can only be compared with == and !=");
+        error(range, describe(l) + " and " + describe(r) +
+                         " can only be compared with == and !=");
         return std::nullopt;
       }
-      c = constBool(k == ast::CmpOpKind::Eq ? eq : !eq, range);
+      c = constBool(k == ast::CmpOpKind::Eq ? *eq : !*eq, range);
     } else {
       if (!l.isValue() || !r.isValue() ||
           llvm::isa<ListType>(l.value.getType()) ||
@@ -540,9 +600,14 @@ MaybeValue FunctionLowering::lowerBoolOp(const ast::BoolOpExpr &e) {
 }
 
 MaybeValue FunctionLowering::lowerIfExp(const ast::IfExpExpr &e) {
-  std::optional<Value> cond = lowerCondition(*e.test);
-  if (!cond)
+  // `x.mul_(g) if self.inplace else x * g`: a condition known while
+  // compiling picks its side, and the other is never lowered, as for `if`.
+  std::optional<Decided> d = decideCondition(*this, *e.test);
+  if (!d)
     return std::nullopt;
+  if (d->known)
+    return lowerExpr(*d->known ? *e.body : *e.orelse);
+  std::optional<Value> cond = d->cond;
   std::string tmp = "$tmp" + std::to_string(tempCounter++);
   // `m if m is not None else d`: each side sees what the test says of m.
   Refinements refine = refinementsOf(*e.test);
@@ -618,6 +683,8 @@ MaybeValue FunctionLowering::lowerAttribute(const ast::AttributeExpr &e) {
     if (base->str == "math")
       if (std::optional<double> c = ops::mathConstant(e.attr))
         return PyValue::ofValue(constFloat(*c, e.range));
+    if (MaybeValue r; lowerInfoAttribute(*this, *base, e, r))
+      return r;
     return PyValue::global(base->str + "." + e.attr);
   }
   if (base->kind == PyValue::Kind::Object)
@@ -632,6 +699,9 @@ MaybeValue FunctionLowering::lowerAttribute(const ast::AttributeExpr &e) {
     }
     if (e.attr == "ndim")
       return PyValue::ofValue(constInt(tt.getRank(), e.range));
+    if (std::optional<PyValue> m =
+            tensorMetadata(*this, base->value, e.attr, e.range))
+      return m;
     if (e.attr == "T") {
       if (tt.getRank() != 2) {
         error(e.range,
@@ -644,13 +714,16 @@ MaybeValue FunctionLowering::lowerAttribute(const ast::AttributeExpr &e) {
           loc(e.range), t, base->value, b.getI64IntegerAttr(0),
           b.getI64IntegerAttr(1)));
     }
-    if (!isKnownTensorMethod(e.attr)) {
+    if (!isKnownTensorMethod(e.attr) && e.attr != "is_floating_point" &&
+        e.attr != "element_size" && e.attr != "is_complex") {
       error(e.attrRange, describe(*base) + " has no attribute '" + e.attr + "'");
       return std::nullopt;
     }
     return PyValue::method(*base, e.attr);
   }
   if (base->isValue() && llvm::isa<ListType>(base->value.getType()))
+    return PyValue::method(*base, e.attr);
+  if (base->kind == PyValue::Kind::Str && e.attr == "format")
     return PyValue::method(*base, e.attr);
   error(e.attrRange, describe(*base) + " has no attribute '" + e.attr + "'");
   return std::nullopt;

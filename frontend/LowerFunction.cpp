@@ -143,6 +143,12 @@ std::optional<PyValue>
 FunctionLowering::lowerBody(const ast::FunctionDef &fn,
                             std::vector<PyValue> params) {
   def = &fn;
+  if (fn.unsupported) {
+    error(fn.unsupported->range, fn.unsupported->message,
+          {{fn.nameRange, "in '" + fn.name + "', which is compiled because "
+                          "an entry point calls it"}});
+    return std::nullopt;
+  }
   // A prelude function reached by another path than getOrLowerPrelude
   // (another kind of specialization) still reports at the user's call.
   std::optional<PreludeFrame> adopted;

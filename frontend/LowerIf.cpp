@@ -1,8 +1,8 @@
 //===- LowerIf.cpp - if statements and raise ------------------------------===//
 //
 // `if` becomes `scf.if` yielding every variable either branch assigns (a
-// branch on a compile-time constant condition lowers only the branch
-// taken); `raise` becomes a kiln.assert that always fails, and sets
+// condition known while compiling lowers only the branch taken, the same
+// decision the prelude's static ifs use); `raise` becomes a kiln.assert that always fails, and sets
 // `$raised` so that an `if` whose branch raised takes its variables from
 // the other branch. The other statements are LowerStmt.cpp's.
 //
@@ -36,11 +36,13 @@ std::optional<bool> knownCondition(Value cond) {
   Operation *op = cond.getDefiningOp();
   if (!op)
     return std::nullopt;
-  if (auto c = llvm::dyn_cast<arith::ConstantOp>(op)) {
-    if (auto i = llvm::dyn_cast<IntegerAttr>(c.getValue()))
-      return i.getInt() != 0;
+  // The arith ops that a condition is built of (`not`, `and` of constants)
+  // have folders; kiln.cmp has none, hence the cases below.
+  auto fromFold = [&]() -> std::optional<bool> {
+    if (auto i = llvm::dyn_cast_or_null<IntegerAttr>(foldToConstant(cond)))
+      return !i.getValue().isZero();
     return std::nullopt;
-  }
+  };
   if (auto x = llvm::dyn_cast<arith::XOrIOp>(op)) {
     std::optional<bool> a = knownCondition(x.getLhs());
     std::optional<bool> c = a ? knownCondition(x.getRhs()) : std::nullopt;
@@ -49,7 +51,7 @@ std::optional<bool> knownCondition(Value cond) {
   auto cmp = llvm::dyn_cast<CmpOp>(op);
   if (!cmp || !cmp.getLhs().getType().isIntOrFloat() ||
       !cmp.getRhs().getType().isIntOrFloat())
-    return std::nullopt;
+    return fromFold();
   // Both sides as doubles: exact for the small ints of module options, and
   // how Python compares an int with a float.
   auto number = [](Value v) -> std::optional<double> {
@@ -65,7 +67,7 @@ std::optional<bool> knownCondition(Value cond) {
   };
   std::optional<double> a = number(cmp.getLhs()), c = number(cmp.getRhs());
   if (!a || !c)
-    return std::nullopt;
+    return fromFold();
   switch (cmp.getPredicate()) {
   case CmpPredicate::eq:
     return *a == *c;
@@ -83,17 +85,42 @@ std::optional<bool> knownCondition(Value cond) {
   return std::nullopt;
 }
 
-/// Whether a raise is among the statements of `block` (not counting those
-/// in nested defs, which kiln refuses anyway).
-static bool containsRaise(const ast::Block &block) {
-  for (const ast::StmtPtr &s : block) {
-    if (llvm::isa<ast::RaiseStmt>(*s))
-      return true;
-    if (auto *i = llvm::dyn_cast<ast::IfStmt>(s.get()))
-      if (containsRaise(i->body) || containsRaise(i->orelse))
-        return true;
+std::optional<bool> staticTruth(const PyValue &c) {
+  switch (c.kind) {
+  case PyValue::Kind::None:
+    return false;
+  case PyValue::Kind::Str:
+    return !c.str.empty();
+  case PyValue::Kind::Tuple:
+    return !c.elems.empty();
+  // A dtype, a module or a function is an object, and objects are true.
+  case PyValue::Kind::Global:
+  case PyValue::Kind::Function:
+  case PyValue::Kind::Method:
+  case PyValue::Kind::Object:
+    return true;
+  case PyValue::Kind::Value:
+    if (c.value.getType().isInteger(1))
+      return knownCondition(c.value);
+    return std::nullopt;
+  case PyValue::Kind::Undefined:
+  case PyValue::Kind::Optional:
+    return std::nullopt;
   }
-  return false;
+  return std::nullopt;
+}
+
+std::optional<Decided> decideCondition(FunctionLowering &fl,
+                                       const ast::Expr &test) {
+  MaybeValue v = fl.lowerExpr(test);
+  if (!v)
+    return std::nullopt;
+  if (std::optional<bool> known = staticTruth(*v))
+    return Decided{known, {}};
+  std::optional<Value> cond = fl.toCondition(*v, test);
+  if (!cond)
+    return std::nullopt;
+  return Decided{knownCondition(*cond), *cond};
 }
 
 /// The text a `raise` reports: "ValueError: message". The message must be
@@ -334,45 +361,20 @@ static void joinOptionals(OpBuilder &b, Location l, PyValue &thenV,
 //===----------------------------------------------------------------------===//
 
 bool FunctionLowering::lowerIf(const ast::IfStmt &stmt) {
-  // `x is None` / `x is not None` is decided at compile time: only the
-  // branch that can run is lowered, which is how Optional is refined.
-  // isinstance() is decided the same way, so a branch for another type
-  // need not type-check.
-  const ast::Expr *test = stmt.test.get();
-  if (auto *u = llvm::dyn_cast<ast::UnaryOpExpr>(test);
-      u && u->op == ast::UnaryOpKind::Not)
-    test = u->operand.get();
-  auto *callTest = llvm::dyn_cast<ast::CallExpr>(test);
-  bool isInstance =
-      callTest && exprToString(*callTest->func) == "isinstance";
-  auto *cmp = llvm::dyn_cast<ast::CompareExpr>(stmt.test.get());
-  if (isInstance || cmp) {
-    if (isInstance || (cmp->ops.size() == 1 &&
-                       (cmp->ops[0] == ast::CmpOpKind::Is ||
-                        cmp->ops[0] == ast::CmpOpKind::IsNot))) {
-      bool negate = isInstance && test != stmt.test.get();
-      MaybeValue c = lowerExpr(isInstance ? *test : *stmt.test);
-      if (!c)
-        return false;
-      if (c->isValue())
-        if (auto op = c->value.getDefiningOp<arith::ConstantOp>())
-          if (auto i = llvm::dyn_cast<IntegerAttr>(op.getValue()))
-            return lowerBlock((i.getInt() != 0) != negate ? stmt.body
-                                                          : stmt.orelse);
-    }
-  }
-  std::optional<Value> cond = lowerCondition(*stmt.test);
-  if (!cond)
+  // A condition decided while compiling (a module option, a static rank or
+  // dtype, `is None` on a non-Optional, isinstance) specializes the code,
+  // as TorchScript does for isinstance and hasattr: only the branch taken
+  // is lowered, so the dead one is never type-checked and may be written
+  // for another configuration of the module.
+  std::optional<Decided> d = decideCondition(*this, *stmt.test);
+  if (!d)
     return false;
-  // A raise guarded by a condition known at compile time (a module option,
-  // `if groups != 1: raise ...`) is decided now: the dead branch produces
-  // nothing, and a raise that must run is reported at run time as usual.
-  if (containsRaise(stmt.body) || containsRaise(stmt.orelse))
-    if (std::optional<bool> known = knownCondition(*cond))
-      return lowerBlock(*known ? stmt.body : stmt.orelse);
+  if (d->known)
+    return lowerBlock(*d->known ? stmt.body : stmt.orelse);
   Refinements refine = refinementsOf(*stmt.test);
   return emitIf(
-      loc(stmt.range), *cond, stmt.range, [&] { return lowerBlock(stmt.body); },
+      loc(stmt.range), d->cond, stmt.range,
+      [&] { return lowerBlock(stmt.body); },
       [&] { return lowerBlock(stmt.orelse); },
       refine.empty() ? nullptr : &refine);
 }

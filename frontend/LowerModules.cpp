@@ -105,6 +105,11 @@ MaybeValue FunctionLowering::lowerObjectAttribute(const ModuleObject &obj,
     return toPyValue(*this, *v, e.range);
   if (findMethod(module, obj, e.attr))
     return PyValue::method(PyValue::ofObject(&obj), e.attr);
+  // Every nn.Module has the flag; kiln compiles the module in eval mode
+  // (dropout is the identity, batch norm uses its running statistics), so
+  // `if self.training:` is decided False and its branch is never lowered.
+  if (e.attr == "training")
+    return PyValue::ofValue(constBool(false, e.range));
   error(e.attrRange, "'" + obj.typeName + "' has no attribute '" + e.attr +
                          "'" +
                          (obj.userClass ? "; __init__ does not set it" : ""));

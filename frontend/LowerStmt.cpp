@@ -377,18 +377,28 @@ bool FunctionLowering::lowerStmt(const ast::Stmt &stmt) {
     return lowerReturn(llvm::cast<ast::ReturnStmt>(stmt));
   case ast::Stmt::Kind::Assert: {
     auto &s = llvm::cast<ast::AssertStmt>(stmt);
-    std::optional<Value> cond = lowerCondition(*s.test);
-    if (!cond)
+    std::optional<Decided> d = decideCondition(*this, *s.test);
+    if (!d)
       return false;
+    // An assert that holds for this instance never evaluates its message,
+    // which may then be anything Python accepts.
+    if (d->known && *d->known)
+      return true;
+    Value cond = d->known ? constBool(false, s.test->range) : d->cond;
     std::string message = "assertion failed";
     if (s.msg) {
-      auto *str = llvm::dyn_cast<ast::StrLitExpr>(s.msg.get());
-      if (!str)
+      MaybeValue m = lowerExpr(*s.msg);
+      if (!m)
+        return false;
+      if (m->kind != PyValue::Kind::Str)
         return error(s.msg->range,
-                     "an assert message must be a string literal");
-      message = str->value;
+                     "an assert message must be a string known while "
+                     "compiling (a literal, or an f-string or str.format() "
+                     "of values known then), not " +
+                         describe(*m));
+      message = m->str;
     }
-    b.create<AssertOp>(loc(stmt.range), *cond, b.getStringAttr(message));
+    b.create<AssertOp>(loc(stmt.range), cond, b.getStringAttr(message));
     // Past the assert its test holds: `assert m is not None` refines m.
     applyRefinements(refinementsOf(*s.test).whenTrue);
     return true;

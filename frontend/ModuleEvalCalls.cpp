@@ -146,6 +146,11 @@ std::optional<CV> InitEvaluator::evalCall(const ast::CallExpr &call,
 
 std::optional<CV> InitEvaluator::callFunction(const ast::FunctionDef &def,
                                               const Args &args) {
+  // A method whose body the parser deferred (AST.h) has no body to run.
+  if (def.unsupported) {
+    error(def.unsupported->range, def.unsupported->message);
+    return std::nullopt;
+  }
   // Defaults are evaluated as Python does at the def, in the file's scope.
   Frame empty;
   std::vector<Param> params;

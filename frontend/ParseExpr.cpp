@@ -56,6 +56,9 @@ static uint32_t childHeight(const Expr &e) {
     seeAll(s->indices);
   } else if (auto *sl = llvm::dyn_cast<SliceExpr>(&e)) {
     see(sl->lower), see(sl->upper), see(sl->step);
+  } else if (auto *f = llvm::dyn_cast<FStringExpr>(&e)) {
+    for (const FStringExpr::Part &part : f->parts)
+      see(part.expr);
   }
   return h;
 }
@@ -433,16 +436,30 @@ ExprPtr Parser::parseSubscript(ExprPtr value) {
 ExprPtr Parser::parseStrings() {
   SourceLoc begin = cur().range.begin;
   std::string value;
+  // Literals next to an f-string are literal parts of it.
+  std::vector<FStringExpr::Part> parts;
+  bool isF = false;
   while (cur().is(TokenKind::String)) {
     const Token &t = cur();
-    if (t.stringPrefix.find('f') != std::string::npos)
-      return fail(t.range, "f-string is not supported");
     if (t.stringPrefix.find('b') != std::string::npos)
       return fail(t.range, "bytes literal is not supported");
-    value += t.text;
+    if (t.stringPrefix.find('f') != std::string::npos) {
+      isF = true;
+      if (!value.empty())
+        parts.push_back({std::move(value), nullptr, 0, ""});
+      value.clear();
+      if (!parseFStringToken(t, parts))
+        return nullptr;
+    } else {
+      value += t.text;
+    }
     next();
   }
-  return make<StrLitExpr>(from(begin), std::move(value));
+  if (!isF)
+    return make<StrLitExpr>(from(begin), std::move(value));
+  if (!value.empty())
+    parts.push_back({std::move(value), nullptr, 0, ""});
+  return make<FStringExpr>(from(begin), std::move(parts));
 }
 
 ExprPtr Parser::parseAtom() {

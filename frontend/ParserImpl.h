@@ -133,6 +133,9 @@ public:
   ast::ExprPtr parseListDisplay();
   ast::ExprPtr parseBraceDisplay();
   ast::ExprPtr parseStrings();
+  /// Appends the parts of the f-string token `t` (ParseFString.cpp).
+  bool parseFStringToken(const Token &t,
+                         std::vector<ast::FStringExpr::Part> &parts);
   ast::ExprPtr parseCall(ast::ExprPtr func);
   ast::ExprPtr parseSubscript(ast::ExprPtr value);
   ast::ExprPtr parseSubscriptIndex();

@@ -25,6 +25,7 @@
 #include "frontend/Prelude.h"
 
 #include "frontend/LoweringImpl.h"
+#include "frontend/LowerConstructs.h"
 #include "frontend/OpTable.h"
 #include "frontend/Parser.h"
 
@@ -131,9 +132,9 @@ private:
   bool needed;
 };
 
-/// The constant `v` folds to, through ops whose operands all fold (a
-/// comparison of two constants, `not`), or null.
-Attribute foldToConstant(Value v, unsigned depth = 0) {
+} // namespace
+
+Attribute foldToConstant(Value v, unsigned depth) {
   Operation *op = v.getDefiningOp();
   if (!op || depth > 16)
     return {};
@@ -154,6 +155,8 @@ Attribute foldToConstant(Value v, unsigned depth = 0) {
     return a;
   return foldToConstant(llvm::cast<Value>(r), depth + 1);
 }
+
+namespace {
 
 /// The value of a constant scalar (`float(2)` too), or null.
 Attribute constantOf(Value v) {
@@ -398,17 +401,6 @@ std::optional<func::FuncOp> ModuleLowering::getOrLowerPrelude(
 //===----------------------------------------------------------------------===//
 
 namespace {
-std::optional<bool> staticCondition(const PyValue &c) {
-  if (c.isNone())
-    return false;
-  if (c.kind == PyValue::Kind::Str)
-    return !c.str.empty();
-  if (!c.isValue() || !c.value.getType().isInteger(1))
-    return std::nullopt;
-  if (auto i = llvm::dyn_cast_or_null<IntegerAttr>(foldToConstant(c.value)))
-    return !i.getValue().isZero();
-  return std::nullopt;
-}
 
 bool hasReturn(const ast::Block &block);
 
@@ -466,7 +458,7 @@ std::optional<bool> staticTest(FunctionLowering &fl, const ast::Expr &test,
     failed = true;
     return std::nullopt;
   }
-  return staticCondition(*c);
+  return staticTruth(*c);
 }
 
 Flow lowerStatic(FunctionLowering &fl, const ast::Block &block) {

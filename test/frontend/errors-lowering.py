@@ -231,9 +231,9 @@ def reduce_dim(x):
     return x.sum(2)
 
 
-# The 'in' operator is not supported.
+# 'in' searches a tuple or a list display, not a list value.
 # RUN: not kiln compile %s --emit=ir --entry in_op 2>&1 | FileCheck %s --check-prefix=INOP --strict-whitespace --implicit-check-not='{{error|note}}:'
-# INOP: {{^.*}}errors-lowering.py:[[@LINE+6]]:12: error: 'in' is not supported{{$}}
+# INOP: {{^.*}}errors-lowering.py:[[@LINE+6]]:12: error: 'in' is supported on a tuple or a list display only, not a List[int]{{$}}
 # INOP-NEXT: {{^}}    return 1 in a{{$}}
 # INOP-NEXT: {{^}}           ^~~~~~{{$}}
 # kiln: x=f32[3]
@@ -486,9 +486,9 @@ def attribute_store(x):
     return x
 
 
-# An assert message must be a string literal.
+# An assert message must be a string known at compile time.
 # RUN: not kiln compile %s --emit=ir --entry assert_message 2>&1 | FileCheck %s --check-prefix=ASSERT --strict-whitespace --implicit-check-not='{{error|note}}:'
-# ASSERT: {{^.*}}errors-lowering.py:[[@LINE+5]]:25: error: an assert message must be a string literal{{$}}
+# ASSERT: {{^.*}}errors-lowering.py:[[@LINE+5]]:25: error: an assert message must be a string known while compiling (a literal, or an f-string or str.format() of values known then), not an int{{$}}
 # ASSERT-NEXT: {{^}}    assert x.sum() > 0, 3{{$}}
 # ASSERT-NEXT: {{^}}                        ^{{$}}
 # kiln: x=f32[3]

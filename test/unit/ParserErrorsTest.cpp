@@ -431,7 +431,10 @@ TEST_CASE("parser: unsupported Python is rejected precisely", "[errors]") {
        "3:1: else on a loop is not supported"},
       {"from a import *\n", "1:15: import * is not supported"},
       {"a, *b = c\n", "1:4: starred assignment is not supported"},
-      {"x = f'a{b}'\n", "1:5: f-string is not supported"},
+      {"x = f'a{b!q}'\n", "1:10: f-string: invalid conversion character: "
+                           "expected 's', 'r', or 'a'"},
+      {"x = f'a{b:{w}}'\n", "1:11: f-string: a format spec with "
+                             "replacement fields of its own is not supported"},
       {"x = 'a' b'a'\n", "1:9: bytes literal is not supported"},
       {"class A:\n    class B:\n        pass\n",
        "2:5: nested class is not supported"},

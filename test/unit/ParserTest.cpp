@@ -383,3 +383,21 @@ TEST_CASE("printer: control flow and literals", "[printer]") {
                        "      None @8:18\n");
 }
 
+
+TEST_CASE("parser: f-strings split into literals and fields", "[expr]") {
+  // Fields are parsed in place: `b` keeps its column in the file.
+  SourceFile file("e.py", "(f'a{{{b!r:>4}}}\\n' 'c' f\"{x.y + 1}\")\n");
+  auto r = parseExpression(file);
+  REQUIRE(r.ok());
+  const auto &f = cast<FStringExpr>(*r.value);
+  REQUIRE(f.parts.size() == 5);
+  CHECK(f.parts[0].text == "a{");
+  CHECK(exprToString(*f.parts[1].expr) == "b");
+  CHECK(f.parts[1].expr->range.begin.col == 8);
+  CHECK(f.parts[1].conversion == 'r');
+  CHECK(f.parts[1].spec == ">4");
+  CHECK(f.parts[2].text == "}\n");
+  CHECK(f.parts[3].text == "c");
+  CHECK(exprToString(*f.parts[4].expr) == "x.y + 1");
+  CHECK(exprToString(f) == "f'a{{{b!r:>4}}}\\nc{x.y + 1}'");
+}
