@@ -491,9 +491,15 @@ MaybeValue FunctionLowering::lowerCompare(const ast::CompareExpr &e) {
         SourceRange::cover(e.operands[i]->range, e.operands[i + 1]->range);
     Value c;
     ast::CmpOpKind k = e.ops[i];
-    if (k == ast::CmpOpKind::Is || k == ast::CmpOpKind::IsNot) {
-      // Only None has identity in the subset; the answer is static, but
-      // for an Optional input, whose presence is a run-time flag.
+    std::optional<bool> same;
+    if ((k == ast::CmpOpKind::Is || k == ast::CmpOpKind::IsNot) &&
+        l.kind == PyValue::Kind::Global && r.kind == PyValue::Kind::Global)
+      same = staticEqual(b, l, r); // `x.dtype is torch.float32`
+    if (same) {
+      c = constBool((k == ast::CmpOpKind::Is) == *same, range);
+    } else if (k == ast::CmpOpKind::Is || k == ast::CmpOpKind::IsNot) {
+      // Only None and dtypes have identity in the subset; the answer is
+      // static, but for an Optional input, whose presence is a run-time flag.
       if (!l.isNone() && !r.isNone()) {
         error(range, "'is' is supported only against None");
         return std::nullopt;

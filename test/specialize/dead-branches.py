@@ -19,7 +19,7 @@ def ranks(x: Tensor) -> Tensor:
     # Rank 4 only: flatten(2) is out of range for this rank-2 input.
     if x.dim() == 4:
         return x.flatten(2).tanh()
-    if len(x.shape) != 2 or x.dtype in (torch.float16, torch.bfloat16):
+    if len(x.shape) != 2 or x.dtype in (torch.float16, torch.bfloat16) or x.dtype is torch.double:
         x = x.sigmoid()
     elif torch.jit.is_scripting() and not torch.jit.is_tracing():
         x = x.exp()
