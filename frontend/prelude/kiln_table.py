@@ -31,6 +31,8 @@ op(schema, spellings, samples=[], aliases=[], rtol=0.0, atol=0.0, note='',
              PyTorch's activations do)
 """
 
+import torch
+
 TORCH = 1
 METHOD = 2
 FUNCTIONAL = 4
@@ -59,6 +61,19 @@ def op(schema, spellings, samples=(), aliases=(), rtol=0.0, atol=0.0,
                      'flags': flags, 'random': random, 'function': fn})
         return fn
     return declare
+
+
+def describe(value):
+    """The text kiln's errors use for a value, e.g. "a Tensor[f32, 2x5]";
+    kiln computes it while compiling, for the messages of prelude checks."""
+    if isinstance(value, torch.Tensor):
+        short = {torch.float32: 'f32', torch.float64: 'f64',
+                 torch.float16: 'f16', torch.bfloat16: 'bf16',
+                 torch.int64: 'i64', torch.int32: 'i32', torch.bool: 'i1'}
+        dims = 'x'.join(str(d) for d in value.shape)
+        return 'a Tensor[%s%s]' % (short.get(value.dtype, str(value.dtype)),
+                                   ', ' + dims if dims else '')
+    return repr(value)
 
 
 def unary(lo, hi):

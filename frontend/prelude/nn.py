@@ -29,7 +29,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 
-from kiln_table import FUNCTIONAL, METHOD, TORCH, op
+from kiln_table import FUNCTIONAL, METHOD, TORCH, describe, op
 
 
 @op('glu(Tensor self, int dim=-1) -> Tensor',
@@ -38,6 +38,9 @@ from kiln_table import FUNCTIONAL, METHOD, TORCH, op
              ('x=f64[4,3]', '0'),
              ('x=f32[2,4,6]', 'dim=1')])
 def glu(input: Tensor, dim: int = -1) -> Tensor:
+    if input.size(dim) % 2 != 0:
+        raise ValueError(f"glu() halves dimension {dim} of {describe(input)}, "
+                         "which must be even")
     a, b = input.chunk(2, dim)
     return a * torch.sigmoid(b)
 

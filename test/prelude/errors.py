@@ -53,3 +53,13 @@ def bad_reduction(x, t):
 # kiln: x=i64[N]
 def int_silu(x):
     return F.silu(x)
+
+
+# A prelude check whose message describes the tensor as kiln's own errors
+# do (kiln_table.describe), decided while compiling on a static size.
+# RUN: not kiln compile %s --entry odd_glu 2>&1 | FileCheck %s --check-prefix=DESCRIBE
+# DESCRIBE: errors.py:[[@LINE+4]]:12: error: glu() halves dimension 1 of a Tensor[f32, ?x5], which must be even
+# DESCRIBE: note: in 'glu', kiln's prelude decomposition of this call (frontend/prelude/nn.py:{{[0-9]+}})
+# kiln: x=f32[B,5]
+def odd_glu(x):
+    return F.glu(x, 1)
