@@ -11,7 +11,6 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <map>
-#include <mutex>
 
 using namespace llvm;
 
@@ -142,17 +141,6 @@ int Schema::find(StringRef n) const {
     if (params[i].name == n)
       return static_cast<int>(i);
   return -1;
-}
-
-const Schema &Row::schema() const {
-  // Parsed once per row; rows are static, so their addresses are stable.
-  static std::mutex mutex;
-  static std::map<const Row *, Schema> parsed;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = parsed.find(this);
-  if (it == parsed.end())
-    it = parsed.emplace(this, parseSchema(schemaText)).first;
-  return it->second;
 }
 
 const Row *lookup(Spelling s, StringRef name) {

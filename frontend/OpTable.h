@@ -115,7 +115,8 @@ class OpArgs;
 using Builder = std::optional<mlir::Value> (*)(OpArgs &);
 
 struct Row {
-  const char *schemaText;
+  /// The schema, parsed from its text once when the row is read.
+  Schema parsed;
   unsigned spellings;
   /// The kiln unary op applied to the first argument, or null when `build`
   /// lowers the row.
@@ -135,7 +136,7 @@ struct Row {
   /// torch.empty); null for every other row.
   const char *random = nullptr;
 
-  const Schema &schema() const;
+  const Schema &schema() const { return parsed; }
 };
 
 /// Every row, in documentation order.

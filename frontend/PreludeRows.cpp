@@ -130,7 +130,7 @@ public:
   Row row(const ast::CallExpr &call, const ast::FunctionDef &def) {
     if (call.args.size() != 2)
       fail(call, "op() takes the schema and the spellings, then keywords");
-    Row r{str(*call.args[0]), bits(*call.args[1])};
+    Row r{parseSchema(str(*call.args[0])), bits(*call.args[1])};
     std::string note;
     for (const ast::Keyword &k : call.keywords) {
       const ast::Expr &v = *k.value;
@@ -166,8 +166,7 @@ public:
     r.build = lowerViaPrelude;
     r.note = keep("prelude (" + file.str() + ")" +
                   (note.empty() ? "" : "; " + note));
-    // Not r.schema(): that caches by address, and `r` is about to move.
-    std::string name = parseSchema(r.schemaText).name;
+    const std::string &name = r.schema().name;
     if (name != def.name)
       fail(call, "the row of '" + name + "' decorates '" +
                      def.name + "': a prelude row lowers through the "
