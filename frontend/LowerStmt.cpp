@@ -385,7 +385,8 @@ bool FunctionLowering::lowerStmt(const ast::Stmt &stmt) {
     if (d->known && *d->known)
       return true;
     Value cond = d->known ? constBool(false, s.test->range) : d->cond;
-    std::string message = "assertion failed";
+    // The whole text of the error, as for raise (LowerIf.cpp).
+    std::string message = "AssertionError";
     if (s.msg) {
       MaybeValue m = lowerExpr(*s.msg);
       if (!m)
@@ -396,7 +397,7 @@ bool FunctionLowering::lowerStmt(const ast::Stmt &stmt) {
                      "compiling (a literal, or an f-string or str.format() "
                      "of values known then), not " +
                          describe(*m));
-      message = m->str;
+      message += ": " + m->str;
     }
     b.create<AssertOp>(loc(stmt.range), cond, b.getStringAttr(message));
     // Past the assert its test holds: `assert m is not None` refines m.

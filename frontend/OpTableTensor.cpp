@@ -172,7 +172,8 @@ V splitSections(OpArgs &a, Value x, int64_t dim, ArrayRef<int64_t> sizes,
                                   actual, fl.constInt(total, a.where));
     fl.b.create<AssertOp>(
         l, ok,
-        fl.b.getStringAttr("split_with_sizes expects split_sizes to sum "
+        fl.b.getStringAttr("RuntimeError: split_with_sizes expects "
+                           "split_sizes to sum "
                            "exactly to the size of dimension " +
                            std::to_string(dim) +
                            ", but got split_sizes=" + listText(sizes)));
@@ -237,7 +238,8 @@ PyValue dynamicChunks(OpArgs &a, Value x, int64_t dim, int64_t n) {
   Value ok = fl.b.create<BitOrOp>(l, fl.b.getI1Type(), full, empty);
   fl.b.create<AssertOp>(
       l, ok,
-      fl.b.getStringAttr("chunk(" + std::to_string(n) + ") of dimension " +
+      fl.b.getStringAttr("RuntimeError: chunk(" + std::to_string(n) +
+                         ") of dimension " +
                          std::to_string(dim) +
                          " gives fewer pieces for this size, as PyTorch "
                          "would; kiln needs exactly " +

@@ -169,9 +169,11 @@ struct AssertLowering : KilnLowering<AssertOp> {
   matchAndRewrite(AssertOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    std::string message = "AssertionError";
-    if (!op.getMessage().empty())
-      message += ": " + escapeBraces(op.getMessage());
+    // The message is the whole error text, exception class included
+    // ("AssertionError: ...", "ValueError: ..." for a raise).
+    std::string message = op.getMessage().empty()
+                              ? std::string("AssertionError")
+                              : escapeBraces(op.getMessage());
     int64_t site = state.tables.addSite(loc, message);
     Value failed = rewriter.create<arith::XOrIOp>(
         loc, adaptor.getCondition(),

@@ -28,7 +28,7 @@ func.func @print(%x: tensor<?xf32>, %n: i64, %b: i1) attributes {kiln.entry} {
 // CHECK: scf.if %[[F]] {
 // CHECK:   func.call @kiln_rt_raise
 func.func @assert(%c: i1) {
-  kiln.assert %c, "n must be {positive}"
+  kiln.assert %c, "AssertionError: n must be {positive}"
   return
 }
 

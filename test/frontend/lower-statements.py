@@ -5,12 +5,13 @@
 import torch
 
 
-# assert becomes kiln.assert with the message (a default one when absent);
+# assert becomes kiln.assert with the error's whole text, "AssertionError"
+# and the message when there is one;
 # a docstring and pass produce nothing.
 # CHECK-LABEL: func.func @asserts
 # CHECK: %[[C:.*]] = kiln.cmp gt, %arg0, %c0_i64
-# CHECK-NEXT: kiln.assert %[[C]], "n must be positive"
-# CHECK: kiln.assert %{{.*}}, "assertion failed"
+# CHECK-NEXT: kiln.assert %[[C]], "AssertionError: n must be positive"
+# CHECK: kiln.assert %{{.*}}, "AssertionError"
 # CHECK-NEXT: return
 @torch.jit.script
 def asserts(n: int):

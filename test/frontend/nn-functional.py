@@ -160,7 +160,7 @@ def argmaxes(x):
 # CHECK:      kiln.slice %arg0[%{{.*}} : %{{.*}} : %{{.*}}] {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x2xf32>
 # CHECK:      %[[N:.*]] = kiln.dim %arg0, 0 : tensor<?x6xf32>
 # CHECK:      %[[OK:.*]] = kiln.cmp eq, %[[N]], %c3_i64{{.*}} : (i64, i64) -> i1
-# CHECK-NEXT: kiln.assert %[[OK]], "split_with_sizes expects split_sizes to sum exactly to the size of dimension 0, but got split_sizes=[1, 2]"
+# CHECK-NEXT: kiln.assert %[[OK]], "RuntimeError: split_with_sizes expects split_sizes to sum exactly to the size of dimension 0, but got split_sizes=[1, 2]"
 # CHECK:      kiln.slice %arg0[{{.*}}] {dim = 0 : i64} : tensor<?x6xf32> -> tensor<1x6xf32>
 # CHECK:      kiln.slice %arg0[{{.*}}] {dim = 0 : i64} : tensor<?x6xf32> -> tensor<2x6xf32>
 # CHECK-COUNT-3: kiln.slice %arg0[{{.*}}] {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x2xf32>
