@@ -24,7 +24,7 @@ using namespace mlir;
 namespace kiln::ops {
 
 namespace {
-//===--- masked_fill, triu/tril -----------------------------------------===//
+//===--- masked_fill ----------------------------------------------------===//
 
 V maskedFill(OpArgs &a) {
   FunctionLowering &fl = a.fl;
@@ -63,46 +63,6 @@ V maskedFill(OpArgs &a) {
                 "masked_fill() mask " + describeType(mt) +
                     " does not broadcast to the shape of " + describeType(tt));
   return fl.b.create<WhereOp>(fl.loc(a.where), t, mask, fill, x).getResult();
-}
-
-/// Keeps x[..., i, j] where j - i >= diagonal (triu) or <= diagonal
-/// (tril); the (H, W) mask broadcasts over the batch dims.
-template <bool Upper> V triangle(OpArgs &a) {
-  FunctionLowering &fl = a.fl;
-  Value x = self(a);
-  auto tt = typeOf(x);
-  int64_t rank = tt.getRank();
-  if (rank < 2)
-    return fail(a, a.where,
-                a.row.schema().name +
-                    "() needs a tensor with at least 2 dimensions, got " +
-                    fl.describe(PyValue::ofValue(x)));
-  Location l = fl.loc(a.where);
-  std::vector<Value> dims = fl.dimValues(x, a.where);
-  auto range = [&](int64_t d, int64_t insertAt) {
-    auto t = RankedTensorType::get({tt.getDimSize(d)}, fl.b.getI64Type());
-    Value zero = fl.constInt(0, a.where), one = fl.constInt(1, a.where);
-    Value r = fl.b.create<ArangeOp>(l, t, zero, dims[d], one);
-    SmallVector<int64_t> shape = {tt.getDimSize(d)};
-    shape.insert(shape.begin() + insertAt, 1);
-    return fl.b.create<UnsqueezeOp>(
-        l, RankedTensorType::get(shape, fl.b.getI64Type()), r, insertAt);
-  };
-  // Rows first, then columns, as named locals: the order of evaluating
-  // arguments is unspecified, and the IR must not depend on the compiler.
-  Value rows = range(rank - 2, 1);
-  Value columns = range(rank - 1, 0);
-  Value offset = nn::binary(fl, "kiln.sub", columns, rows, a.where);
-  auto pred = Upper ? CmpPredicate::ge : CmpPredicate::le;
-  Type maskType = withElementType(offset.getType(), fl.b.getI1Type());
-  Value mask =
-      fl.b.create<CmpOp>(l, maskType, pred, offset, a.value("diagonal"));
-  Type element = tt.getElementType();
-  Value zero = element.isInteger(1)            ? fl.constBool(false, a.where)
-               : llvm::isa<FloatType>(element) ? fl.constFloat(0, a.where)
-                                               : fl.constInt(0, a.where);
-  Type rt = inferWhereType(maskType, x.getType(), zero.getType(), nullptr);
-  return fl.b.create<WhereOp>(l, rt, mask, x, zero).getResult();
 }
 
 //===--- split, chunk, unbind -------------------------------------------===//
@@ -318,47 +278,21 @@ V matmul(OpArgs &a) {
   return r ? V(r->value) : std::nullopt;
 }
 
-template <int Rank> V mmRow(OpArgs &a) {
-  Value x = self(a), y = a.value("mat2");
-  if (typeOf(x).getRank() != Rank || typeOf(y).getRank() != Rank)
-    return fail(a, a.where,
-                a.row.schema().name + "() multiplies two " +
-                    std::to_string(Rank) + "-D tensors; got " +
-                    a.fl.describe(PyValue::ofValue(x)) + " and " +
-                    a.fl.describe(PyValue::ofValue(y)));
-  // Unlike matmul, bmm does not broadcast the batch dim.
-  int64_t b0 = typeOf(x).getDimSize(0), b1 = typeOf(y).getDimSize(0);
-  if (Rank == 3 && !ShapedType::isDynamic(b0) && !ShapedType::isDynamic(b1) &&
-      b0 != b1)
-    return fail(a, a.where,
-                "bmm() batch sizes differ: " +
-                    a.fl.describe(PyValue::ofValue(x)) + " and " +
-                    a.fl.describe(PyValue::ofValue(y)));
-  return matmul(a);
-}
+//===--- random creation from another tensor ----------------------------===//
 
-//===--- creation from another tensor -----------------------------------===//
-
-enum class Like { Zeros, Ones, Full, Rand, Randn };
-
-template <Like K> V likeRow(OpArgs &a) {
+template <bool Normal> V randomLike(OpArgs &a) {
   FunctionLowering &fl = a.fl;
   Value x = self(a);
   auto tt = typeOf(x);
   Type et = a.isNone("dtype") ? tt.getElementType() : a.dtype("dtype");
+  if (!llvm::isa<FloatType>(et))
+    return fail(a, a.where, a.spelling + "() needs a floating dtype");
   auto rt = RankedTensorType::get(tt.getShape(), et);
   std::vector<Value> sizes = fl.dimValues(x, a.where);
   Location l = fl.loc(a.where);
-  if ((K == Like::Rand || K == Like::Randn) && !llvm::isa<FloatType>(et))
-    return fail(a, a.where, a.spelling + "() needs a floating dtype");
-  if (K == Like::Rand)
-    return fl.b.create<RandOp>(l, rt, sizes).getResult();
-  if (K == Like::Randn)
+  if (Normal)
     return fl.b.create<RandnOp>(l, rt, sizes).getResult();
-  Value fill = K == Like::Full   ? a.value("fill_value")
-               : K == Like::Ones ? fl.constFloat(1, a.where)
-                                 : fl.constFloat(0, a.where);
-  return fl.b.create<FullOp>(l, rt, fill, sizes).getResult();
+  return fl.b.create<RandOp>(l, rt, sizes).getResult();
 }
 } // namespace
 
@@ -366,19 +300,12 @@ std::vector<Row> tensorRows() { return preludeRows("tensor.py"); }
 
 std::vector<NamedBuilder> tensorBuilders() {
   return {{"masked_fill", maskedFill},
-          {"triu", triangle<true>},
-          {"tril", triangle<false>},
           {"split", split},
           {"chunk", chunk},
           {"unbind", unbind},
           {"matmul", matmul},
-          {"mm", mmRow<2>},
-          {"bmm", mmRow<3>},
-          {"zeros_like", likeRow<Like::Zeros>},
-          {"ones_like", likeRow<Like::Ones>},
-          {"full_like", likeRow<Like::Full>},
-          {"rand_like", likeRow<Like::Rand>},
-          {"randn_like", likeRow<Like::Randn>}};
+          {"rand_like", randomLike<false>},
+          {"randn_like", randomLike<true>}};
 }
 
 } // namespace kiln::ops

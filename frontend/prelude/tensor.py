@@ -4,7 +4,12 @@ lowered by the builders of frontend/OpTableTensor.cpp. Dims are
 compile-time ints (the result type depends on them), sizes may be
 run-time ints.
 """
-from kiln_table import METHOD, TENSOR_OP, TORCH, op
+from typing import Optional
+
+import torch
+from torch import Tensor
+
+from kiln_table import METHOD, TENSOR_OP, TORCH, describe, op
 
 
 # Masks and pieces.
@@ -14,18 +19,6 @@ from kiln_table import METHOD, TENSOR_OP, TORCH, op
     samples=[('x=f32[B,4], m=bool[B,4]', 'm, -1.5'),
              ('x=i64[3,4], m=bool[4]', 'm, 7'),
              ('x=f32[3], m=bool[3]', "m, float('-inf')")])
-@op('triu(Tensor self, int diagonal=0) -> Tensor',
-    TORCH | METHOD,
-    build='triu',
-    samples=['x=f32[B,4,5]',
-             ('x=i64[4,4]', '1'),
-             ('x=f32[3,4]', '-1')])
-@op('tril(Tensor self, int diagonal=0) -> Tensor',
-    TORCH | METHOD,
-    build='tril',
-    samples=['x=f32[B,4,5]',
-             ('x=i64[4,4]', '1'),
-             ('x=f32[3,4]', '-1')])
 @op('split(Tensor self, int[] split_size, int dim=0) -> Tensor[]',
     METHOD,
     build='split',
@@ -52,6 +45,47 @@ def _masks_and_pieces_rows():
     pass
 
 
+# triu/tril keep x[..., i, j] where j - i >= diagonal (triu) or <= diagonal
+# (tril); the (H, W) mask broadcasts over the batch dims, and the rest is a
+# zero of x's dtype.
+@op('triu(Tensor self, int diagonal=0) -> Tensor',
+    TORCH | METHOD,
+    samples=['x=f32[B,4,5]',
+             ('x=i64[4,4]', '1'),
+             ('x=f32[3,4]', '-1')])
+def triu(input: Tensor, diagonal: int = 0) -> Tensor:
+    if input.dim() < 2:
+        raise ValueError("triu() needs a tensor with at least 2 dimensions, "
+                         f"got {describe(input)}")
+    rows = torch.arange(input.size(-2)).unsqueeze(1)
+    columns = torch.arange(input.size(-1)).unsqueeze(0)
+    keep = columns - rows >= diagonal
+    if input.dtype == torch.bool:
+        return torch.where(keep, input, False)
+    if input.is_floating_point():
+        return torch.where(keep, input, 0.0)
+    return torch.where(keep, input, 0)
+
+
+@op('tril(Tensor self, int diagonal=0) -> Tensor',
+    TORCH | METHOD,
+    samples=['x=f32[B,4,5]',
+             ('x=i64[4,4]', '1'),
+             ('x=f32[3,4]', '-1')])
+def tril(input: Tensor, diagonal: int = 0) -> Tensor:
+    if input.dim() < 2:
+        raise ValueError("tril() needs a tensor with at least 2 dimensions, "
+                         f"got {describe(input)}")
+    rows = torch.arange(input.size(-2)).unsqueeze(1)
+    columns = torch.arange(input.size(-1)).unsqueeze(0)
+    keep = columns - rows <= diagonal
+    if input.dtype == torch.bool:
+        return torch.where(keep, input, False)
+    if input.is_floating_point():
+        return torch.where(keep, input, 0.0)
+    return torch.where(keep, input, 0)
+
+
 
 # Matrix products.
 @op('matmul(Tensor self, Tensor other) -> Tensor',
@@ -60,35 +94,69 @@ def _masks_and_pieces_rows():
     samples=[('x=f32[B,4], y=f32[4,3]', 'y'),
              ('x=f32[2,B,4], y=f32[4]', 'y'),
              ('x=f64[3], y=f64[3]', 'y')])
-@op('mm(Tensor self, Tensor mat2) -> Tensor',
-    TORCH | METHOD,
-    build='mm',
-    samples=[('x=f32[B,4], y=f32[4,3]', 'y')])
-@op('bmm(Tensor self, Tensor mat2) -> Tensor',
-    TORCH | METHOD,
-    build='bmm',
-    samples=[('x=f32[2,B,4], y=f32[2,4,3]', 'y')])
 def _matrix_products_rows():
     pass
+
+
+@op('mm(Tensor self, Tensor mat2) -> Tensor',
+    TORCH | METHOD,
+    samples=[('x=f32[B,4], y=f32[4,3]', 'y')])
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
+    if input.dim() != 2 or mat2.dim() != 2:
+        raise ValueError("mm() multiplies two 2-D tensors; got "
+                         f"{describe(input)} and {describe(mat2)}")
+    return torch.matmul(input, mat2)
+
+
+@op('bmm(Tensor self, Tensor mat2) -> Tensor',
+    TORCH | METHOD,
+    samples=[('x=f32[2,B,4], y=f32[2,4,3]', 'y')])
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+    if input.dim() != 3 or mat2.dim() != 3:
+        raise ValueError("bmm() multiplies two 3-D tensors; got "
+                         f"{describe(input)} and {describe(mat2)}")
+    # Unlike matmul, bmm does not broadcast the batch dim.
+    if input.size(0) != mat2.size(0):
+        raise ValueError(f"bmm() batch sizes differ: {describe(input)} and "
+                         f"{describe(mat2)}")
+    return torch.matmul(input, mat2)
 
 
 
 # Creation from another tensor's shape.
 @op('zeros_like(Tensor self, *, ScalarType? dtype=None) -> Tensor',
     TORCH,
-    build='zeros_like',
     samples=['x=f32[B,4]',
              ('x=f32[3]', 'dtype=torch.int64')])
+def zeros_like(input: Tensor, dtype: Optional[torch.dtype] = None) -> Tensor:
+    if dtype is None:
+        return torch.zeros(input.size(), dtype=input.dtype)
+    return torch.zeros(input.size(), dtype=dtype)
+
+
 @op('ones_like(Tensor self, *, ScalarType? dtype=None) -> Tensor',
     TORCH,
-    build='ones_like',
     samples=['x=f32[B,4]',
              ('x=i64[3]', 'dtype=torch.float64')])
+def ones_like(input: Tensor, dtype: Optional[torch.dtype] = None) -> Tensor:
+    if dtype is None:
+        return torch.ones(input.size(), dtype=input.dtype)
+    return torch.ones(input.size(), dtype=dtype)
+
+
 @op('full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None) -> Tensor',
     TORCH,
-    build='full_like',
     samples=[('x=f32[B,4]', '2.5'),
              ('x=i64[3]', '7')])
+def full_like(input: Tensor, fill_value: float,
+              dtype: Optional[torch.dtype] = None) -> Tensor:
+    if dtype is None:
+        return torch.full(input.size(), fill_value, dtype=input.dtype)
+    return torch.full(input.size(), fill_value, dtype=dtype)
+
+
+# rand_like and randn_like stay builders: their values cannot be compared
+# with eager PyTorch's, as a decomposition's are (test/prelude).
 @op('rand_like(Tensor self, *, ScalarType? dtype=None) -> Tensor',
     TORCH,
     build='rand_like',
@@ -103,5 +171,5 @@ def _matrix_products_rows():
              ('x=f64[3,4]', 'dtype=torch.float32'),
              'x=f32[0,3]'],
     random='normal')
-def _like_rows():
+def _random_like_rows():
     pass

@@ -301,9 +301,10 @@ def where_one(c):
 
 # triu needs at least 2 dims.
 # RUN: not kiln compile %s --emit=ir --entry triu_rank 2>&1 | FileCheck %s --check-prefix=TRIURANK --strict-whitespace --implicit-check-not='{{error|note}}:'
-# TRIURANK: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: triu() needs a tensor with at least 2 dimensions, got a Tensor[f32, 3]{{$}}
+# TRIURANK: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: triu() needs a tensor with at least 2 dimensions, got a Tensor[f32, 3]{{$}}
 # TRIURANK-NEXT: {{^}}    return x.triu(){{$}}
 # TRIURANK-NEXT: {{^}}           ^~~~~~~~{{$}}
+# TRIURANK-NEXT: {{^.*}}nn-errors.py: note: in 'triu', kiln's prelude decomposition of this call (frontend/prelude/tensor.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[3]
 def triu_rank(x):
     return x.triu()
@@ -341,9 +342,10 @@ def chunk_zero(x):
 
 # bmm takes 3-D tensors only.
 # RUN: not kiln compile %s --emit=ir --entry bmm_rank 2>&1 | FileCheck %s --check-prefix=BMMRANK --strict-whitespace --implicit-check-not='{{error|note}}:'
-# BMMRANK: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: bmm() multiplies two 3-D tensors; got a Tensor[f32, 5x4] and a Tensor[f32, 4x3]{{$}}
+# BMMRANK: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: bmm() multiplies two 3-D tensors; got a Tensor[f32, 5x4] and a Tensor[f32, 4x3]{{$}}
 # BMMRANK-NEXT: {{^}}    return torch.bmm(x, y){{$}}
 # BMMRANK-NEXT: {{^}}           ^~~~~~~~~~~~~~~{{$}}
+# BMMRANK-NEXT: {{^.*}}nn-errors.py: note: in 'bmm', kiln's prelude decomposition of this call (frontend/prelude/tensor.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[5,4], y=f32[4,3]
 def bmm_rank(x, y):
     return torch.bmm(x, y)
@@ -351,9 +353,10 @@ def bmm_rank(x, y):
 
 # bmm does not broadcast batch dims.
 # RUN: not kiln compile %s --emit=ir --entry bmm_batch 2>&1 | FileCheck %s --check-prefix=BMMBATCH --strict-whitespace --implicit-check-not='{{error|note}}:'
-# BMMBATCH: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: bmm() batch sizes differ: a Tensor[f32, 2x5x4] and a Tensor[f32, 3x4x3]{{$}}
+# BMMBATCH: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: bmm() batch sizes differ: a Tensor[f32, 2x5x4] and a Tensor[f32, 3x4x3]{{$}}
 # BMMBATCH-NEXT: {{^}}    return torch.bmm(x, y){{$}}
 # BMMBATCH-NEXT: {{^}}           ^~~~~~~~~~~~~~~{{$}}
+# BMMBATCH-NEXT: {{^.*}}nn-errors.py: note: in 'bmm', kiln's prelude decomposition of this call (frontend/prelude/tensor.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,5,4], y=f32[3,4,3]
 def bmm_batch(x, y):
     return torch.bmm(x, y)
