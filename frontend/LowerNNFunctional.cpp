@@ -1,16 +1,14 @@
 //===- LowerNNFunctional.cpp - The building blocks of nn model ops --------===//
 //
-// emitLinear, emitConv2d, the pools, the norms and emitEmbedding: what the
-// torch.nn.functional rows of the op table (OpTableNN.cpp) and nn.Module
-// submodules (LowerModules.cpp) both lower to. Only what cannot be composed
-// cheaply has an op of its own (conv2d, the pools, embedding); linear, the
-// norms and adaptive pooling are composed from elementwise ops, reductions
-// and shape ops, so fusion sees through them. Each builder checks its
-// operands (or computes the result type with ir/ShapeInference) before it
-// creates an op, so a misuse is reported at the call and never by the
-// verifier.
-//
-// Models are compiled in eval mode: batch_norm uses the running statistics.
+// emitConv2d, the pools, layer_norm, adaptive pooling and emitEmbedding:
+// what the torch.nn.functional rows of the op table (OpTableNN.cpp) lower
+// to. Only what cannot be composed cheaply has an op of its own (conv2d,
+// the pools, embedding); layer_norm and adaptive pooling are composed from
+// elementwise ops, reductions and shape ops, so fusion sees through them.
+// linear, batch_norm and dropout are decompositions in
+// frontend/prelude/functional.py. Each builder checks its operands (or
+// computes the result type with ir/ShapeInference) before it creates an op,
+// so a misuse is reported at the call and never by the verifier.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
@@ -55,46 +53,6 @@ static bool checkVector(FunctionLowering &fl, Value v, int64_t size,
                              : "1-D with " + std::to_string(size) + " elements";
   return fl.error(where, what + " must be " + expected + " of the input's " +
                              "dtype, got " + describeType(t));
-}
-
-std::optional<Value> FunctionLowering::emitLinear(Value x, Value weight,
-                                                  Value bias,
-                                                  SourceRange where) {
-  auto xt = llvm::cast<RankedTensorType>(x.getType());
-  auto wt = llvm::cast<RankedTensorType>(weight.getType());
-  if (wt.getRank() != 2) {
-    error(where, "linear weight must be 2-D (out_features, in_features), "
-                 "got " +
-                     typeOf(weight));
-    return std::nullopt;
-  }
-  if (xt.getRank() == 0) {
-    error(where,
-          "linear input must have at least one dimension, got " + typeOf(x));
-    return std::nullopt;
-  }
-  int64_t in = xt.getDimSize(xt.getRank() - 1), k = wt.getDimSize(1);
-  if (!ShapedType::isDynamic(in) && !ShapedType::isDynamic(k) && in != k) {
-    error(where, "linear input " + typeOf(x) + " has " + std::to_string(in) +
-                     " features, but the weight " + typeOf(weight) +
-                     " expects " + std::to_string(k));
-    return std::nullopt;
-  }
-  auto transposed =
-      RankedTensorType::get({k, wt.getDimSize(0)}, wt.getElementType());
-  std::string why;
-  Type mt = inferMatmulType(xt, transposed, &why);
-  if (!mt) {
-    error(where, "linear: " + userMessage(why));
-    return std::nullopt;
-  }
-  if (!checkVector(*this, bias, wt.getDimSize(0), xt.getElementType(),
-                   "linear bias", where))
-    return std::nullopt;
-  Location l = loc(where);
-  Value wT = b.create<TransposeOp>(l, transposed, weight, 0, 1);
-  Value y = b.create<MatmulOp>(l, mt, x, wT);
-  return bias ? nn::binary(*this, "kiln.add", y, bias, where) : y;
 }
 
 std::optional<Value> FunctionLowering::emitConv2d(
@@ -243,49 +201,6 @@ FunctionLowering::emitAdaptiveAvgPool2d(Value x, ArrayRef<int64_t> outputSize,
     y = adaptiveAlongDim(*this, y, 2 + i, in[i], out[i], where);
   }
   return y;
-}
-
-std::optional<Value> FunctionLowering::emitBatchNorm(Value x, Value mean,
-                                                     Value var, Value weight,
-                                                     Value bias, double eps,
-                                                     SourceRange where) {
-  auto t = llvm::cast<RankedTensorType>(x.getType());
-  if (t.getRank() < 2 || !isFloatTensor(x)) {
-    error(where, "batch_norm takes a float input with a channel dim "
-                 "(N, C, ...), got " +
-                     typeOf(x));
-    return std::nullopt;
-  }
-  int64_t channels = t.getDimSize(1);
-  Type element = t.getElementType();
-  for (auto [v, what] : {std::pair{mean, "batch_norm running_mean"},
-                         {var, "batch_norm running_var"},
-                         {weight, "batch_norm weight"},
-                         {bias, "batch_norm bias"}})
-    if (!checkVector(*this, v, channels, element, what, where))
-      return std::nullopt;
-  // y = x * scale + shift with per-channel scale = weight / sqrt(var + eps)
-  // and shift = bias - mean * scale, as PyTorch's eval kernel computes it.
-  Value scale = nn::unary(
-      *this, "kiln.rsqrt",
-      nn::binary(*this, "kiln.add", var, constFloat(eps, where), where), where);
-  if (weight)
-    scale = nn::binary(*this, "kiln.mul", scale, weight, where);
-  Value shift =
-      nn::unary(*this, "kiln.neg",
-                nn::binary(*this, "kiln.mul", mean, scale, where), where);
-  if (bias)
-    shift = nn::binary(*this, "kiln.add", shift, bias, where);
-  if (t.getRank() > 2) {
-    // (C,) -> (C, 1, ..., 1) lines the channels up with dim 1.
-    SmallVector<Value> sizes(t.getRank() - 1, constInt(1, where));
-    sizes[0] = dimValues(scale, where)[0];
-    scale = nn::reshape(*this, scale, sizes, where);
-    shift = nn::reshape(*this, shift, sizes, where);
-  }
-  return nn::binary(*this, "kiln.add",
-                    nn::binary(*this, "kiln.mul", x, scale, where), shift,
-                    where);
 }
 
 std::optional<Value>

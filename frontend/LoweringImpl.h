@@ -258,8 +258,6 @@ public:
   /// The building blocks that F.* calls and nn.Module submodules share.
   /// Each takes lowered values, reports any error at `where` and returns
   /// nullopt after it. A null `bias`/`weight` means none.
-  std::optional<mlir::Value> emitLinear(mlir::Value x, mlir::Value weight,
-                                        mlir::Value bias, SourceRange where);
   std::optional<mlir::Value>
   emitConv2d(mlir::Value x, mlir::Value weight, mlir::Value bias,
              llvm::ArrayRef<int64_t> stride, llvm::ArrayRef<int64_t> padding,
@@ -277,11 +275,6 @@ public:
   std::optional<mlir::Value>
   emitAdaptiveAvgPool2d(mlir::Value x, llvm::ArrayRef<int64_t> outputSize,
                         SourceRange where);
-  /// Eval-mode batch norm over dim 1 with running statistics.
-  std::optional<mlir::Value> emitBatchNorm(mlir::Value x, mlir::Value mean,
-                                           mlir::Value var, mlir::Value weight,
-                                           mlir::Value bias, double eps,
-                                           SourceRange where);
   std::optional<mlir::Value>
   emitLayerNorm(mlir::Value x, llvm::ArrayRef<int64_t> normalizedShape,
                 mlir::Value weight, mlir::Value bias, double eps,

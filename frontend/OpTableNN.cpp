@@ -1,16 +1,14 @@
 //===- OpTableNN.cpp - The NN family's builders ---------------------------===//
 //
-// The builders of the rows of frontend/prelude/functional.py: softmax and
-// log_softmax, and the torch.nn.functional ops of nn models (linear, the
-// norms, embedding, conv2d, the pools, dropout), whose torch.nn modules'
-// forwards (prelude/modules.py) call them. Models compile in eval mode:
-// dropout is the identity and batch_norm uses the running statistics, and
-// asking for training is an error rather than a silent difference. Both
-// softmaxes subtract the max before exp (nn::emitSoftmax), so log_softmax
-// is x - max - log(sum(exp(x - max))): a stable logsumexp, never
-// log(softmax), which underflows to -inf. F.softmax also takes PyTorch's
-// legacy `_stacklevel` and an optional dim, which PyTorch would guess;
-// kiln asks for it, as PyTorch's deprecation warning does.
+// The builders of the rows of frontend/prelude/functional.py that are not
+// decompositions there: softmax and log_softmax, layer_norm, embedding,
+// conv2d and the pools, whose torch.nn modules' forwards
+// (prelude/modules.py) call them. Both softmaxes subtract the max before exp
+// (nn::emitSoftmax), so log_softmax is x - max - log(sum(exp(x - max))): a
+// stable logsumexp, never log(softmax), which underflows to -inf. F.softmax
+// also takes PyTorch's legacy `_stacklevel` and an optional dim, which
+// PyTorch would guess; kiln asks for it, as PyTorch's deprecation warning
+// does.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
@@ -39,40 +37,12 @@ template <bool Log> V softmax(OpArgs &a) {
   return nn::emitSoftmax(a.fl, x, *dim, a.dtype("dtype"), Log, a.where);
 }
 
-V linear(OpArgs &a) {
-  return a.fl.emitLinear(a.value("self"), a.value("weight"), a.value("bias"),
-                         a.where);
-}
-
 V layerNorm(OpArgs &a) {
   std::optional<std::vector<int64_t>> shape = a.ints("normalized_shape");
   std::optional<double> eps = shape ? a.constFloat("eps") : std::nullopt;
   if (!eps)
     return std::nullopt;
   return a.fl.emitLayerNorm(a.value("self"), *shape, a.value("weight"),
-                            a.value("bias"), *eps, a.where);
-}
-
-V batchNorm(OpArgs &a) {
-  std::optional<bool> training = a.flag("training");
-  if (!training)
-    return std::nullopt;
-  if (*training) {
-    a.fl.error(a.range("training"),
-               "batch_norm with training=True is not supported; models are "
-               "compiled in eval mode");
-    return std::nullopt;
-  }
-  std::optional<double> eps = a.constFloat("eps");
-  if (!eps)
-    return std::nullopt;
-  if (a.isNone("running_mean") || a.isNone("running_var")) {
-    a.fl.error(a.where,
-               "batch_norm needs running_mean and running_var in eval mode");
-    return std::nullopt;
-  }
-  return a.fl.emitBatchNorm(a.value("self"), a.value("running_mean"),
-                            a.value("running_var"), a.value("weight"),
                             a.value("bias"), *eps, a.where);
 }
 
@@ -84,34 +54,6 @@ V embedding(OpArgs &a) {
     return std::nullopt;
   }
   return a.fl.emitEmbedding(a.value("weight"), a.value("self"), a.where);
-}
-
-V dropout(OpArgs &a) {
-  if (!a.arg("training").given) {
-    a.fl.error(a.where, a.spelling + "() defaults to training=True, which is "
-                                     "not supported; pass training=False "
-                                     "(models are compiled in eval mode)");
-    return std::nullopt;
-  }
-  std::optional<bool> training = a.flag("training");
-  if (!training)
-    return std::nullopt;
-  if (*training) {
-    a.fl.error(a.range("training"), "dropout with training=True is not "
-                                    "supported; models are compiled in eval "
-                                    "mode");
-    return std::nullopt;
-  }
-  std::optional<double> p = a.constFloat("p");
-  if (!p)
-    return std::nullopt;
-  if (*p < 0 || *p > 1) {
-    a.fl.error(a.range("p"),
-               "dropout probability has to be between 0 and 1, but got " +
-                   std::to_string(*p));
-    return std::nullopt;
-  }
-  return a.value("self");
 }
 
 //===--- conv2d and the pools -------------------------------------------===//
@@ -230,15 +172,12 @@ std::vector<Row> nnRows() { return preludeRows("functional.py"); }
 std::vector<NamedBuilder> nnBuilders() {
   return {{"softmax", softmax<false>},
           {"log_softmax", softmax<true>},
-          {"linear", linear},
           {"layer_norm", layerNorm},
-          {"batch_norm", batchNorm},
           {"embedding", embedding},
           {"conv2d", conv2d},
           {"max_pool2d", pool2d<true>},
           {"avg_pool2d", pool2d<false>},
-          {"adaptive_avg_pool2d", adaptiveAvgPool2d},
-          {"dropout", dropout}};
+          {"adaptive_avg_pool2d", adaptiveAvgPool2d}};
 }
 
 } // namespace kiln::ops

@@ -6,7 +6,12 @@ training is an error rather than a silent difference.
 
 See nn.py for how the prelude is written and compiled.
 """
-from kiln_table import ACTIVATION, FUNCTIONAL, METHOD, TORCH, op
+from typing import Optional
+
+import torch
+from torch import Tensor
+
+from kiln_table import ACTIVATION, FUNCTIONAL, METHOD, TORCH, describe, op
 
 
 @op('softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
@@ -37,21 +42,11 @@ from kiln_table import ACTIVATION, FUNCTIONAL, METHOD, TORCH, op
              ('x=f64[6]', '-1', -30, 30),
              ('x=f32[3,4]', 'dim=1, dtype=torch.float64')],
     build='log_softmax')
-@op('linear(Tensor self, Tensor weight, Tensor? bias=None) -> Tensor',
-    FUNCTIONAL,
-    samples=[('x=f32[B,5], w=f32[4,5], b=f32[4]', 'w, b'),
-             ('x=f32[2,B,5], w=f32[3,5]', 'w')],
-    build='linear')
 @op('layer_norm(Tensor self, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05) -> Tensor',
     FUNCTIONAL,
     samples=[('x=f32[B,4]', '(4,)'),
              ('x=f32[B,3,4], w=f32[3,4], b=f32[3,4]', '(3, 4), w, b, 1e-3')],
     build='layer_norm')
-@op('batch_norm(Tensor self, Tensor? running_mean, Tensor? running_var, Tensor? weight=None, Tensor? bias=None, bool training=False, float momentum=0.1, float eps=1e-05) -> Tensor',
-    FUNCTIONAL,
-    samples=[('x=f32[B,3,4], m=f32[3], v=f32[3]', 'm, v', 0.1, 2),
-             ('x=f32[B,3], m=f32[3], v=f32[3], w=f32[3], b=f32[3]', 'm, v, w, b, False, 0.1, 1e-3', 0.1, 2)],
-    build='batch_norm')
 @op('embedding(Tensor self, Tensor weight, int? padding_idx=None, Scalar? max_norm=None, float norm_type=2.0, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor',
     FUNCTIONAL,
     samples=[('i=i64[B,3], w=f32[5,4]', 'w')],
@@ -93,11 +88,124 @@ from kiln_table import ACTIVATION, FUNCTIONAL, METHOD, TORCH, op
              ('x=f64[1,2,5,9]', '(2, 4)'),
              ('x=f32[2,3,H,W]', '(1, 1)')],
     build='adaptive_avg_pool2d')
-@op('dropout(Tensor self, float p=0.5, bool training=True) -> Tensor',
+def _functional_rows():
+    pass
+
+
+@op('linear(Tensor self, Tensor weight, Tensor? bias=None) -> Tensor',
+    FUNCTIONAL,
+    samples=[('x=f32[B,5], w=f32[4,5], b=f32[4]', 'w, b'),
+             ('x=f32[2,B,5], w=f32[3,5]', 'w')])
+def linear(input: Tensor, weight: Tensor,
+           bias: Optional[Tensor] = None) -> Tensor:
+    if weight.dim() != 2:
+        raise ValueError("linear weight must be 2-D (out_features, "
+                         f"in_features), got {describe(weight)}")
+    if input.dim() == 0:
+        raise ValueError("linear input must have at least one dimension, "
+                         f"got {describe(input)}")
+    if input.size(-1) != weight.size(1):
+        # The input's size may be known only at run time: describe() says
+        # it either way.
+        raise ValueError(f"linear input, {describe(input)}, does not have "
+                         f"the {weight.size(1)} features that the weight, "
+                         f"{describe(weight)}, expects")
+    y = torch.matmul(input, weight.t())
+    if bias is not None:
+        # Not a return under `bias is None`: an Optional[Tensor] bias is
+        # tested at run time.
+        if (bias.dim() != 1 or bias.dtype != input.dtype
+                or bias.size(0) != weight.size(0)):
+            raise ValueError(f"linear bias must be 1-D with {weight.size(0)} "
+                             "elements of the input's dtype, got "
+                             f"{describe(bias)}")
+        y = y + bias
+    return y
+
+
+@op('batch_norm(Tensor self, Tensor? running_mean, Tensor? running_var, Tensor? weight=None, Tensor? bias=None, bool training=False, float momentum=0.1, float eps=1e-05) -> Tensor',
+    FUNCTIONAL,
+    samples=[('x=f32[B,3,4], m=f32[3], v=f32[3]', 'm, v', 0.1, 2),
+             ('x=f32[B,3], m=f32[3], v=f32[3], w=f32[3], b=f32[3]', 'm, v, w, b, False, 0.1, 1e-3', 0.1, 2)])
+def batch_norm(input: Tensor, running_mean: Optional[Tensor],
+               running_var: Optional[Tensor], weight: Optional[Tensor] = None,
+               bias: Optional[Tensor] = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    if training:
+        raise ValueError("batch_norm with training=True is not supported; "
+                         "models are compiled in eval mode")
+    if running_mean is None or running_var is None:
+        raise ValueError("batch_norm needs running_mean and running_var in "
+                         "eval mode")
+    if input.dim() < 2 or not input.is_floating_point():
+        raise ValueError("batch_norm takes a float input with a channel dim "
+                         f"(N, C, ...), got {describe(input)}")
+    c = input.size(1)
+    if (running_mean.dim() != 1 or running_mean.dtype != input.dtype
+            or running_mean.size(0) != c):
+        raise ValueError(f"batch_norm running_mean must be 1-D with one "
+                         "element per channel of the input, "
+                         f"{describe(input)}, and its dtype, got "
+                         f"{describe(running_mean)}")
+    if (running_var.dim() != 1 or running_var.dtype != input.dtype
+            or running_var.size(0) != c):
+        raise ValueError(f"batch_norm running_var must be 1-D with one "
+                         "element per channel of the input, "
+                         f"{describe(input)}, and its dtype, got "
+                         f"{describe(running_var)}")
+    # y = x * scale + shift with per-channel scale = weight / sqrt(var + eps)
+    # and shift = bias - mean * scale, as PyTorch's eval kernel computes it.
+    scale = torch.rsqrt(running_var + eps)
+    if weight is not None:
+        if (weight.dim() != 1 or weight.dtype != input.dtype
+                or weight.size(0) != c):
+            raise ValueError(f"batch_norm weight must be 1-D with one "
+                             "element per channel of the input, "
+                             f"{describe(input)}, and its dtype, got "
+                             f"{describe(weight)}")
+        scale = scale * weight
+    shift = -(running_mean * scale)
+    if bias is not None:
+        if (bias.dim() != 1 or bias.dtype != input.dtype
+                or bias.size(0) != c):
+            raise ValueError(f"batch_norm bias must be 1-D with one "
+                             "element per channel of the input, "
+                             f"{describe(input)}, and its dtype, got "
+                             f"{describe(bias)}")
+        shift = shift + bias
+    # (C,) -> (C, 1, ..., 1) lines the channels up with dim 1.
+    if input.dim() == 2:
+        return input * scale + shift
+    if input.dim() == 3:
+        return input * scale.reshape(c, 1) + shift.reshape(c, 1)
+    if input.dim() == 4:
+        return input * scale.reshape(c, 1, 1) + shift.reshape(c, 1, 1)
+    if input.dim() == 5:
+        return (input * scale.reshape(c, 1, 1, 1)
+                + shift.reshape(c, 1, 1, 1))
+    x = input.reshape(input.size(0), c, -1)
+    y = x * scale.unsqueeze(-1) + shift.unsqueeze(-1)
+    return y.reshape(input.shape)
+
+
+
+@op('dropout(Tensor self, float p=0.5, bool? training=None) -> Tensor',
     ACTIVATION,
     samples=[('x=f32[B,4]', '0.2, False'),
              ('x=f32[3]', 'training=False')],
-    note='eval mode only: the identity; training=True is an error',
-    build='dropout')
-def _functional_rows():
-    pass
+    note='eval mode only: the identity; training=True is an error')
+def dropout(input: Tensor, p: float = 0.5,
+            training: Optional[bool] = None) -> Tensor:
+    # training defaults to None only so that leaving it out (True in
+    # PyTorch) gets its own message.
+    if training is None:
+        raise ValueError("F.dropout() defaults to training=True, which is not "
+                         "supported; pass training=False (models are "
+                         "compiled in eval mode)")
+    if training:
+        raise ValueError("dropout with training=True is not supported; "
+                         "models are compiled in eval mode")
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, "
+                         f"but got {p}")
+    return input

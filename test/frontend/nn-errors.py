@@ -109,9 +109,10 @@ def adaptive_dynamic(x):
 
 # batch_norm in training mode is not supported.
 # RUN: not kiln compile %s --emit=ir --entry bn_training 2>&1 | FileCheck %s --check-prefix=BNTRAINING --strict-whitespace --implicit-check-not='{{error|note}}:'
-# BNTRAINING: {{^.*}}nn-errors.py:[[@LINE+5]]:43: error: batch_norm with training=True is not supported; models are compiled in eval mode{{$}}
+# BNTRAINING: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: batch_norm with training=True is not supported; models are compiled in eval mode{{$}}
 # BNTRAINING-NEXT: {{^}}    return F.batch_norm(x, m, v, training=True){{$}}
-# BNTRAINING-NEXT: {{^}}                                          ^~~~{{$}}
+# BNTRAINING-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~{{$}}
+# BNTRAINING-NEXT: {{^.*}}nn-errors.py: note: in 'batch_norm', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,3,8,8], m=f32[3], v=f32[3]
 def bn_training(x, m, v):
     return F.batch_norm(x, m, v, training=True)
@@ -119,9 +120,10 @@ def bn_training(x, m, v):
 
 # batch_norm's running statistics must have one value per channel.
 # RUN: not kiln compile %s --emit=ir --entry bn_stats 2>&1 | FileCheck %s --check-prefix=BNSTATS --strict-whitespace --implicit-check-not='{{error|note}}:'
-# BNSTATS: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: batch_norm running_mean must be 1-D with 3 elements of the input's dtype, got Tensor[f32, 4]{{$}}
+# BNSTATS: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: batch_norm running_mean must be 1-D with one element per channel of the input, a Tensor[f32, 2x3x8x8], and its dtype, got a Tensor[f32, 4]{{$}}
 # BNSTATS-NEXT: {{^}}    return F.batch_norm(x, m, v){{$}}
 # BNSTATS-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~{{$}}
+# BNSTATS-NEXT: {{^.*}}nn-errors.py: note: in 'batch_norm', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,3,8,8], m=f32[4], v=f32[4]
 def bn_stats(x, m, v):
     return F.batch_norm(x, m, v)
@@ -129,9 +131,10 @@ def bn_stats(x, m, v):
 
 # dropout with training=True is not supported.
 # RUN: not kiln compile %s --emit=ir --entry dropout_training 2>&1 | FileCheck %s --check-prefix=DROPOUTTRAINING --strict-whitespace --implicit-check-not='{{error|note}}:'
-# DROPOUTTRAINING: {{^.*}}nn-errors.py:[[@LINE+5]]:30: error: dropout with training=True is not supported; models are compiled in eval mode{{$}}
+# DROPOUTTRAINING: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: dropout with training=True is not supported; models are compiled in eval mode{{$}}
 # DROPOUTTRAINING-NEXT: {{^}}    return F.dropout(x, 0.1, True){{$}}
-# DROPOUTTRAINING-NEXT: {{^}}                             ^~~~{{$}}
+# DROPOUTTRAINING-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~~~{{$}}
+# DROPOUTTRAINING-NEXT: {{^.*}}nn-errors.py: note: in 'dropout', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,3]
 def dropout_training(x):
     return F.dropout(x, 0.1, True)
@@ -139,9 +142,10 @@ def dropout_training(x):
 
 # F.dropout defaults to training=True, so leaving it out is an error too.
 # RUN: not kiln compile %s --emit=ir --entry dropout_default 2>&1 | FileCheck %s --check-prefix=DROPOUTDEFAULT --strict-whitespace --implicit-check-not='{{error|note}}:'
-# DROPOUTDEFAULT: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: F.dropout() defaults to training=True, which is not supported; pass training=False (models are compiled in eval mode){{$}}
+# DROPOUTDEFAULT: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: F.dropout() defaults to training=True, which is not supported; pass training=False (models are compiled in eval mode){{$}}
 # DROPOUTDEFAULT-NEXT: {{^}}    return F.dropout(x, 0.1){{$}}
 # DROPOUTDEFAULT-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~{{$}}
+# DROPOUTDEFAULT-NEXT: {{^.*}}nn-errors.py: note: in 'dropout', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,3]
 def dropout_default(x):
     return F.dropout(x, 0.1)
@@ -179,9 +183,10 @@ def softmax_int(x):
 
 # linear's input features must match the weight's.
 # RUN: not kiln compile %s --emit=ir --entry linear_features 2>&1 | FileCheck %s --check-prefix=LINEARFEATURES --strict-whitespace --implicit-check-not='{{error|note}}:'
-# LINEARFEATURES: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: linear input Tensor[f32, 2x5] has 5 features, but the weight Tensor[f32, 4x6] expects 6{{$}}
+# LINEARFEATURES: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: linear input, a Tensor[f32, 2x5], does not have the 6 features that the weight, a Tensor[f32, 4x6], expects{{$}}
 # LINEARFEATURES-NEXT: {{^}}    return F.linear(x, w){{$}}
 # LINEARFEATURES-NEXT: {{^}}           ^~~~~~~~~~~~~~{{$}}
+# LINEARFEATURES-NEXT: {{^.*}}nn-errors.py: note: in 'linear', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,5], w=f32[4,6]
 def linear_features(x, w):
     return F.linear(x, w)
@@ -189,9 +194,10 @@ def linear_features(x, w):
 
 # linear's weight must be 2-D.
 # RUN: not kiln compile %s --emit=ir --entry linear_rank 2>&1 | FileCheck %s --check-prefix=LINEARRANK --strict-whitespace --implicit-check-not='{{error|note}}:'
-# LINEARRANK: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: linear weight must be 2-D (out_features, in_features), got Tensor[f32, 5]{{$}}
+# LINEARRANK: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: linear weight must be 2-D (out_features, in_features), got a Tensor[f32, 5]{{$}}
 # LINEARRANK-NEXT: {{^}}    return F.linear(x, w){{$}}
 # LINEARRANK-NEXT: {{^}}           ^~~~~~~~~~~~~~{{$}}
+# LINEARRANK-NEXT: {{^.*}}nn-errors.py: note: in 'linear', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,5], w=f32[5]
 def linear_rank(x, w):
     return F.linear(x, w)
@@ -199,9 +205,10 @@ def linear_rank(x, w):
 
 # linear's bias must have out_features elements.
 # RUN: not kiln compile %s --emit=ir --entry linear_bias 2>&1 | FileCheck %s --check-prefix=LINEARBIAS --strict-whitespace --implicit-check-not='{{error|note}}:'
-# LINEARBIAS: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: linear bias must be 1-D with 4 elements of the input's dtype, got Tensor[f32, 5]{{$}}
+# LINEARBIAS: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: linear bias must be 1-D with 4 elements of the input's dtype, got a Tensor[f32, 5]{{$}}
 # LINEARBIAS-NEXT: {{^}}    return F.linear(x, w, b){{$}}
 # LINEARBIAS-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~{{$}}
+# LINEARBIAS-NEXT: {{^.*}}nn-errors.py: note: in 'linear', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,5], w=f32[4,5], b=f32[5]
 def linear_bias(x, w, b):
     return F.linear(x, w, b)

@@ -87,11 +87,13 @@ def adaptive(x):
 # CHECK-NEXT: %[[N:.*]] = kiln.mul %[[D]], %[[INV]]
 # CHECK-NEXT: %[[W:.*]] = kiln.mul %[[N]], %arg1 : (tensor<?x?x6xf32>, tensor<6xf32>) -> tensor<?x?x6xf32>
 # CHECK-NEXT: kiln.add %[[W]], %arg2 : (tensor<?x?x6xf32>, tensor<6xf32>) -> tensor<?x?x6xf32>
+# CHECK:      call @prelude_batch_norm(%arg3, %arg4, %arg5,
+# CHECK-LABEL: func.func private @prelude_batch_norm
 # CHECK:      %[[SC:.*]] = kiln.rsqrt %{{.*}} : tensor<4xf32>
 # CHECK:      %[[SH:.*]] = kiln.neg %{{.*}} : tensor<4xf32>
-# CHECK:      %[[SC3:.*]] = kiln.reshape %[[SC]][%c4_i64, %c1_i64, %c1_i64] : tensor<4xf32> -> tensor<4x1x1xf32>
-# CHECK-NEXT: %[[SH3:.*]] = kiln.reshape %[[SH]][%c4_i64, %c1_i64, %c1_i64] : tensor<4xf32> -> tensor<4x1x1xf32>
-# CHECK-NEXT: %[[XS:.*]] = kiln.mul %arg3, %[[SC3]]
+# CHECK:      %[[SC3:.*]] = kiln.reshape %[[SC]][{{.*}}] : tensor<4xf32> -> tensor<4x1x1xf32>
+# CHECK-NEXT: %[[XS:.*]] = kiln.mul %arg0, %[[SC3]]
+# CHECK:      %[[SH3:.*]] = kiln.reshape %[[SH]][{{.*}}] : tensor<4xf32> -> tensor<4x1x1xf32>
 # CHECK-NEXT: kiln.add %[[XS]], %[[SH3]]
 # kiln: x=f32[B,T,6], w=f32[6], b=f32[6], y=f32[B,4,5,5], m=f32[4], v=f32[4]
 @torch.jit.script
@@ -101,12 +103,13 @@ def norms(x, w, b, y, m, v):
 
 # gelu is 0.5 * x * (1 + erf(x / sqrt(2))); dropout with training=False is
 # the identity; embedding has an op.
-# gelu is the prelude's (prelude/activations.py), called here and inlined
-# by the pipeline.
+# gelu and dropout are the prelude's (prelude/activations.py,
+# prelude/functional.py), called here and inlined by the pipeline.
 # CHECK-LABEL: func.func @gelu_dropout_embedding
 # CHECK:      %[[G:.*]] = call @prelude_gelu(%arg0) : (tensor<?x8xf32>) -> tensor<?x8xf32>
+# CHECK:      %[[D:.*]] = call @prelude_dropout(%arg0, %{{.*}}, %false) : (tensor<?x8xf32>, f64, i1) -> tensor<?x8xf32>
 # CHECK:      %[[EMB:.*]] = kiln.embedding %arg2[%arg1] : (tensor<10x8xf32>, tensor<?xi64>) -> tensor<?x8xf32>
-# CHECK:      return %[[G]], %arg0, %[[EMB]]
+# CHECK:      return %[[G]], %[[D]], %[[EMB]]
 # CHECK-LABEL: func.func private @prelude_gelu
 # CHECK:      %[[K:.*]] = arith.constant 0.70710678118654757 : f64
 # CHECK-NEXT: %[[XK:.*]] = kiln.mul %arg0, %[[K]]

@@ -26,8 +26,7 @@
 # CHECK-NEXT: arith.constant 5.000000e-01 : f64
 # CHECK-LABEL: func.func private @layers.0.proj.forward(
 # CHECK: %[[W0:.*]] = kiln.param "layers.0.proj.weight" : tensor<4x4xf32>
-# CHECK: %[[T0:.*]] = kiln.transpose %[[W0]]
-# CHECK: kiln.matmul %arg0, %[[T0]]
+# CHECK: call @prelude_linear(%arg0, %[[W0]])
 # CHECK-LABEL: func.func private @layers.1.forward(
 # CHECK-NEXT: call @layers.1.proj.forward(%arg0)
 # CHECK-NEXT: arith.constant 1.000000e+00 : f64

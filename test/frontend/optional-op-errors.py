@@ -1,5 +1,5 @@
 # An Optional[Tensor] entry input passed to an op-table row that is not a
-# prelude decomposition is refused at the argument: a C++ builder (F.linear,
+# prelude decomposition is refused at the argument: a C++ builder (F.conv2d,
 # torch.clamp) needs to know while compiling whether the tensor is there.
 # Each function is one case, compiled alone with --entry.
 from typing import Optional
@@ -9,13 +9,13 @@ import torch.nn.functional as F
 from torch import Tensor
 
 
-# RUN: not kiln compile %s --emit=ir --entry linear_bias 2>&1 | FileCheck %s --check-prefix=LINEAR --strict-whitespace --implicit-check-not='{{error|note}}:'
-# LINEAR: {{^.*}}optional-op-errors.py:[[@LINE+5]]:27: error: F.linear() cannot take an Optional[Tensor] (Tensor[f32, 4] or None; test it with 'is not None' first) for 'bias': its lowering needs to know while compiling whether the tensor is there{{$}}
-# LINEAR-NEXT: {{^}}    return F.linear(x, w, b){{$}}
-# LINEAR-NEXT: {{^}}                          ^{{$}}
-# kiln: x=f32[2,5], w=f32[4,5], b=f32[4]?
-def linear_bias(x: Tensor, w: Tensor, b: Optional[Tensor] = None) -> Tensor:
-    return F.linear(x, w, b)
+# RUN: not kiln compile %s --emit=ir --entry conv_bias 2>&1 | FileCheck %s --check-prefix=CONV --strict-whitespace --implicit-check-not='{{error|note}}:'
+# CONV: {{^.*}}optional-op-errors.py:[[@LINE+5]]:27: error: F.conv2d() cannot take an Optional[Tensor] (Tensor[f32, 2] or None; test it with 'is not None' first) for 'bias': its lowering needs to know while compiling whether the tensor is there{{$}}
+# CONV-NEXT: {{^}}    return F.conv2d(x, w, b){{$}}
+# CONV-NEXT: {{^}}                          ^{{$}}
+# kiln: x=f32[1,3,4,4], w=f32[2,3,1,1], b=f32[2]?
+def conv_bias(x: Tensor, w: Tensor, b: Optional[Tensor] = None) -> Tensor:
+    return F.conv2d(x, w, b)
 
 
 # RUN: not kiln compile %s --emit=ir --entry clamp_min 2>&1 | FileCheck %s --check-prefix=CLAMP --strict-whitespace --implicit-check-not='{{error|note}}:'
