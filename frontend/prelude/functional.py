@@ -105,20 +105,21 @@ def linear(input: Tensor, weight: Tensor,
         raise ValueError("linear input must have at least one dimension, "
                          f"got {describe(input)}")
     if input.size(-1) != weight.size(1):
-        # The input's size may be known only at run time: describe() says
-        # it either way.
+        # Either size may be known only at run time, and then so is this
+        # check: describe() says the sizes either way.
         raise ValueError(f"linear input, {describe(input)}, does not have "
-                         f"the {weight.size(1)} features that the weight, "
-                         f"{describe(weight)}, expects")
+                         "as many features (its last dim) as the weight, "
+                         f"{describe(weight)}, expects (its dim 1)")
     y = torch.matmul(input, weight.t())
     if bias is not None:
         # Not a return under `bias is None`: an Optional[Tensor] bias is
         # tested at run time.
         if (bias.dim() != 1 or bias.dtype != input.dtype
                 or bias.size(0) != weight.size(0)):
-            raise ValueError(f"linear bias must be 1-D with {weight.size(0)} "
-                             "elements of the input's dtype, got "
-                             f"{describe(bias)}")
+            raise ValueError("linear bias must be 1-D with out_features "
+                             "elements (dim 0 of the weight, "
+                             f"{describe(weight)}) of the input's dtype, "
+                             f"got {describe(bias)}")
         y = y + bias
     return y
 

@@ -183,7 +183,7 @@ def softmax_int(x):
 
 # linear's input features must match the weight's.
 # RUN: not kiln compile %s --emit=ir --entry linear_features 2>&1 | FileCheck %s --check-prefix=LINEARFEATURES --strict-whitespace --implicit-check-not='{{error|note}}:'
-# LINEARFEATURES: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: linear input, a Tensor[f32, 2x5], does not have the 6 features that the weight, a Tensor[f32, 4x6], expects{{$}}
+# LINEARFEATURES: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: linear input, a Tensor[f32, 2x5], does not have as many features (its last dim) as the weight, a Tensor[f32, 4x6], expects (its dim 1){{$}}
 # LINEARFEATURES-NEXT: {{^}}    return F.linear(x, w){{$}}
 # LINEARFEATURES-NEXT: {{^}}           ^~~~~~~~~~~~~~{{$}}
 # LINEARFEATURES-NEXT: {{^.*}}nn-errors.py: note: in 'linear', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
@@ -205,7 +205,7 @@ def linear_rank(x, w):
 
 # linear's bias must have out_features elements.
 # RUN: not kiln compile %s --emit=ir --entry linear_bias 2>&1 | FileCheck %s --check-prefix=LINEARBIAS --strict-whitespace --implicit-check-not='{{error|note}}:'
-# LINEARBIAS: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: linear bias must be 1-D with 4 elements of the input's dtype, got a Tensor[f32, 5]{{$}}
+# LINEARBIAS: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: linear bias must be 1-D with out_features elements (dim 0 of the weight, a Tensor[f32, 4x5]) of the input's dtype, got a Tensor[f32, 5]{{$}}
 # LINEARBIAS-NEXT: {{^}}    return F.linear(x, w, b){{$}}
 # LINEARBIAS-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~{{$}}
 # LINEARBIAS-NEXT: {{^.*}}nn-errors.py: note: in 'linear', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
