@@ -60,41 +60,6 @@ V remainder(OpArgs &a) {
   return binOp(a, ast::BinOpKind::Mod, a.args[1].value.value);
 }
 
-V div(OpArgs &a) {
-  Value y = a.args[1].value.value;
-  if (a.isNone("rounding_mode"))
-    return binOp(a, ast::BinOpKind::Div, y);
-  std::string mode = a.str("rounding_mode");
-  if (mode == "floor")
-    return binOp(a, ast::BinOpKind::FloorDiv, y);
-  if (mode != "trunc") {
-    a.fl.error(a.range("rounding_mode"),
-               "div expected rounding_mode to be one of None, 'trunc', or "
-               "'floor' but found '" +
-                   mode + "'");
-    return std::nullopt;
-  }
-  Value x = firstArg(a);
-  if (isFloat(x) || isFloat(y)) {
-    V q = binOp(a, ast::BinOpKind::Div, y);
-    if (!q)
-      return std::nullopt;
-    Ops o{a};
-    return o.select(o.cmp(CmpPredicate::lt, *q, o.c(0.0)),
-                    o.un("kiln.ceil", *q), o.un("kiln.floor", *q));
-  }
-  // Integers: floor division rounds a negative inexact quotient one below
-  // truncation.
-  V q = binOp(a, ast::BinOpKind::FloorDiv, y);
-  if (!q)
-    return std::nullopt;
-  Ops o{a};
-  Value zero = a.fl.constInt(0, a.where), one = a.fl.constInt(1, a.where);
-  Value inexact = o.cmp(CmpPredicate::ne, o.mul(*q, y), x);
-  Value up = o.select(o.cmp(CmpPredicate::lt, *q, zero), o.add(*q, one), *q);
-  return o.select(inexact, up, *q);
-}
-
 V elementwise(OpArgs &a, StringRef op) {
   return a.fl.emitElementwise(op, firstArg(a), a.args[1].value.value, a.where,
                               a.args[0].range, a.args[1].range);
@@ -126,7 +91,6 @@ std::vector<NamedBuilder> arithmeticBuilders() {
   return {{"add", add},
           {"sub", sub},
           {"mul", mul},
-          {"div", div},
           {"pow", pow},
           {"floor_divide", floorDivide},
           {"remainder", remainder},

@@ -5,6 +5,11 @@ code as `x + y`, so dtype promotion lives in one place.
 
 kiln_table.py says how a row is written; nn.py how a decomposition is.
 """
+from typing import Optional
+
+import torch
+from torch import Tensor
+
 from kiln_table import METHOD, TENSOR_OP, TORCH, op
 
 
@@ -33,16 +38,6 @@ from kiln_table import METHOD, TENSOR_OP, TORCH, op
              ('x=f32[B,3]', '2.5'),
              ('x=f32[0,2], y=f32[2]', 'y')],
     aliases=['multiply'])
-@op('div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor',
-    TENSOR_OP,
-    build='div',
-    samples=[('x=f32[B,4], y=f32[4]', 'y + 2.0'),
-             ('x=i64[N], y=i64[N]', 'y + 1'),
-             ('x=f32[B,4], y=f32[4]', "y + 0.5, rounding_mode='trunc'", -4, 4),
-             ('x=i64[N], y=i64[N]', "y + 1, rounding_mode='trunc'"),
-             ('x=f32[B,4], y=f32[4]', "y + 0.5, rounding_mode='floor'", -4, 4),
-             ('x=f32[0,2]', '3.0')],
-    aliases=['divide'])
 @op('pow(Tensor self, Tensor exponent) -> Tensor',
     TENSOR_OP,
     build='pow',
@@ -72,6 +67,37 @@ from kiln_table import METHOD, TENSOR_OP, TORCH, op
 def _binary_arithmetic_rows():
     pass
 
+
+
+@op('div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor',
+    TENSOR_OP,
+    samples=[('x=f32[B,4], y=f32[4]', 'y + 2.0'),
+             ('x=i64[N], y=i64[N]', 'y + 1'),
+             ('x=f32[B,4], y=f32[4]', "y + 0.5, rounding_mode='trunc'", -4, 4),
+             ('x=i64[N], y=i64[N]', "y + 1, rounding_mode='trunc'"),
+             ('x=f32[B,4], y=f32[4]', "y + 0.5, rounding_mode='floor'", -4, 4),
+             ('x=f32[0,2]', '3.0')],
+    aliases=['divide'])
+def div(input: Tensor, other: Tensor,
+        rounding_mode: Optional[str] = None) -> Tensor:
+    if rounding_mode is None:
+        return input / other
+    if rounding_mode == 'floor':
+        return input // other
+    if rounding_mode != 'trunc':
+        raise ValueError("div expected rounding_mode to be one of None, "
+                         f"'trunc', or 'floor' but found '{rounding_mode}'")
+    # other may be a number, which has no dtype.
+    if (input.is_floating_point() or isinstance(other, float)
+            or (isinstance(other, Tensor) and other.is_floating_point())):
+        q = input / other
+        return torch.where(q < 0.0, torch.ceil(q), torch.floor(q))
+    # Integers: floor division rounds a negative inexact quotient one below
+    # truncation.
+    q = input // other
+    inexact = q * other != input
+    up = torch.where(q < 0, q + 1, q)
+    return torch.where(inexact, up, q)
 
 
 # Comparisons.
