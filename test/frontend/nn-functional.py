@@ -29,8 +29,10 @@ def softmaxes(x):
     return F.softmax(x, dim=-1), x.log_softmax(0)
 
 
-# linear is x @ w.T + b.
+# linear is x @ w.T + b, the prelude's (prelude/functional.py).
 # CHECK-LABEL: func.func @linear
+# CHECK:      call @prelude_linear(%arg0, %arg1, %arg2)
+# CHECK-LABEL: func.func private @prelude_linear
 # CHECK:      %[[T:.*]] = kiln.transpose %arg1 {dim0 = 0 : i64, dim1 = 1 : i64} : tensor<6x8xf32> -> tensor<8x6xf32>
 # CHECK-NEXT: %[[MM:.*]] = kiln.matmul %arg0, %[[T]] : (tensor<?x?x8xf32>, tensor<8x6xf32>) -> tensor<?x?x6xf32>
 # CHECK-NEXT: kiln.add %[[MM]], %arg2 : (tensor<?x?x6xf32>, tensor<6xf32>) -> tensor<?x?x6xf32>
