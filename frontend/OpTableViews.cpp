@@ -172,16 +172,6 @@ V expand(OpArgs &a) {
       .getResult();
 }
 
-V expandAs(OpArgs &a) {
-  Value x = self(a), other = a.value("other");
-  auto rt = RankedTensorType::get(typeOf(other).getShape(),
-                                  typeOf(x).getElementType());
-  return a.fl.b
-      .create<ExpandOp>(a.fl.loc(a.where), rt, x,
-                        a.fl.dimValues(other, a.where))
-      .getResult();
-}
-
 V flatten(OpArgs &a) {
   FunctionLowering &fl = a.fl;
   Value x = self(a);
@@ -365,7 +355,6 @@ std::vector<NamedBuilder> viewBuilders() {
           {"to_other", toOther},
           {"reshape", reshapeRow},
           {"expand", expand},
-          {"expand_as", expandAs},
           {"flatten", flatten},
           {"unflatten", unflatten},
           {"unsqueeze", unsqueeze},

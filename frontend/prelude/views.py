@@ -4,6 +4,8 @@ and reshapes (view, reshape, expand, flatten, unsqueeze, squeeze,
 transpose, permute), lowered by the builders of frontend/OpTableViews.cpp.
 Dims are compile-time ints, sizes may be run-time ints.
 """
+from torch import Tensor
+
 from kiln_table import METHOD, TORCH, op
 
 
@@ -109,10 +111,6 @@ def _casts_rows():
     build='expand',
     samples=[('x=f32[B,1]', '-1, 4'),
              ('x=f32[3]', '(2, 3)')])
-@op('expand_as(Tensor self, Tensor other) -> Tensor',
-    METHOD,
-    build='expand_as',
-    samples=[('x=f32[1,4], y=f32[B,4]', 'y')])
 @op('flatten(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor',
     TORCH | METHOD,
     build='flatten',
@@ -154,3 +152,10 @@ def _casts_rows():
     samples=[('x=f32[B,4,3]', '(2, 0, 1)')])
 def _views_and_reshapes_rows():
     pass
+
+
+@op('expand_as(Tensor self, Tensor other) -> Tensor',
+    METHOD,
+    samples=[('x=f32[1,4], y=f32[B,4]', 'y')])
+def expand_as(input: Tensor, other: Tensor) -> Tensor:
+    return input.expand(other.size())
