@@ -1,8 +1,8 @@
 //===- OpTableTensor.cpp - The op table's builders: the rest of Tensor ----===//
 //
-// masked_fill, triu/tril, split/chunk/unbind, matmul/mm/bmm and the creation
-// ops that copy another tensor's shape: the builders of prelude/tensor.py's
-// rows (reductions are in OpTableReductions.cpp, shape queries, casts and
+// masked_fill, split/chunk/unbind, matmul and rand_like/randn_like: the
+// builders of prelude/tensor.py's rows (its decompositions are Python there;
+// reductions are in OpTableReductions.cpp, shape queries, casts and
 // views in OpTableViews.cpp).
 // Each builder reads its bound arguments by name; dims are compile-time ints
 // (the result type depends on them), sizes may be run-time ints.

@@ -1,7 +1,8 @@
 """kiln's op table: binary arithmetic (add, sub, mul, div, pow, ...),
 maximum/minimum, the comparisons and where. Their builders are in
-frontend/OpTableArithmetic.cpp: binary arithmetic goes through the same
-code as `x + y`, so dtype promotion lives in one place.
+frontend/OpTableArithmetic.cpp (div is a decomposition here): binary
+arithmetic goes through the same code as `x + y`, so dtype promotion lives
+in one place.
 
 kiln_table.py says how a row is written; nn.py how a decomposition is.
 """

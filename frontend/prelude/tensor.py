@@ -1,9 +1,8 @@
-"""kiln's op table: masked_fill, triu/tril, split/chunk/unbind,
-matmul/mm/bmm and the creation ops that copy another tensor's shape,
-lowered by the builders of frontend/OpTableTensor.cpp. Dims are
-compile-time ints (the result type depends on them), sizes may be
-run-time ints.
-"""
+"""kiln's op table: masked_fill, split/chunk/unbind, matmul and
+rand_like/randn_like, lowered by the builders of frontend/OpTableTensor.cpp;
+triu/tril, mm/bmm and zeros_like/ones_like/full_like are decompositions
+here. Dims are compile-time ints (the result type depends on them), sizes
+may be run-time ints."""
 from typing import Optional
 
 import torch

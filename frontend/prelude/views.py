@@ -1,8 +1,8 @@
 """kiln's op table: shape queries (size, dim, numel, item), identities
 (contiguous, clone, detach), casts (float, long, to, type_as) and views
 and reshapes (view, reshape, expand, flatten, unsqueeze, squeeze,
-transpose, permute), lowered by the builders of frontend/OpTableViews.cpp.
-Dims are compile-time ints, sizes may be run-time ints.
+transpose, permute), lowered by the builders of frontend/OpTableViews.cpp
+(expand_as is a decomposition here). Dims are compile-time ints, sizes may be run-time ints.
 """
 from torch import Tensor
 
