@@ -1,12 +1,13 @@
 //===- OpFamilies.h - The files that hold the op table's rows ---*- C++ -*-===//
 //
-// Private to frontend/. Each family of torch ops keeps its rows and their
-// builders in a file of its own (OpTableUnaryMath.cpp: unary math and
-// Python's math module; OpTableActivations.cpp; OpTableArithmetic.cpp:
-// arithmetic and comparisons; ...), and returns them from one function;
-// allRows() concatenates the families in the order below, which is the
-// order of the generated documentation. Adding a family is a file, a
-// declaration here and an entry in kFamilies.
+// Private to frontend/. The op table's rows are decorators in the prelude,
+// one file per family (frontend/prelude/unary.py: unary math;
+// activations.py; arithmetic.py: arithmetic and comparisons; ...); the C++
+// builders that some rows name live in OpTable*.cpp, one file per family,
+// each exporting them from one function. allRows() reads the families in
+// the order below, which is the order of the generated documentation.
+// Adding a family is a prelude file and an entry in kFamilies (and, if it
+// has builders, a file and an entry in kBuilderFamilies).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_OPFAMILIES_H
@@ -18,26 +19,11 @@
 
 namespace kiln::ops {
 
-std::vector<Row> unaryRows();       // OpTableUnaryMath.cpp
-std::vector<Row> activationRows();  // OpTableActivations.cpp
-std::vector<Row> arithmeticRows();  // OpTableArithmetic.cpp
-std::vector<Row> mathRows();        // OpTableUnaryMath.cpp
-std::vector<Row> reductionRows();   // OpTableReductions.cpp
-std::vector<Row> viewRows();        // OpTableViews.cpp
-std::vector<Row> tensorRows();      // OpTableTensor.cpp
-std::vector<Row> creationRows();    // OpTableCreation.cpp
-std::vector<Row> linalgRows();      // OpTableLinalg.cpp
-std::vector<Row> nnRows();          // OpTableNN.cpp
-std::vector<Row> indexingRows();    // OpTableIndexing.cpp
-std::vector<Row> resampleRows();    // OpTableResample.cpp
-std::vector<Row> orderRows();       // OpTableIndexing.cpp
-std::vector<Row> nnPreludeRows();   // PreludeRows.cpp: prelude/nn.py
-
-inline constexpr std::vector<Row> (*kFamilies[])() = {
-    unaryRows,     activationRows, arithmeticRows, mathRows,
-    reductionRows, viewRows,       tensorRows,     creationRows,
-    linalgRows,    nnRows,
-    indexingRows,  resampleRows,   orderRows,      nnPreludeRows,
+inline constexpr const char *kFamilies[] = {
+    "unary.py",     "activations.py", "arithmetic.py", "pymath.py",
+    "reductions.py", "views.py",      "tensor.py",     "creation.py",
+    "linalg.py",    "functional.py",  "indexing.py",   "resample.py",
+    "order.py",     "nn.py",
 };
 
 /// A C++ builder that prelude rows name with `build='NAME'`.

@@ -10,6 +10,7 @@
 #include "frontend/LowerNNSupport.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
+#include "frontend/Prelude.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -69,8 +70,8 @@ const std::vector<NamedBuilder> &allBuilders() {
 const std::vector<Row> &allRows() {
   static const std::vector<Row> rows = [] {
     std::vector<Row> all;
-    for (std::vector<Row> (*family)() : kFamilies) {
-      std::vector<Row> some = family();
+    for (const char *family : kFamilies) {
+      std::vector<Row> some = preludeRows(family);
       all.insert(all.end(), some.begin(), some.end());
     }
     // A builder no row names is dead code, or a row someone forgot.

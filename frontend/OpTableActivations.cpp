@@ -9,7 +9,6 @@
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
-#include "frontend/Prelude.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -52,8 +51,6 @@ V clampRow(OpArgs &a) {
 }
 
 } // namespace
-
-std::vector<Row> activationRows() { return preludeRows("activations.py"); }
 
 std::vector<NamedBuilder> activationBuilders() { return {{"clamp", clampRow}}; }
 

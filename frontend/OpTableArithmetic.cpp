@@ -10,7 +10,6 @@
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
-#include "frontend/Prelude.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -84,8 +83,6 @@ V where(OpArgs &a) {
 }
 
 } // namespace
-
-std::vector<Row> arithmeticRows() { return preludeRows("arithmetic.py"); }
 
 std::vector<NamedBuilder> arithmeticBuilders() {
   return {{"add", add},

@@ -14,7 +14,6 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
-#include "frontend/Prelude.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -252,8 +251,6 @@ template <bool Stack> V join(OpArgs &a) {
 }
 
 } // namespace
-
-std::vector<Row> creationRows() { return preludeRows("creation.py"); }
 
 std::vector<NamedBuilder> creationBuilders() {
   return {{"zeros", sized<Fill::Zeros>}, {"ones", sized<Fill::Ones>},

@@ -18,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
 #include "frontend/OpFamilies.h"
-#include "frontend/Prelude.h"
 #include "frontend/OpTableIndexingArgs.h"
 
 #include "ir/KilnDialect.h"
@@ -297,10 +296,6 @@ V topk(OpArgs &a) {
 }
 
 } // namespace
-
-std::vector<Row> indexingRows() { return preludeRows("indexing.py"); }
-
-std::vector<Row> orderRows() { return preludeRows("order.py"); }
 
 std::vector<NamedBuilder> indexingBuilders() {
   return {{"gather", gather},

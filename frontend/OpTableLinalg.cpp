@@ -15,7 +15,6 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
-#include "frontend/Prelude.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -394,8 +393,6 @@ V einsum(OpArgs &a) {
   return c.permute(c.sumExcept(acc, eq->output), eq->output).value;
 }
 } // namespace
-
-std::vector<Row> linalgRows() { return preludeRows("linalg.py"); }
 
 std::vector<NamedBuilder> linalgBuilders() { return {{"einsum", einsum}}; }
 

@@ -14,7 +14,6 @@
 #include "frontend/LowerNNSupport.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
-#include "frontend/Prelude.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -166,8 +165,6 @@ V adaptiveAvgPool2d(OpArgs &a) {
 }
 
 } // namespace
-
-std::vector<Row> nnRows() { return preludeRows("functional.py"); }
 
 std::vector<NamedBuilder> nnBuilders() {
   return {{"softmax", softmax<false>},

@@ -11,7 +11,6 @@
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
-#include "frontend/Prelude.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -189,8 +188,6 @@ template <bool IsMin> V argMax(OpArgs &a) {
 
 
 } // namespace
-
-std::vector<Row> reductionRows() { return preludeRows("reductions.py"); }
 
 std::vector<NamedBuilder> reductionBuilders() {
   return {{"sum", reduce<Reduce::Sum>},

@@ -15,7 +15,6 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
 #include "frontend/OpFamilies.h"
-#include "frontend/Prelude.h"
 #include "frontend/OpTableIndexingArgs.h"
 
 #include "ir/KilnDialect.h"
@@ -388,8 +387,6 @@ V repeat(OpArgs &a) {
 }
 
 } // namespace
-
-std::vector<Row> resampleRows() { return preludeRows("resample.py"); }
 
 std::vector<NamedBuilder> resampleBuilders() {
   return {{"constant_pad_nd", constantPadNd},

@@ -12,7 +12,6 @@
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
-#include "frontend/Prelude.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -295,8 +294,6 @@ template <bool Normal> V randomLike(OpArgs &a) {
   return fl.b.create<RandOp>(l, rt, sizes).getResult();
 }
 } // namespace
-
-std::vector<Row> tensorRows() { return preludeRows("tensor.py"); }
 
 std::vector<NamedBuilder> tensorBuilders() {
   return {{"masked_fill", maskedFill},

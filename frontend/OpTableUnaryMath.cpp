@@ -11,7 +11,6 @@
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
-#include "frontend/Prelude.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -111,9 +110,6 @@ V mathIsfinite(OpArgs &a) {
                o.c(INFINITY));
 }
 } // namespace
-
-std::vector<Row> unaryRows() { return preludeRows("unary.py"); }
-std::vector<Row> mathRows() { return preludeRows("pymath.py"); }
 
 std::vector<NamedBuilder> unaryBuilders() {
   return {{"sign", sign},

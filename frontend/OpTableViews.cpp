@@ -12,7 +12,6 @@
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpBuilders.h"
 #include "frontend/OpFamilies.h"
-#include "frontend/Prelude.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -334,8 +333,6 @@ V permute(OpArgs &a) {
       .getResult();
 }
 } // namespace
-
-std::vector<Row> viewRows() { return preludeRows("views.py"); }
 
 std::vector<NamedBuilder> viewBuilders() {
   return {{"size_all", sizeAll},

@@ -222,6 +222,4 @@ std::vector<Row> preludeRows(llvm::StringRef file) {
   return rows;
 }
 
-std::vector<Row> nnPreludeRows() { return preludeRows("nn.py"); }
-
 } // namespace kiln::ops
