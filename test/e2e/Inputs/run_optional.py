@@ -144,22 +144,27 @@ def main():
                 label = "%s %s(%s) %s" % (opt, name, given,
                                           "x".join(map(str, inputs[0][1].shape)))
                 runs += 1
-                if actual is None:
-                    print("FAILED: %s: %s" % (label, err))
-                    failed = True
-                elif (actual.shape != expected.shape or
-                      not np.allclose(actual, expected, rtol=RTOL, atol=ATOL)):
-                    print("FAILED: %s: max difference %s" % (
-                        label, np.abs(actual - expected).max()
-                        if actual.shape == expected.shape else "(shape %s, "
-                        "expected %s)" % (actual.shape, expected.shape)))
-                    failed = True
-                else:
-                    print("ok: " + label)
+                failed |= not report(label, actual, expected, err)
     if failed:
         return 1
     print("all ok: %d runs" % runs)
     return 0
+
+
+def report(label, actual, expected, err):
+    """Prints the outcome of one run; True when kiln matched eager."""
+    if actual is None:
+        print("FAILED: %s: %s" % (label, err))
+        return False
+    if (actual.shape != expected.shape or
+            not np.allclose(actual, expected, rtol=RTOL, atol=ATOL)):
+        print("FAILED: %s: max difference %s" % (
+            label, np.abs(actual - expected).max()
+            if actual.shape == expected.shape else "(shape %s, "
+            "expected %s)" % (actual.shape, expected.shape)))
+        return False
+    print("ok: " + label)
+    return True
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ import itertools
 import os
 import sys
 
-import numpy as np
 import torch
 
 import run_optional as ro
@@ -64,17 +63,7 @@ def main():
             label = "%s %s(%s) %s" % (opt, entry, given,
                                       "x".join(map(str, inputs[0][1].shape)))
             runs += 1
-            if actual is None:
-                print("FAILED: %s: %s" % (label, err))
-                failed = True
-            elif (actual.shape != expected.shape or not np.allclose(
-                    actual, expected, rtol=ro.RTOL, atol=ro.ATOL)):
-                print("FAILED: %s: max difference %s" % (
-                    label, np.abs(actual - expected).max()
-                    if actual.shape == expected.shape else "(shape)"))
-                failed = True
-            else:
-                print("ok: " + label)
+            failed |= not ro.report(label, actual, expected, err)
     if failed:
         return 1
     print("all ok: %d runs" % runs)
