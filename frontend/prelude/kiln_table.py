@@ -29,6 +29,10 @@ op(schema, spellings, samples=[], aliases=[], rtol=0.0, atol=0.0, note='',
   flags      FLOAT_MATH (int inputs compute in float), NO_BOOL (bool inputs
              are refused), FLOAT_ONLY (non-float inputs are refused, as
              PyTorch's activations do)
+
+describe(value) is the text kiln's errors use for a value ("a Tensor[f32,
+2x5]"), for the messages of a decomposition's checks; kiln computes it
+while compiling.
 """
 
 import torch
