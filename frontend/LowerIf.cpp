@@ -123,11 +123,11 @@ std::optional<Decided> decideCondition(FunctionLowering &fl,
   return Decided{knownCondition(*cond), *cond};
 }
 
-/// The text a `raise` reports: "ValueError: message". The message must be
+/// The class and message of `raise E("message")`. The message must be
 /// known at compile time (a literal, or a str value), since kiln has no
 /// strings at run time.
-static std::optional<std::string> raiseMessage(FunctionLowering &fl,
-                                               const ast::RaiseStmt &s) {
+std::optional<RaisedException> raisedException(FunctionLowering &fl,
+                                                const ast::RaiseStmt &s) {
   if (!s.exc) {
     fl.error(s.range, "a bare 'raise' re-raises the exception being handled, "
                       "and kiln has no try/except; raise an exception");
@@ -142,16 +142,16 @@ static std::optional<std::string> raiseMessage(FunctionLowering &fl,
                            "one, such as ValueError(\"message\")");
     return std::nullopt;
   }
-  std::string text = exprToString(*cls);
+  RaisedException raised{exprToString(*cls), ""};
   if (!call)
-    return text;
+    return raised;
   if (!call->keywords.empty() || call->args.size() > 1) {
     fl.error(call->range, "an exception raised in compiled code takes one "
                           "message argument at most");
     return std::nullopt;
   }
   if (call->args.empty())
-    return text;
+    return raised;
   // Lowered like any expression, so that a str variable or a constant
   // expression works; what is left must be a compile-time str.
   MaybeValue msg = fl.lowerExpr(*call->args[0]);
@@ -164,18 +164,22 @@ static std::optional<std::string> raiseMessage(FunctionLowering &fl,
                  fl.describe(*msg));
     return std::nullopt;
   }
-  return text + ": " + msg->str;
+  raised.message = msg->str;
+  return raised;
 }
 
 /// `raise E("msg")`: a kiln.assert that always fails, which reports the
 /// message with the statement's source location at run time, as a failed
 /// assert does.
 bool lowerRaise(FunctionLowering &fl, const ast::RaiseStmt &s) {
-  std::optional<std::string> message = raiseMessage(fl, s);
-  if (!message)
+  std::optional<RaisedException> raised = raisedException(fl, s);
+  if (!raised)
     return false;
+  std::string text = raised->type;
+  if (!raised->message.empty())
+    text += ": " + raised->message;
   fl.b.create<AssertOp>(fl.loc(s.range), fl.constBool(false, s.range),
-                        fl.b.getStringAttr(*message));
+                        fl.b.getStringAttr(text));
   fl.env[kRaisedVar] = Binding{PyValue::none(), s.range};
   return true;
 }

@@ -469,6 +469,14 @@ std::string displayName(const std::string &name);
 mlir::Value notExited(FunctionLowering &fl, SourceRange where);
 /// Lowers `raise E("msg")` (LowerIf.cpp): a kiln.assert that always fails.
 bool lowerRaise(FunctionLowering &fl, const ast::RaiseStmt &s);
+/// What `raise E("msg")` raises: "E" and "msg" (empty without one).
+struct RaisedException {
+  std::string type, message;
+};
+/// Checks a raise statement and reads its class and compile-time message;
+/// null after an error (LowerIf.cpp).
+std::optional<RaisedException> raisedException(FunctionLowering &fl,
+                                               const ast::RaiseStmt &s);
 /// The element type a `dtype=` global names, e.g. torch.float32.
 mlir::Type dtypeFromGlobal(mlir::OpBuilder &b, const PyValue &v);
 

@@ -423,23 +423,6 @@ bool hasReturn(const ast::Block &block) {
 
 enum class Flow { Failed, Next, Returned };
 
-/// The message of `raise ValueError(message)`, a string known while
-/// compiling; null after an error.
-std::optional<std::string> raisedMessage(FunctionLowering &fl,
-                                         const ast::RaiseStmt &r) {
-  auto *call = llvm::dyn_cast_or_null<ast::CallExpr>(r.exc.get());
-  if (call && call->args.size() == 1) {
-    MaybeValue m = fl.lowerExpr(*call->args[0]);
-    if (!m)
-      return std::nullopt;
-    if (m->kind == PyValue::Kind::Str)
-      return m->str;
-  }
-  fl.error(r.range, "internal error: a raise in kiln's prelude needs a "
-                    "constant message");
-  return std::nullopt;
-}
-
 /// Whether `test` is decided while compiling, and how; `and`/`or` fold
 /// when the side that decides them does. False in `failed` after an error.
 std::optional<bool> staticTest(FunctionLowering &fl, const ast::Expr &test,
@@ -476,10 +459,11 @@ Flow lowerStatic(FunctionLowering &fl, const ast::Block &block) {
       }
     }
     if (auto *r = llvm::dyn_cast<ast::RaiseStmt>(s.get())) {
-      // Prelude code branches on constants only, so a raise reached here
-      // fails whatever the inputs: the call is wrong, and is reported now.
-      if (std::optional<std::string> message = raisedMessage(fl, *r))
-        fl.error(s->range, *message);
+      // Reached under no run-time condition (those ifs go to lowerStmt), a
+      // raise fails whatever the inputs: the call is wrong, and says so now.
+      if (std::optional<RaisedException> raised = raisedException(fl, *r))
+        fl.error(s->range, raised->message.empty() ? raised->type
+                                                   : raised->message);
       return Flow::Failed;
     }
     // A return under a run-time condition would need the `$return` flag,
