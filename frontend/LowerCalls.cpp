@@ -8,6 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LoweringImpl.h"
+#include "frontend/Prelude.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "frontend/LowerConstructs.h"
 
 #include "ir/KilnDialect.h"
@@ -16,6 +19,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -457,9 +461,12 @@ MaybeValue FunctionLowering::callUserFunction(const ast::FunctionDef &fn,
                 "pass it where 'is not None' has refined it");
       return std::nullopt;
     }
+  // Prelude code calling its own helpers specializes on every constant
+  // (getOrLowerPrelude), not only on None, strings and dtypes.
   bool constant = false;
-  std::optional<func::FuncOp> callee =
-      specializeOnConstants(*this, fn, args, call.range, constant);
+  std::optional<func::FuncOp> callee;
+  if (!isPreludeFunction(fn))
+    callee = specializeOnConstants(*this, fn, args, call.range, constant);
   if (!constant)
     callee = module.getOrLowerHelper(fn, args, call.range);
   if (!callee)
@@ -470,11 +477,26 @@ MaybeValue FunctionLowering::callUserFunction(const ast::FunctionDef &fn,
 PyValue FunctionLowering::emitHelperCall(func::FuncOp callee,
                                          ArrayRef<PyValue> args,
                                          SourceRange where) {
+  // A helper that only checked its arguments while compiling (the
+  // prelude's argument checks) left nothing to call.
+  if (callee.getNumResults() == 0 && !callee.getBody().empty() &&
+      llvm::all_of(callee.getBody().front().without_terminator(),
+                   [](Operation &op) { return isMemoryEffectFree(&op); }))
+    return PyValue::none();
   SmallVector<Value> operands;
   for (const PyValue &a : args)
     flattenValues(a, operands);
   auto op = b.create<func::CallOp>(loc(where), callee, operands);
   SmallVector<Value> results(op.getResults().begin(), op.getResults().end());
+  // A result the callee always returns as the same number is that number
+  // here too, so that a helper computing a dim or a size keeps it static.
+  if (!callee.getBody().empty()) {
+    Operation *ret = callee.getBody().back().getTerminator();
+    for (auto [i, v] : llvm::enumerate(ret->getOperands()))
+      if (auto c = v.getDefiningOp<arith::ConstantOp>();
+          c && c.getType().isIntOrFloat())
+        results[i] = b.create<arith::ConstantOp>(loc(where), c.getValue());
+  }
   ArrayRef<Value> rest(results);
   return unflattenValues(module.resultShapes[callee.getSymName().str()], rest);
 }

@@ -384,7 +384,34 @@ std::optional<Value> FunctionLowering::emitElementwise(llvm::StringRef opName,
   OperationState state(loc(where), opName);
   state.addOperands({lhs, rhs});
   state.addTypes(t);
-  return b.create(state)->getResult(0);
+  return foldConstantScalar(b, b.create(state));
+}
+
+/// Python numbers that are all known while compiling combine now, so that
+/// sizes computed from static dims (`x.size(-1) // 2 + 1`) stay static in
+/// the types built from them. Tensors are left to the folding pass, which
+/// a dump shows.
+Value FunctionLowering::foldConstantScalar(OpBuilder &b, Operation *op) {
+  Value r = op->getResult(0);
+  if (llvm::isa<ShapedType>(r.getType()))
+    return r;
+  SmallVector<Attribute> operands;
+  for (Value v : op->getOperands()) {
+    auto c = v.getDefiningOp<arith::ConstantOp>();
+    if (!c)
+      return r;
+    operands.push_back(c.getValue());
+  }
+  SmallVector<OpFoldResult> folded;
+  if (failed(op->fold(operands, folded)) || folded.size() != 1)
+    return r;
+  auto attr = llvm::dyn_cast_if_present<TypedAttr>(
+      llvm::dyn_cast_if_present<Attribute>(folded[0]));
+  if (!attr || attr.getType() != r.getType())
+    return r;
+  Value c = b.create<arith::ConstantOp>(op->getLoc(), attr);
+  op->erase();
+  return c;
 }
 
 std::optional<Value> FunctionLowering::emitCompare(CmpPredicate pred,
@@ -402,7 +429,7 @@ std::optional<Value> FunctionLowering::emitCompare(CmpPredicate pred,
             "the right operand is " + describe(PyValue::ofValue(rhs))}});
     return std::nullopt;
   }
-  return b.create<CmpOp>(loc(where), t, pred, lhs, rhs).getResult();
+  return foldConstantScalar(b, b.create<CmpOp>(loc(where), t, pred, lhs, rhs));
 }
 
 static std::optional<CmpPredicate> cmpPredicate(ast::CmpOpKind k) {

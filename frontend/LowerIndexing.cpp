@@ -9,6 +9,8 @@
 
 #include "frontend/LoweringImpl.h"
 
+#include <algorithm>
+
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
 
@@ -168,6 +170,42 @@ static Type sliceType(RankedTensorType t, int64_t dim, const IndexStep &s) {
   return RankedTensorType::get(shape, t.getElementType());
 }
 
+/// `t[a:b:c]` on a tuple, with constant bounds, as Python slices it.
+MaybeValue FunctionLowering::sliceTuple(const PyValue &tuple,
+                                        const ast::SliceExpr &slice) {
+  int64_t n = tuple.elems.size();
+  auto bound = [&](const ast::ExprPtr &e,
+                   int64_t fallback) -> std::optional<int64_t> {
+    if (!e || llvm::isa<ast::NoneLitExpr>(*e))
+      return fallback;
+    return lowerConstInt(*e, "a tuple slice bound");
+  };
+  std::optional<int64_t> step = bound(slice.step, 1);
+  if (!step)
+    return std::nullopt;
+  if (*step == 0) {
+    error(slice.step->range, "slice step cannot be zero");
+    return std::nullopt;
+  }
+  std::optional<int64_t> lo = bound(slice.lower, *step > 0 ? 0 : n - 1);
+  std::optional<int64_t> hi = bound(slice.upper, *step > 0 ? n : -n - 1);
+  if (!lo || !hi)
+    return std::nullopt;
+  // Python's clamping: negative bounds count from the end, and bounds past
+  // either end stop there.
+  auto clamp = [&](int64_t i) {
+    if (i < 0)
+      i += n;
+    return *step > 0 ? std::clamp<int64_t>(i, 0, n)
+                     : std::clamp<int64_t>(i, -1, n - 1);
+  };
+  std::vector<PyValue> out;
+  for (int64_t i = clamp(*lo), end = clamp(*hi);
+       *step > 0 ? i < end : i > end; i += *step)
+    out.push_back(tuple.elems[i]);
+  return PyValue::tuple(std::move(out));
+}
+
 MaybeValue FunctionLowering::lowerSubscript(const ast::SubscriptExpr &e) {
   MaybeValue base = lowerExpr(*e.value);
   if (!base)
@@ -181,6 +219,8 @@ MaybeValue FunctionLowering::lowerSubscript(const ast::SubscriptExpr &e) {
       error(e.range, "a tuple takes a single index");
       return std::nullopt;
     }
+    if (auto *slice = llvm::dyn_cast<ast::SliceExpr>(indices[0]))
+      return sliceTuple(*base, *slice);
     std::optional<int64_t> i = lowerConstInt(*indices[0], "a tuple index");
     if (!i)
       return std::nullopt;

@@ -203,67 +203,6 @@ FunctionLowering::emitAdaptiveAvgPool2d(Value x, ArrayRef<int64_t> outputSize,
   return y;
 }
 
-std::optional<Value>
-FunctionLowering::emitLayerNorm(Value x, ArrayRef<int64_t> normalizedShape,
-                                Value weight, Value bias, double eps,
-                                SourceRange where) {
-  auto t = llvm::cast<RankedTensorType>(x.getType());
-  int64_t rank = t.getRank(), k = normalizedShape.size();
-  auto shapeText = [&] {
-    std::string s = "(";
-    for (int64_t i = 0; i < k; ++i)
-      s += (i ? ", " : "") + std::to_string(normalizedShape[i]);
-    return s + (k == 1 ? ",)" : ")");
-  };
-  bool matches = k >= 1 && k <= rank;
-  for (int64_t i = 0; matches && i < k; ++i) {
-    int64_t d = t.getDimSize(rank - k + i);
-    matches = ShapedType::isDynamic(d) || d == normalizedShape[i];
-  }
-  if (!matches) {
-    error(where, "layer_norm normalized_shape " + shapeText() +
-                     " does not match the last dims of the input " + typeOf(x));
-    return std::nullopt;
-  }
-  if (!isFloatTensor(x)) {
-    error(where, "layer_norm needs a float input, got " + typeOf(x));
-    return std::nullopt;
-  }
-  for (auto [v, what] : {std::pair{weight, "weight"}, {bias, "bias"}}) {
-    if (!v)
-      continue;
-    auto vt = llvm::cast<RankedTensorType>(v.getType());
-    bool ok = vt.getRank() == k && vt.getElementType() == t.getElementType();
-    for (int64_t i = 0; ok && i < k; ++i)
-      ok = vt.isDynamicDim(i) || vt.getDimSize(i) == normalizedShape[i];
-    if (!ok) {
-      error(where, std::string("layer_norm ") + what + " must have the shape " +
-                       shapeText() + " and the input's dtype, got " +
-                       typeOf(v));
-      return std::nullopt;
-    }
-  }
-  // The biased variance, as PyTorch normalizes with.
-  SmallVector<int64_t> dims;
-  for (int64_t i = rank - k; i < rank; ++i)
-    dims.push_back(i);
-  Value mean = nn::reduce(*this, "kiln.mean", x, dims, true, where);
-  Value centered = nn::binary(*this, "kiln.sub", x, mean, where);
-  Value var =
-      nn::reduce(*this, "kiln.mean",
-                 nn::binary(*this, "kiln.mul", centered, centered, where), dims,
-                 true, where);
-  Value inv = nn::unary(
-      *this, "kiln.rsqrt",
-      nn::binary(*this, "kiln.add", var, constFloat(eps, where), where), where);
-  Value y = nn::binary(*this, "kiln.mul", centered, inv, where);
-  if (weight)
-    y = nn::binary(*this, "kiln.mul", y, weight, where);
-  if (bias)
-    y = nn::binary(*this, "kiln.add", y, bias, where);
-  return y;
-}
-
 std::optional<Value> FunctionLowering::emitEmbedding(Value weight,
                                                      Value indices,
                                                      SourceRange where) {

@@ -31,12 +31,6 @@ mlir::Value reduce(FunctionLowering &fl, llvm::StringRef opName, mlir::Value x,
 mlir::Value reshape(FunctionLowering &fl, mlir::Value x,
                     llvm::ArrayRef<mlir::Value> sizes, SourceRange where);
 
-/// softmax / log_softmax over the normalized `dim`, first converting to
-/// `dtype` when it is not null; stable because it subtracts the max.
-std::optional<mlir::Value> emitSoftmax(FunctionLowering &fl, mlir::Value x,
-                                       int64_t dim, mlir::Type dtype, bool log,
-                                       SourceRange where);
-
 } // namespace kiln::nn
 
 #endif // KILN_FRONTEND_LOWERNNSUPPORT_H

@@ -90,32 +90,6 @@ Value reshape(FunctionLowering &fl, Value x, ArrayRef<Value> sizes,
       fl.loc(where), RankedTensorType::get(shape, element), x, sizes);
 }
 
-std::optional<Value> emitSoftmax(FunctionLowering &fl, Value x, int64_t dim,
-                                 Type dtype, bool log, SourceRange where) {
-  auto t = llvm::cast<RankedTensorType>(x.getType());
-  if (dtype && dtype != t.getElementType()) {
-    t = RankedTensorType::get(t.getShape(), dtype);
-    x = fl.b.create<CastOp>(fl.loc(where), t, x);
-  }
-  const char *fn = log ? "log_softmax" : "softmax";
-  if (!llvm::isa<FloatType>(t.getElementType()) || t.getRank() == 0) {
-    fl.error(where, std::string(fn) +
-                        "() needs a float tensor with at least one "
-                        "dimension, got " +
-                        describeType(t));
-    return std::nullopt;
-  }
-  // Subtracting the max keeps exp from overflowing.
-  Value shifted = binary(fl, "kiln.sub", x,
-                         reduce(fl, "kiln.amax", x, {dim}, true, where), where);
-  Value e = unary(fl, "kiln.exp", shifted, where);
-  Value sum = reduce(fl, "kiln.sum", e, {dim}, true, where);
-  if (log)
-    return binary(fl, "kiln.sub", shifted, unary(fl, "kiln.log", sum, where),
-                  where);
-  return binary(fl, "kiln.div", e, sum, where);
-}
-
 } // namespace nn
 
 } // namespace kiln

@@ -478,6 +478,16 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     if (isOpTriviallyDead(op))
       op->erase();
   });
+  // Helpers whose every call folded away (prelude checks) are not shown.
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (func::FuncOp f :
+         llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (f.isPrivate() && SymbolTable::symbolKnownUseEmpty(f, module)) {
+        f.erase();
+        erased = true;
+      }
+  }
 
   if (!checkRanks(module))
     return nullptr;

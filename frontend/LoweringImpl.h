@@ -186,6 +186,7 @@ public:
   MaybeValue lowerBinOp(const ast::BinOpExpr &e);
   MaybeValue lowerCompare(const ast::CompareExpr &e);
   MaybeValue lowerSubscript(const ast::SubscriptExpr &e);
+  MaybeValue sliceTuple(const PyValue &tuple, const ast::SliceExpr &slice);
   MaybeValue lowerIfExp(const ast::IfExpExpr &e);
   MaybeValue lowerBoolOp(const ast::BoolOpExpr &e);
   MaybeValue lowerListLiteral(const ast::ListExpr &e);
@@ -275,10 +276,6 @@ public:
   std::optional<mlir::Value>
   emitAdaptiveAvgPool2d(mlir::Value x, llvm::ArrayRef<int64_t> outputSize,
                         SourceRange where);
-  std::optional<mlir::Value>
-  emitLayerNorm(mlir::Value x, llvm::ArrayRef<int64_t> normalizedShape,
-                mlir::Value weight, mlir::Value bias, double eps,
-                SourceRange where);
   std::optional<mlir::Value> emitEmbedding(mlir::Value weight,
                                            mlir::Value indices,
                                            SourceRange where);
@@ -294,6 +291,10 @@ public:
   mlir::Value constInt(int64_t v, SourceRange where);
   mlir::Value constFloat(double v, SourceRange where);
   mlir::Value constBool(bool v, SourceRange where);
+  /// `op`'s result, or the constant it folds to when it computes on
+  /// compile-time Python numbers (LowerExpr.cpp); erases `op` then.
+  static mlir::Value foldConstantScalar(mlir::OpBuilder &b,
+                                        mlir::Operation *op);
   /// The compile-time value of an i64 produced by arith.constant, if any.
   std::optional<int64_t> constIntValue(mlir::Value v);
   /// Converts a scalar to another scalar type (Python int()/float()/bool()).

@@ -28,6 +28,9 @@
 
 namespace kiln {
 class FunctionLowering;
+namespace ast {
+struct FunctionDef;
+} // namespace ast
 } // namespace kiln
 
 namespace kiln::ops {
@@ -122,6 +125,9 @@ struct Row {
   /// lowers the row.
   const char *kilnOp = nullptr;
   Builder build = nullptr;
+  /// The prelude function a lowerViaPrelude row lowers through: the one
+  /// its decorator is on.
+  const ast::FunctionDef *impl = nullptr;
   unsigned flags = NoFlags;
   std::vector<Sample> samples;
   /// Other names of the same op (torch.clip for clamp).

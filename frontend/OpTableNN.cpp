@@ -1,14 +1,8 @@
 //===- OpTableNN.cpp - The NN family's builders ---------------------------===//
 //
 // The builders of the rows of frontend/prelude/functional.py that are not
-// decompositions there: softmax and log_softmax, layer_norm, embedding,
-// conv2d and the pools, whose torch.nn modules' forwards
-// (prelude/modules.py) call them. Both softmaxes subtract the max before exp
-// (nn::emitSoftmax), so log_softmax is x - max - log(sum(exp(x - max))): a
-// stable logsumexp, never log(softmax), which underflows to -inf. F.softmax
-// also takes PyTorch's legacy `_stacklevel` and an optional dim, which
-// PyTorch would guess; kiln asks for it, as PyTorch's deprecation warning
-// does.
+// decompositions there: embedding, conv2d and the pools, whose torch.nn
+// modules' forwards (prelude/modules.py) call them.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LowerNNSupport.h"
@@ -22,29 +16,6 @@ using namespace mlir;
 namespace kiln::ops {
 
 namespace {
-template <bool Log> V softmax(OpArgs &a) {
-  Value x = a.value("self");
-  if (a.isNone("dim")) {
-    a.fl.error(a.where, a.spelling + "() needs dim=; PyTorch's implicit "
-                                     "choice of dim is deprecated");
-    return std::nullopt;
-  }
-  int64_t rank = llvm::cast<RankedTensorType>(x.getType()).getRank();
-  std::optional<int64_t> dim = a.dim("dim", rank);
-  if (!dim)
-    return std::nullopt;
-  return nn::emitSoftmax(a.fl, x, *dim, a.dtype("dtype"), Log, a.where);
-}
-
-V layerNorm(OpArgs &a) {
-  std::optional<std::vector<int64_t>> shape = a.ints("normalized_shape");
-  std::optional<double> eps = shape ? a.constFloat("eps") : std::nullopt;
-  if (!eps)
-    return std::nullopt;
-  return a.fl.emitLayerNorm(a.value("self"), *shape, a.value("weight"),
-                            a.value("bias"), *eps, a.where);
-}
-
 V embedding(OpArgs &a) {
   // padding_idx, scale_grad_by_freq and sparse only change the gradient.
   if (!a.isNone("max_norm")) {
@@ -167,10 +138,7 @@ V adaptiveAvgPool2d(OpArgs &a) {
 } // namespace
 
 std::vector<NamedBuilder> nnBuilders() {
-  return {{"softmax", softmax<false>},
-          {"log_softmax", softmax<true>},
-          {"layer_norm", layerNorm},
-          {"embedding", embedding},
+  return {{"embedding", embedding},
           {"conv2d", conv2d},
           {"max_pool2d", pool2d<true>},
           {"avg_pool2d", pool2d<false>},

@@ -285,12 +285,6 @@ const ast::FunctionDef *preludeMethod(llvm::StringRef cls,
   return nullptr;
 }
 
-const ast::FunctionDef *preludeFunction(llvm::StringRef name) {
-  const Globals &g = parsed().globals;
-  auto it = g.functions.find(name.str());
-  return it == g.functions.end() ? nullptr : it->second;
-}
-
 std::string preludeFileOf(const ast::FunctionDef &def) {
   auto it = parsed().fileOf.find(&def);
   return it == parsed().fileOf.end() ? std::string() : it->second;
@@ -402,6 +396,9 @@ std::optional<func::FuncOp> ModuleLowering::getOrLowerPrelude(
 
 namespace {
 
+/// Past this many iterations a loop over constants stays a loop.
+constexpr size_t kMaxUnrolledIterations = 64;
+
 bool hasReturn(const ast::Block &block);
 
 bool hasReturn(const ast::Stmt &s) {
@@ -444,8 +441,80 @@ std::optional<bool> staticTest(FunctionLowering &fl, const ast::Expr &test,
   return staticTruth(*c);
 }
 
+Flow lowerStatic(FunctionLowering &fl, const ast::Block &block);
+
+/// The values a `for` over `range(...)` of constants, or over a tuple,
+/// takes: such a loop is unrolled, so that its variable is a constant in
+/// each copy of the body (dims, bins) and the ifs inside still fold.
+/// Empty when the loop runs at run time; false in `failed` after an error.
+std::optional<std::vector<PyValue>>
+staticIterations(FunctionLowering &fl, const ast::ForStmt &f, bool &failed) {
+  std::set<std::string> names;
+  bool hasBreak = false, hasContinue = false, hasReturn = false;
+  collectAssigned(f.body, names, hasBreak, hasContinue, hasReturn, false);
+  if (hasBreak || hasContinue)
+    return std::nullopt;
+  auto *call = llvm::dyn_cast<ast::CallExpr>(f.iter.get());
+  auto *callee = call ? llvm::dyn_cast<ast::NameExpr>(call->func.get())
+                      : nullptr;
+  if (callee && callee->id == "range") {
+    SmallVector<int64_t, 3> bounds;
+    for (const ast::ExprPtr &a : call->args) {
+      MaybeValue v = fl.lowerExpr(*a);
+      if (!v) {
+        failed = true;
+        return std::nullopt;
+      }
+      std::optional<int64_t> c =
+          v->isValue() ? fl.constIntValue(v->value) : std::nullopt;
+      if (!c || !call->keywords.empty() || call->args.size() > 3)
+        return std::nullopt; // lowerFor reports or lowers it
+      bounds.push_back(*c);
+    }
+    if (bounds.empty() || (bounds.size() == 3 && bounds[2] == 0))
+      return std::nullopt;
+    int64_t start = bounds.size() == 1 ? 0 : bounds[0];
+    int64_t stop = bounds.size() == 1 ? bounds[0] : bounds[1];
+    int64_t step = bounds.size() == 3 ? bounds[2] : 1;
+    std::vector<PyValue> out;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+      if (out.size() == kMaxUnrolledIterations)
+        return std::nullopt;
+      out.push_back(PyValue::ofValue(fl.constInt(i, f.iter->range)));
+    }
+    return out;
+  }
+  if (!llvm::isa<ast::TupleExpr, ast::NameExpr>(*f.iter))
+    return std::nullopt;
+  MaybeValue iter = fl.lowerExpr(*f.iter);
+  if (!iter) {
+    failed = true;
+    return std::nullopt;
+  }
+  if (iter->kind == PyValue::Kind::Tuple)
+    return iter->elems;
+  return std::nullopt;
+}
+
 Flow lowerStatic(FunctionLowering &fl, const ast::Block &block) {
   for (const ast::StmtPtr &s : block) {
+    if (auto *f = llvm::dyn_cast<ast::ForStmt>(s.get())) {
+      bool failed = false;
+      std::optional<std::vector<PyValue>> items =
+          staticIterations(fl, *f, failed);
+      if (failed)
+        return Flow::Failed;
+      if (items) {
+        for (const PyValue &item : *items) {
+          if (!fl.lowerAssign(*f->target, item, f->target->range))
+            return Flow::Failed;
+          Flow body = lowerStatic(fl, f->body);
+          if (body != Flow::Next)
+            return body;
+        }
+        continue;
+      }
+    }
     if (auto *i = llvm::dyn_cast<ast::IfStmt>(s.get())) {
       bool failed = false;
       std::optional<bool> taken = staticTest(fl, *i->test, failed);
@@ -495,27 +564,16 @@ bool lowerPreludeBody(FunctionLowering &fl, const ast::Block &body) {
 namespace ops {
 
 std::optional<Value> lowerViaPrelude(OpArgs &a) {
-  const std::string &name = a.row.schema().name;
-  const ast::FunctionDef *def = preludeFunction(name);
+  const ast::FunctionDef &def = *a.row.impl;
   const std::vector<Param> &params = a.row.schema().params;
-  if (!def) {
-    auto it = parsed().skipped.find(name);
-    std::string why =
-        it == parsed().skipped.end()
-            ? "is missing"
-            : "does not parse: " + it->second->error.message + " (line " +
-                  std::to_string(it->second->error.range.begin.line) + ")";
-    a.fl.error(a.where,
-               "internal error: kiln's prelude function '" + name + "' " + why);
-    return std::nullopt;
-  }
   // The row's schema is the function's signature: the same parameters in
   // the same order (`self` is the prelude's `input`).
-  bool same = def->params.size() == params.size();
+  bool same = def.params.size() == params.size();
   for (size_t i = 0; same && i < params.size(); ++i)
-    same = params[i].name == "self" || params[i].name == def->params[i].name;
+    same = params[i].name == "self" || params[i].name == def.params[i].name;
   if (!same) {
-    a.fl.error(a.where, "internal error: kiln's prelude function '" + name +
+    a.fl.error(a.where, "internal error: kiln's prelude function '" +
+                            def.name +
                             "' does not take the parameters of its schema " +
                             a.row.schema().text());
     return std::nullopt;
@@ -525,13 +583,20 @@ std::optional<Value> lowerViaPrelude(OpArgs &a) {
   for (size_t i = 0; i < params.size(); ++i)
     args.push_back(a.args[i].value);
   std::optional<func::FuncOp> callee =
-      a.fl.module.getOrLowerPrelude(*def, args, a.where);
+      a.fl.module.getOrLowerPrelude(def, args, a.where);
   if (!callee)
     return std::nullopt;
   PyValue r = a.fl.emitHelperCall(*callee, args, a.where);
+  // split() and its kind return a tuple of tensors.
+  if (r.kind == PyValue::Kind::Tuple &&
+      llvm::all_of(r.elems, [](const PyValue &e) { return e.isValue(); }) &&
+      !r.elems.empty()) {
+    a.tupleResult = r;
+    return r.elems.front().value;
+  }
   if (!r.isValue()) {
-    a.fl.error(a.where, "internal error: kiln's prelude function '" + name +
-                            "' returns " + a.fl.describe(r));
+    a.fl.error(a.where, "internal error: kiln's prelude function '" +
+                            def.name + "' returns " + a.fl.describe(r));
     return std::nullopt;
   }
   return r.value;

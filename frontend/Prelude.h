@@ -28,8 +28,6 @@ namespace kiln {
 /// of torch.nn's modules), or null.
 const ast::FunctionDef *preludeMethod(llvm::StringRef cls,
                                       llvm::StringRef name);
-/// The prelude function `name`, or null.
-const ast::FunctionDef *preludeFunction(llvm::StringRef name);
 /// The file under frontend/prelude/ that defines `def` ("nn.py").
 std::string preludeFileOf(const ast::FunctionDef &def);
 /// The parsed prelude file `file` ("nn.py"), or null.

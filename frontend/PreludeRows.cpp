@@ -5,6 +5,8 @@
 // that function. The decorator's arguments are read here from kiln's own
 // AST of the prelude, so the row, its samples and its decomposition are
 // written once, in Python, and the eager tests read the same decorators.
+// The function need not be named after the op: torch.softmax and
+// F.softmax share a name but not a signature, so each row decorates its own.
 // A row whose lowering is a kiln op (`kiln='kiln.exp'`) or a C++ builder
 // (`build='clamp'`, one of allBuilders()) decorates a stub instead. Only
 // literals are read: strings, numbers, the spelling and flag names of
@@ -166,11 +168,7 @@ public:
     r.build = lowerViaPrelude;
     r.note = keep("prelude (" + file.str() + ")" +
                   (note.empty() ? "" : "; " + note));
-    const std::string &name = r.schema().name;
-    if (name != def.name)
-      fail(call, "the row of '" + name + "' decorates '" +
-                     def.name + "': a prelude row lowers through the "
-                                "function of its name");
+    r.impl = &def;
     return r;
   }
 
@@ -205,6 +203,11 @@ std::vector<Row> preludeRows(llvm::StringRef file) {
   const ast::Module *m = preludeModule(file);
   if (!m)
     llvm::report_fatal_error("no prelude file " + file);
+  // A def that does not parse would take its rows with it, unnoticed.
+  for (const ast::SkippedItem &s : m->skipped)
+    llvm::report_fatal_error("frontend/prelude/" + file + ":" +
+                             llvm::Twine(s.error.range.begin.line) + ": '" +
+                             s.name + "' does not parse: " + s.error.message);
   Reader reader(file);
   std::vector<Row> rows;
   for (const ast::StmtPtr &item : m->items) {

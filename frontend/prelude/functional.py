@@ -6,7 +6,7 @@ training is an error rather than a silent difference.
 
 See nn.py for how the prelude is written and compiled.
 """
-from typing import Optional
+from typing import List, Optional
 
 import torch
 from torch import Tensor
@@ -19,34 +19,121 @@ from kiln_table import ACTIVATION, FUNCTIONAL, METHOD, TORCH, describe, op
     samples=[('x=f32[B,5]', '1', -8, 8),
              ('x=f32[B,3,4]', '0', -8, 8),
              ('x=f64[6]', '-1', -30, 30),
-             ('x=f32[3,4]', 'dim=1, dtype=torch.float64')],
-    build='softmax')
+             ('x=f32[3,4]', 'dim=1, dtype=torch.float64')])
+def softmax(input: Tensor, dim: int,
+            dtype: Optional[torch.dtype] = None) -> Tensor:
+    e = torch.exp(_shifted(input, dim, dtype, 'softmax'))
+    return e / e.sum(dim, keepdim=True)
+
+
 @op('softmax(Tensor self, int? dim=None, int _stacklevel=3, ScalarType? dtype=None) -> Tensor',
     FUNCTIONAL,
     samples=[('x=f32[B,5]', '1', -8, 8),
              ('x=f32[B,3,4]', '0', -8, 8),
              ('x=f64[6]', '-1', -30, 30),
-             ('x=f32[3,4]', 'dim=1, dtype=torch.float64')],
-    build='softmax')
+             ('x=f32[3,4]', 'dim=1, dtype=torch.float64')])
+def softmax_functional(input: Tensor, dim: Optional[int] = None,
+                       _stacklevel: int = 3,
+                       dtype: Optional[torch.dtype] = None) -> Tensor:
+    return softmax(input, _explicit_dim(dim, 'softmax'), dtype)
+
+
 @op('log_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
     TORCH | METHOD,
     samples=[('x=f32[B,5]', '1', -8, 8),
              ('x=f32[B,3,4]', '0', -8, 8),
              ('x=f64[6]', '-1', -30, 30),
-             ('x=f32[3,4]', 'dim=1, dtype=torch.float64')],
-    build='log_softmax')
+             ('x=f32[3,4]', 'dim=1, dtype=torch.float64')])
+def log_softmax(input: Tensor, dim: int,
+                dtype: Optional[torch.dtype] = None) -> Tensor:
+    # x - max - log(sum(exp(x - max))): a stable logsumexp, never
+    # log(softmax), which underflows to -inf.
+    shifted = _shifted(input, dim, dtype, 'log_softmax')
+    return shifted - torch.log(torch.exp(shifted).sum(dim, keepdim=True))
+
+
 @op('log_softmax(Tensor self, int? dim=None, int _stacklevel=3, ScalarType? dtype=None) -> Tensor',
     FUNCTIONAL,
     samples=[('x=f32[B,5]', '1', -8, 8),
              ('x=f32[B,3,4]', '0', -8, 8),
              ('x=f64[6]', '-1', -30, 30),
-             ('x=f32[3,4]', 'dim=1, dtype=torch.float64')],
-    build='log_softmax')
+             ('x=f32[3,4]', 'dim=1, dtype=torch.float64')])
+def log_softmax_functional(input: Tensor, dim: Optional[int] = None,
+                           _stacklevel: int = 3,
+                           dtype: Optional[torch.dtype] = None) -> Tensor:
+    return log_softmax(input, _explicit_dim(dim, 'log_softmax'), dtype)
+
+
+def _explicit_dim(dim: Optional[int], name: str) -> int:
+    # PyTorch would guess it, with a deprecation warning; kiln asks.
+    if dim is None:
+        raise ValueError(f"F.{name}() needs dim=; PyTorch's implicit choice "
+                         "of dim is deprecated")
+    return dim
+
+
+def _shifted(input: Tensor, dim: int, dtype: Optional[torch.dtype],
+             name: str) -> Tensor:
+    """input - its max along dim, which keeps exp from overflowing, in
+    dtype when one is given."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if not input.is_floating_point() or input.dim() == 0:
+        raise ValueError(f"{name}() needs a float tensor with at least one "
+                         f"dimension, got {describe(input)}")
+    return input - torch.amax(input, dim, keepdim=True)
+
+
 @op('layer_norm(Tensor self, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05) -> Tensor',
     FUNCTIONAL,
     samples=[('x=f32[B,4]', '(4,)'),
-             ('x=f32[B,3,4], w=f32[3,4], b=f32[3,4]', '(3, 4), w, b, 1e-3')],
-    build='layer_norm')
+             ('x=f32[B,3,4], w=f32[3,4], b=f32[3,4]', '(3, 4), w, b, 1e-3'),
+             ('x=f64[2,B,5], w=f64[5]', '[5], w')])
+def layer_norm(input: Tensor, normalized_shape: List[int],
+               weight: Optional[Tensor] = None,
+               bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
+    k = len(normalized_shape)
+    if k == 0 or k > input.dim():
+        raise ValueError(f"layer_norm normalized_shape {normalized_shape} "
+                         "does not match the last dims of the input, "
+                         f"{describe(input)}")
+    dims = ()
+    for i in range(k):
+        if input.size(i - k) != normalized_shape[i]:
+            raise ValueError(f"layer_norm normalized_shape {normalized_shape} "
+                             "does not match the last dims of the input, "
+                             f"{describe(input)}")
+        dims = dims + (i - k,)
+    if not input.is_floating_point():
+        raise ValueError("layer_norm needs a float input, got "
+                         f"{describe(input)}")
+    # The biased variance, as PyTorch normalizes with.
+    centered = input - input.mean(dims, keepdim=True)
+    var = (centered * centered).mean(dims, keepdim=True)
+    y = centered * torch.rsqrt(var + eps)
+    if weight is not None:
+        _check_affine(weight, input, normalized_shape, 'weight')
+        y = y * weight
+    if bias is not None:
+        _check_affine(bias, input, normalized_shape, 'bias')
+        y = y + bias
+    return y
+
+
+def _check_affine(w: Tensor, input: Tensor, normalized_shape: List[int],
+                  what: str):
+    k = len(normalized_shape)
+    if w.dim() != k or w.dtype != input.dtype:
+        raise ValueError(f"layer_norm {what} must have the shape "
+                         f"{normalized_shape} and the input's dtype, got "
+                         f"{describe(w)}")
+    for i in range(k):
+        if w.size(i) != normalized_shape[i]:
+            raise ValueError(f"layer_norm {what} must have the shape "
+                             f"{normalized_shape} and the input's dtype, got "
+                             f"{describe(w)}")
+
+
 @op('embedding(Tensor self, Tensor weight, int? padding_idx=None, Scalar? max_norm=None, float norm_type=2.0, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor',
     FUNCTIONAL,
     samples=[('i=i64[B,3], w=f32[5,4]', 'w')],

@@ -13,8 +13,10 @@ None, strings, dtypes, tuples of ints), so inside a function `dim` is a
 compile-time int and an `if` on constants (`if weight is None:`,
 `if reduction == 'mean':`) is decided while compiling: only the branch
 taken is compiled. A `return` may only sit under such an `if`; a choice at
-run time is written with torch.where. Errors in here are reported at the
-user's call.
+run time is written with torch.where. A `for` over range() of constants or
+over a tuple is unrolled, and tuples (`dims + (d,)`, `shape[1:]`) are
+compile-time values: build dims and sizes as tuples. Errors in here are
+reported at the user's call.
 
 Keep to kiln's Python subset (docs/python-subset.md), and to ops the
 frontend has, so that a decomposition never depends on itself. A function

@@ -151,11 +151,13 @@ def dropout_default(x):
     return F.dropout(x, 0.1)
 
 
-# A dim out of range is reported at the dim.
+# A dim out of range is reported at the call, which the prelude's softmax
+# passes it through.
 # RUN: not kiln compile %s --emit=ir --entry softmax_dim 2>&1 | FileCheck %s --check-prefix=SOFTMAXDIM --strict-whitespace --implicit-check-not='{{error|note}}:'
-# SOFTMAXDIM: {{^.*}}nn-errors.py:[[@LINE+5]]:29: error: dimension 2 is out of range for a tensor of rank 2{{$}}
+# SOFTMAXDIM: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: dimension 2 is out of range for a tensor of rank 2{{$}}
 # SOFTMAXDIM-NEXT: {{^}}    return F.softmax(x, dim=2){{$}}
-# SOFTMAXDIM-NEXT: {{^}}                            ^{{$}}
+# SOFTMAXDIM-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~{{$}}
+# SOFTMAXDIM-NEXT: {{^.*}}nn-errors.py: note: in '_shifted', called by 'softmax', called by 'softmax_functional', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,3]
 def softmax_dim(x):
     return F.softmax(x, dim=2)
@@ -163,9 +165,10 @@ def softmax_dim(x):
 
 # softmax needs dim=.
 # RUN: not kiln compile %s --emit=ir --entry softmax_nodim 2>&1 | FileCheck %s --check-prefix=SOFTMAXNODIM --strict-whitespace --implicit-check-not='{{error|note}}:'
-# SOFTMAXNODIM: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: F.softmax() needs dim=; PyTorch's implicit choice of dim is deprecated{{$}}
+# SOFTMAXNODIM: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: F.softmax() needs dim=; PyTorch's implicit choice of dim is deprecated{{$}}
 # SOFTMAXNODIM-NEXT: {{^}}    return F.softmax(x){{$}}
 # SOFTMAXNODIM-NEXT: {{^}}           ^~~~~~~~~~~~{{$}}
+# SOFTMAXNODIM-NEXT: {{^.*}}nn-errors.py: note: in '_explicit_dim', called by 'softmax_functional', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,3]
 def softmax_nodim(x):
     return F.softmax(x)
@@ -173,9 +176,10 @@ def softmax_nodim(x):
 
 # softmax of an int tensor is rejected, as in PyTorch.
 # RUN: not kiln compile %s --emit=ir --entry softmax_int 2>&1 | FileCheck %s --check-prefix=SOFTMAXINT --strict-whitespace --implicit-check-not='{{error|note}}:'
-# SOFTMAXINT: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: softmax() needs a float tensor with at least one dimension, got Tensor[i64, 2x3]{{$}}
+# SOFTMAXINT: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: softmax() needs a float tensor with at least one dimension, got a Tensor[i64, 2x3]{{$}}
 # SOFTMAXINT-NEXT: {{^}}    return x.softmax(-1){{$}}
 # SOFTMAXINT-NEXT: {{^}}           ^~~~~~~~~~~~~{{$}}
+# SOFTMAXINT-NEXT: {{^.*}}nn-errors.py: note: in '_shifted', called by 'softmax', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
 # kiln: x=i64[2,3]
 def softmax_int(x):
     return x.softmax(-1)
@@ -216,9 +220,10 @@ def linear_bias(x, w, b):
 
 # layer_norm's normalized_shape must match the input's last dims.
 # RUN: not kiln compile %s --emit=ir --entry layer_norm_shape 2>&1 | FileCheck %s --check-prefix=LAYERNORMSHAPE --strict-whitespace --implicit-check-not='{{error|note}}:'
-# LAYERNORMSHAPE: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: layer_norm normalized_shape (4,) does not match the last dims of the input Tensor[f32, 2x5]{{$}}
+# LAYERNORMSHAPE: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: layer_norm normalized_shape (4,) does not match the last dims of the input, a Tensor[f32, 2x5]{{$}}
 # LAYERNORMSHAPE-NEXT: {{^}}    return F.layer_norm(x, (4,)){{$}}
 # LAYERNORMSHAPE-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~{{$}}
+# LAYERNORMSHAPE-NEXT: {{^.*}}nn-errors.py: note: in 'layer_norm', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,5]
 def layer_norm_shape(x):
     return F.layer_norm(x, (4,))

@@ -10,19 +10,27 @@ import torch.nn.functional as F
 
 # softmax subtracts the max before exp (stable), then divides by the sum;
 # log_softmax subtracts the log of the sum instead; both keep the reduced
-# dim for broadcasting. A negative dim is normalized.
+# dim for broadcasting. A negative dim is normalized. Both are prelude
+# functions (frontend/prelude/functional.py) sharing the max-shift helper.
 # CHECK-LABEL: func.func @softmaxes
-# CHECK:      %[[M:.*]] = kiln.amax %arg0 {dims = array<i64: 1>, keepdim = true} : tensor<?x5xf32> -> tensor<?x1xf32>
-# CHECK-NEXT: %[[S:.*]] = kiln.sub %arg0, %[[M]] : (tensor<?x5xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
+# CHECK:      call @prelude_softmax_functional(%arg0,
+# CHECK:      call @prelude_log_softmax(%arg0,
+# CHECK-LABEL: func.func private @prelude_softmax(
+# CHECK:      %[[S:.*]] = call @prelude__shifted(%arg0,
 # CHECK-NEXT: %[[E:.*]] = kiln.exp %[[S]] : tensor<?x5xf32>
 # CHECK-NEXT: %[[Z:.*]] = kiln.sum %[[E]] {dims = array<i64: 1>, keepdim = true} : tensor<?x5xf32> -> tensor<?x1xf32>
 # CHECK-NEXT: kiln.div %[[E]], %[[Z]] : (tensor<?x5xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
-# CHECK:      %[[M2:.*]] = kiln.amax %arg0 {dims = array<i64: 0>, keepdim = true}
-# CHECK-NEXT: %[[S2:.*]] = kiln.sub %arg0, %[[M2]]
+# CHECK-LABEL: func.func private @prelude__shifted(
+# CHECK-NEXT: %[[M:.*]] = kiln.amax %arg0 {dims = array<i64: 1>, keepdim = true} : tensor<?x5xf32> -> tensor<?x1xf32>
+# CHECK-NEXT: kiln.sub %arg0, %[[M]] : (tensor<?x5xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
+# CHECK-LABEL: func.func private @prelude_log_softmax(
+# CHECK:      %[[S2:.*]] = call @prelude__shifted_1(%arg0,
 # CHECK-NEXT: %[[E2:.*]] = kiln.exp %[[S2]]
 # CHECK-NEXT: %[[Z2:.*]] = kiln.sum %[[E2]] {dims = array<i64: 0>, keepdim = true}
 # CHECK-NEXT: %[[L2:.*]] = kiln.log %[[Z2]] : tensor<1x5xf32>
 # CHECK-NEXT: kiln.sub %[[S2]], %[[L2]] : (tensor<?x5xf32>, tensor<1x5xf32>) -> tensor<?x5xf32>
+# CHECK-LABEL: func.func private @prelude__shifted_1(
+# CHECK-NEXT: kiln.amax %arg0 {dims = array<i64: 0>, keepdim = true}
 # kiln: x=f32[B,5]
 @torch.jit.script
 def softmaxes(x):
@@ -79,17 +87,18 @@ def adaptive(x):
 # deviations; batch_norm folds its running statistics into a per-channel
 # scale and shift, reshaped to (C, 1, 1).
 # CHECK-LABEL: func.func @norms
+# CHECK:      call @prelude_layer_norm(%arg0, %{{.*}}, %arg1, %arg2,
+# CHECK:      call @prelude_batch_norm(%arg3, %arg4, %arg5,
+# CHECK-LABEL: func.func private @prelude_layer_norm
 # CHECK:      %[[MU:.*]] = kiln.mean %arg0 {dims = array<i64: 2>, keepdim = true}
 # CHECK-NEXT: %[[D:.*]] = kiln.sub %arg0, %[[MU]]
 # CHECK-NEXT: %[[SQ:.*]] = kiln.mul %[[D]], %[[D]]
 # CHECK-NEXT: %[[VAR:.*]] = kiln.mean %[[SQ]] {dims = array<i64: 2>, keepdim = true}
-# CHECK-NEXT: %[[EPS:.*]] = arith.constant 1.000000e-05 : f64
-# CHECK-NEXT: %[[VE:.*]] = kiln.add %[[VAR]], %[[EPS]]
+# CHECK-NEXT: %[[VE:.*]] = kiln.add %[[VAR]], %{{.*}} : (tensor<?x?x1xf32>, f64)
 # CHECK-NEXT: %[[INV:.*]] = kiln.rsqrt %[[VE]]
 # CHECK-NEXT: %[[N:.*]] = kiln.mul %[[D]], %[[INV]]
-# CHECK-NEXT: %[[W:.*]] = kiln.mul %[[N]], %arg1 : (tensor<?x?x6xf32>, tensor<6xf32>) -> tensor<?x?x6xf32>
-# CHECK-NEXT: kiln.add %[[W]], %arg2 : (tensor<?x?x6xf32>, tensor<6xf32>) -> tensor<?x?x6xf32>
-# CHECK:      call @prelude_batch_norm(%arg3, %arg4, %arg5,
+# CHECK-NEXT: %[[W:.*]] = kiln.mul %[[N]], %arg2 : (tensor<?x?x6xf32>, tensor<6xf32>) -> tensor<?x?x6xf32>
+# CHECK-NEXT: kiln.add %[[W]], %arg3 : (tensor<?x?x6xf32>, tensor<6xf32>) -> tensor<?x?x6xf32>
 # CHECK-LABEL: func.func private @prelude_batch_norm
 # CHECK:      %[[SC:.*]] = kiln.rsqrt %{{.*}} : tensor<4xf32>
 # CHECK:      %[[SH:.*]] = kiln.neg %{{.*}} : tensor<4xf32>

@@ -35,10 +35,12 @@
 # CHECK-LABEL: func.func private @norm.forward(
 # CHECK-DAG: %[[WEIGHT:.*]] = kiln.param "norm.weight" : tensor<4xf32>
 # CHECK-DAG: %[[BIAS:.*]] = kiln.param "norm.bias" : tensor<4xf32>
+# CHECK: call @prelude_layer_norm(%arg0, %{{.*}}, %[[WEIGHT]], %[[BIAS]],
+# CHECK-LABEL: func.func private @prelude_layer_norm(
 # CHECK: kiln.mean %arg0 {dims = array<i64: 1>, keepdim = true}
 # CHECK: kiln.rsqrt
-# CHECK: kiln.mul %{{.*}}, %[[WEIGHT]]
-# CHECK: kiln.add %{{.*}}, %[[BIAS]]
+# CHECK: kiln.mul %{{.*}}, %arg2
+# CHECK: kiln.add %{{.*}}, %arg3
 # CHECK-LABEL: func.func @first(
 # CHECK-NEXT: call @layers.0.forward(%arg0)
 

@@ -82,8 +82,10 @@ def row_cases(table, g):
         if not row["lowered_by_function"]:
             continue  # a kiln op or a C++ builder: test/ops runs it
         fn = row["function"]
+        # The function may be named apart from its op: F.softmax and
+        # torch.softmax are two rows with two functions.
         name = fn.__name__
-        ref = reference(name, row["spellings"], table)
+        ref = reference(row["schema"].split("(")[0], row["spellings"], table)
         for k, sample in enumerate(row["samples"]):
             inputs, args = sample[0], sample[1] if len(sample) > 1 else ""
             lo = sample[2] if len(sample) > 2 else -1.0
