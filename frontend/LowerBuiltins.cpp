@@ -176,16 +176,9 @@ static bool appendPrintPiece(FunctionLowering &fl, const PyValue &v,
 MaybeValue FunctionLowering::callGlobal(const std::string &path,
                                         const ast::CallExpr &call) {
   llvm::StringRef p(path);
-  // kiln_table.describe(x) in prelude code: the text kiln's own errors use
-  // for a value ("Tensor[f32, 2x5]"), so that a decomposition's checks say
-  // what a C++ builder's would.
-  if (prelude && p == "kiln_table.describe" && call.args.size() == 1 &&
-      call.keywords.empty()) {
-    MaybeValue v = lowerExpr(*call.args[0]);
-    if (!v)
-      return std::nullopt;
-    return PyValue::ofStr(describe(*v));
-  }
+  if (prelude)
+    if (std::optional<MaybeValue> r = lowerPreludeIntrinsic(*this, p, call))
+      return *r;
   // Python builtins.
   if (p.consume_front("builtins.")) {
     std::string name = p.str();

@@ -477,26 +477,40 @@ MaybeValue FunctionLowering::callUserFunction(const ast::FunctionDef &fn,
 PyValue FunctionLowering::emitHelperCall(func::FuncOp callee,
                                          ArrayRef<PyValue> args,
                                          SourceRange where) {
-  // A helper that only checked its arguments while compiling (the
-  // prelude's argument checks) left nothing to call.
-  if (callee.getNumResults() == 0 && !callee.getBody().empty() &&
-      llvm::all_of(callee.getBody().front().without_terminator(),
-                   [](Operation &op) { return isMemoryEffectFree(&op); }))
-    return PyValue::none();
-  SmallVector<Value> operands;
-  for (const PyValue &a : args)
-    flattenValues(a, operands);
-  auto op = b.create<func::CallOp>(loc(where), callee, operands);
-  SmallVector<Value> results(op.getResults().begin(), op.getResults().end());
   // A result the callee always returns as the same number is that number
   // here too, so that a helper computing a dim or a size keeps it static.
-  if (!callee.getBody().empty()) {
-    Operation *ret = callee.getBody().back().getTerminator();
-    for (auto [i, v] : llvm::enumerate(ret->getOperands()))
+  // (The callee is lowered before its first call, so its body is known.)
+  SmallVector<Attribute> constants(callee.getNumResults());
+  bool pure = !callee.getBody().empty();
+  if (pure) {
+    Block &body = callee.getBody().back();
+    for (auto [i, v] : llvm::enumerate(body.getTerminator()->getOperands()))
       if (auto c = v.getDefiningOp<arith::ConstantOp>();
           c && c.getType().isIntOrFloat())
-        results[i] = b.create<arith::ConstantOp>(loc(where), c.getValue());
+        constants[i] = c.getValue();
+    pure = llvm::all_of(body.without_terminator(), [](Operation &op) {
+      return isMemoryEffectFree(&op);
+    });
   }
+  // A helper that only checked its arguments or computed numbers while
+  // compiling (the prelude's checks, its _pair()) leaves nothing to call.
+  bool needed = !pure || llvm::any_of(constants, [](Attribute a) {
+    return !a;
+  });
+  SmallVector<Value> results;
+  if (needed) {
+    SmallVector<Value> operands;
+    for (const PyValue &a : args)
+      flattenValues(a, operands);
+    auto op = b.create<func::CallOp>(loc(where), callee, operands);
+    results.assign(op.getResults().begin(), op.getResults().end());
+  } else {
+    results.resize(constants.size());
+  }
+  for (auto [i, c] : llvm::enumerate(constants))
+    if (c)
+      results[i] =
+          b.create<arith::ConstantOp>(loc(where), llvm::cast<TypedAttr>(c));
   ArrayRef<Value> rest(results);
   return unflattenValues(module.resultShapes[callee.getSymName().str()], rest);
 }

@@ -275,8 +275,11 @@ MaybeValue FunctionLowering::lowerSubscript(const ast::SubscriptExpr &e) {
                                    b.getI64IntegerAttr(dim));
           break;
         case IndexStep::Slice:
-          cur = b.create<SliceOp>(l, sliceType(t, dim, s), cur, s.start, s.end,
-                                  s.step, b.getI64IntegerAttr(dim));
+          // `:` keeps the dim as it is: nothing to read.
+          if (s.cStart != 0 || s.cEnd != std::numeric_limits<int64_t>::max() ||
+              s.cStep != 1)
+            cur = b.create<SliceOp>(l, sliceType(t, dim, s), cur, s.start,
+                                    s.end, s.step, b.getI64IntegerAttr(dim));
           ++dim;
           break;
         }

@@ -273,9 +273,6 @@ public:
   emitAvgPool2d(mlir::Value x, llvm::ArrayRef<int64_t> kernel,
                 llvm::ArrayRef<int64_t> stride, llvm::ArrayRef<int64_t> padding,
                 bool ceilMode, bool countIncludePad, SourceRange where);
-  std::optional<mlir::Value>
-  emitAdaptiveAvgPool2d(mlir::Value x, llvm::ArrayRef<int64_t> outputSize,
-                        SourceRange where);
   std::optional<mlir::Value> emitEmbedding(mlir::Value weight,
                                            mlir::Value indices,
                                            SourceRange where);
@@ -450,6 +447,11 @@ bool isPreludeFunction(const ast::FunctionDef &def);
 /// a compile-time constant (the prelude is specialized on constants, so
 /// `if reduction == 'mean':` decides the result's shape). Prelude.cpp.
 bool lowerPreludeBody(FunctionLowering &fl, const ast::Block &body);
+/// kiln_table's functions that only kiln can answer, called from prelude
+/// code (Prelude.cpp); nullopt when `path` is not one of them.
+std::optional<MaybeValue> lowerPreludeIntrinsic(FunctionLowering &fl,
+                                                llvm::StringRef path,
+                                                const ast::CallExpr &call);
 
 //===--- shared by the statement and loop lowering --------------------===//
 /// Every name a block assigns, at any depth, plus whether it breaks or

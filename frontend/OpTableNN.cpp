@@ -108,41 +108,13 @@ template <bool Max> V pool2d(OpArgs &a) {
   }
 }
 
-V adaptiveAvgPool2d(OpArgs &a) {
-  // (None, 7) keeps the input's height: None is passed on as -1.
-  const PyValue &size = a.arg("output_size").value;
-  std::vector<PyValue> items = size.kind == PyValue::Kind::Tuple
-                                   ? size.elems
-                                   : std::vector<PyValue>{size};
-  std::vector<int64_t> sizes;
-  for (const PyValue &item : items) {
-    std::optional<std::vector<int64_t>> c =
-        item.isNone() ? std::vector<int64_t>{-1} : nn::constIntsOf(a.fl, item);
-    if (!c)
-      return fail(a, a.range("output_size"),
-                  a.spelling + "() argument 'output_size' must be constant "
-                               "ints or None, got " +
-                      a.fl.describe(size));
-    sizes.insert(sizes.end(), c->begin(), c->end());
-  }
-  if (sizes.size() == 1)
-    sizes.push_back(sizes[0]);
-  if (sizes.size() != 2)
-    return fail(a, a.range("output_size"),
-                a.spelling + "() argument 'output_size' must be an int or a "
-                             "pair, got " +
-                    std::to_string(sizes.size()) + " values");
-  return a.fl.emitAdaptiveAvgPool2d(self(a), sizes, a.where);
-}
-
 } // namespace
 
 std::vector<NamedBuilder> nnBuilders() {
   return {{"embedding", embedding},
           {"conv2d", conv2d},
           {"max_pool2d", pool2d<true>},
-          {"avg_pool2d", pool2d<false>},
-          {"adaptive_avg_pool2d", adaptiveAvgPool2d}};
+          {"avg_pool2d", pool2d<false>}};
 }
 
 } // namespace kiln::ops

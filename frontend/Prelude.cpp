@@ -396,8 +396,9 @@ std::optional<func::FuncOp> ModuleLowering::getOrLowerPrelude(
 
 namespace {
 
-/// Past this many iterations a loop over constants stays a loop.
-constexpr size_t kMaxUnrolledIterations = 64;
+/// Past this many iterations a loop over constants stays a loop; the
+/// prelude's loops run over dims and output bins, far fewer.
+constexpr size_t kMaxUnrolledIterations = 1024;
 
 bool hasReturn(const ast::Block &block);
 
@@ -555,6 +556,27 @@ Flow lowerStatic(FunctionLowering &fl, const ast::Block &block) {
 
 bool lowerPreludeBody(FunctionLowering &fl, const ast::Block &body) {
   return lowerStatic(fl, body) != Flow::Failed;
+}
+
+std::optional<MaybeValue> lowerPreludeIntrinsic(FunctionLowering &fl,
+                                                llvm::StringRef path,
+                                                const ast::CallExpr &call) {
+  bool isDescribe = path == "kiln_table.describe";
+  if ((!isDescribe && path != "kiln_table.known") || call.args.size() != 1 ||
+      !call.keywords.empty())
+    return std::nullopt;
+  MaybeValue v = fl.lowerExpr(*call.args[0]);
+  if (!v)
+    return MaybeValue();
+  // describe(x): the text kiln's own errors use for a value ("a Tensor[f32,
+  // 2x5]"), so that a decomposition's checks say what a C++ builder's would.
+  if (isDescribe)
+    return MaybeValue(PyValue::ofStr(fl.describe(*v)));
+  // known(n): whether a number is known while compiling (a static dim), so
+  // that a decomposition can choose a cheaper form for static sizes;
+  // always True in eager Python, where every size is known.
+  bool known = !v->isValue() || bool(constantOf(v->value));
+  return MaybeValue(PyValue::ofValue(fl.constBool(known, call.range)));
 }
 
 //===----------------------------------------------------------------------===//

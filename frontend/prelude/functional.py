@@ -9,9 +9,10 @@ See nn.py for how the prelude is written and compiled.
 from typing import List, Optional
 
 import torch
+import torch.nn.functional as F
 from torch import Tensor
 
-from kiln_table import ACTIVATION, FUNCTIONAL, METHOD, TORCH, describe, op
+from kiln_table import ACTIVATION, FUNCTIONAL, METHOD, TORCH, describe, known, op
 
 
 @op('softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
@@ -167,16 +168,80 @@ def _check_affine(w: Tensor, input: Tensor, normalized_shape: List[int],
              ('x=f32[0,2,4,4]', '2, []')],
     note='divisor_override is not supported',
     build='avg_pool2d')
+def _functional_rows():
+    pass
+
+
 @op('adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor',
     FUNCTIONAL,
     samples=[('x=f32[B,3,8,8]', '1'),
              ('x=f32[B,3,8,6]', '(4, 3)'),
              ('x=f32[2,3,7,5]', '(3, 5)'),
              ('x=f64[1,2,5,9]', '(2, 4)'),
-             ('x=f32[2,3,H,W]', '(1, 1)')],
-    build='adaptive_avg_pool2d')
-def _functional_rows():
-    pass
+             ('x=f32[2,3,H,W]', '(1, 1)'),
+             ('x=f32[B,2,6,7]', '(None, 3)'),
+             ('x=f32[1,2,H,7]', '(1, 3)')])
+def adaptive_avg_pool2d(input: Tensor, output_size: List[int]) -> Tensor:
+    if input.dim() != 4 or not input.is_floating_point():
+        raise ValueError("adaptive_avg_pool2d takes a 4-D float input "
+                         f"(N, C, H, W), got {describe(input)}")
+    # None in output_size keeps that dim of the input.
+    sizes = _pair(output_size)
+    out = ()
+    for i in range(2):
+        size = sizes[i]
+        if size is None:
+            out = out + (input.size(2 + i),)
+        elif size <= 0:
+            raise ValueError("adaptive_avg_pool2d output size must be "
+                             f"positive, got {size}")
+        else:
+            out = out + (size,)
+    h, w = input.size(2), input.size(3)
+    if out[0] == 1 and out[1] == 1:
+        return input.mean((2, 3), keepdim=True)
+    # Equal windows (the input divides evenly) are one avg_pool2d.
+    if known(h) and known(w) and h % out[0] == 0 and w % out[1] == 0:
+        kernel = (h // out[0], w // out[1])
+        return F.avg_pool2d(input, kernel, kernel)
+    return _adaptive_along(_adaptive_along(input, 2, sizes[0], out[0]), 3,
+                           sizes[1], out[1])
+
+
+def _pair(size):
+    if isinstance(size, int) or size is None:
+        return (size, size)
+    if len(size) == 1:
+        return (size[0], size[0])
+    if len(size) != 2:
+        raise ValueError("adaptive_avg_pool2d() argument 'output_size' must "
+                         f"be an int or a pair, got {len(size)} values")
+    return (size[0], size[1])
+
+
+def _adaptive_along(x: Tensor, dim: int, size: Optional[int],
+                    out: int) -> Tensor:
+    """PyTorch's adaptive windows along one dim: window i covers
+    [floor(i * n / out), ceil((i + 1) * n / out)). Doing H, then W is exact
+    because every row of a rectangle has as many elements."""
+    n = x.size(dim)
+    if size is None or (known(n) and n == out):
+        return x
+    if out == 1:
+        return x.mean(dim, keepdim=True)
+    if not known(n):
+        raise ValueError("adaptive_avg_pool2d to a size other than 1 needs a "
+                         f"static input height and width, got {describe(x)}")
+    windows = ()
+    for i in range(out):
+        start = i * n // out
+        end = ((i + 1) * n + out - 1) // out
+        if dim == 2:
+            window = x[:, :, start:end]
+        else:
+            window = x[:, :, :, start:end]
+        windows = windows + (window.mean(dim, keepdim=True),)
+    return torch.cat(windows, dim)
 
 
 @op('linear(Tensor self, Tensor weight, Tensor? bias=None) -> Tensor',

@@ -32,7 +32,8 @@ op(schema, spellings, samples=[], aliases=[], rtol=0.0, atol=0.0, note='',
 
 describe(value) is the text kiln's errors use for a value ("a Tensor[f32,
 2x5]"), for the messages of a decomposition's checks; kiln computes it
-while compiling.
+while compiling. known(n) says whether a number (a dim) is known while
+compiling; it is always True in eager Python.
 """
 
 import torch
@@ -78,6 +79,13 @@ def describe(value):
         return 'a Tensor[%s%s]' % (short.get(value.dtype, str(value.dtype)),
                                    ', ' + dims if dims else '')
     return repr(value)
+
+
+def known(value):
+    """Whether a number is known while compiling (a static dim), so that a
+    decomposition can take a cheaper form for static sizes; kiln decides
+    it while compiling. In eager Python every size is known."""
+    return True
 
 
 def unary(lo, hi):

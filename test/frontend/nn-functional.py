@@ -66,17 +66,28 @@ def conv_pool(x, w, b):
     return F.max_pool2d(y, 2, ceil_mode=True), F.avg_pool2d(x, 3, padding=1, count_include_pad=False)
 
 
-# adaptive_avg_pool2d: (1, 1) is a mean over H and W; sizes that divide the
-# input are an avg_pool2d; others average PyTorch's windows
-# [floor(i*in/out), ceil((i+1)*in/out)) with slices, one dim at a time.
+# adaptive_avg_pool2d (prelude/functional.py): (1, 1) is a mean over H and
+# W; sizes that divide the input are an avg_pool2d; others average
+# PyTorch's windows [floor(i*in/out), ceil((i+1)*in/out)) with slices, one
+# dim at a time (its loop over the windows is unrolled while compiling).
 # CHECK-LABEL: func.func @adaptive
-# CHECK:      kiln.mean %arg0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<?x3x10x7xf32> -> tensor<?x3x1x1xf32>
-# CHECK-NEXT: kiln.avg_pool2d %arg0 {ceil_mode = false, count_include_pad = true, kernel = array<i64: 2, 7>, padding = array<i64: 0, 0>, stride = array<i64: 2, 7>} : tensor<?x3x10x7xf32> -> tensor<?x3x5x1xf32>
+# CHECK:      call @prelude_adaptive_avg_pool2d(%arg0,
+# CHECK:      call @prelude_adaptive_avg_pool2d_1(%arg0,
+# CHECK:      call @prelude_adaptive_avg_pool2d_2(%arg0,
+# CHECK-LABEL: func.func private @prelude_adaptive_avg_pool2d(
+# CHECK-NEXT: kiln.mean %arg0 {dims = array<i64: 2, 3>, keepdim = true} : tensor<?x3x10x7xf32> -> tensor<?x3x1x1xf32>
+# CHECK-LABEL: func.func private @prelude_adaptive_avg_pool2d_1(
+# CHECK:      kiln.avg_pool2d %arg0 {ceil_mode = false, count_include_pad = true, kernel = array<i64: 2, 7>, padding = array<i64: 0, 0>, stride = array<i64: 2, 7>} : tensor<?x3x10x7xf32> -> tensor<?x3x5x1xf32>
+# CHECK-LABEL: func.func private @prelude_adaptive_avg_pool2d_2(
+# CHECK:      %[[H:.*]] = call @prelude__adaptive_along(%arg0,
+# CHECK:      call @prelude__adaptive_along_1(%[[H]],
+# CHECK-LABEL: func.func private @prelude__adaptive_along(
 # CHECK:      kiln.slice %arg0[%{{.*}} : %{{.*}} : %{{.*}}] {dim = 2 : i64} : tensor<?x3x10x7xf32> -> tensor<?x3x4x7xf32>
-# CHECK:      kiln.mean %{{.*}} {dims = array<i64: 2>, keepdim = true} : tensor<?x3x4x7xf32> -> tensor<?x3x1x7xf32>
+# CHECK-NEXT: kiln.mean %{{.*}} {dims = array<i64: 2>, keepdim = true} : tensor<?x3x4x7xf32> -> tensor<?x3x1x7xf32>
 # CHECK-COUNT-2: kiln.slice %arg0
-# CHECK:      %[[H:.*]] = kiln.cat %{{.*}} {dim = 2 : i64} : !kiln.list<tensor<?x3x1x7xf32>> -> tensor<?x3x3x7xf32>
-# CHECK:      kiln.mean %[[H]] {dims = array<i64: 3>, keepdim = true} : tensor<?x3x3x7xf32> -> tensor<?x3x3x1xf32>
+# CHECK:      kiln.cat %{{.*}} {dim = 2 : i64} : !kiln.list<tensor<?x3x1x7xf32>> -> tensor<?x3x3x7xf32>
+# CHECK-LABEL: func.func private @prelude__adaptive_along_1(
+# CHECK-NEXT: kiln.mean %arg0 {dims = array<i64: 3>, keepdim = true} : tensor<?x3x3x7xf32> -> tensor<?x3x3x1xf32>
 # kiln: x=f32[B,3,10,7]
 @torch.jit.script
 def adaptive(x):
