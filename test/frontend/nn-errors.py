@@ -274,9 +274,10 @@ def functional_unknown(x):
 
 # masked_fill needs a bool mask.
 # RUN: not kiln compile %s --emit=ir --entry masked_fill_mask 2>&1 | FileCheck %s --check-prefix=MASKEDFILLMASK --strict-whitespace --implicit-check-not='{{error|note}}:'
-# MASKEDFILLMASK: {{^.*}}nn-errors.py:[[@LINE+5]]:26: error: masked_fill() needs a bool tensor mask, got a Tensor[f32, 2x3]{{$}}
+# MASKEDFILLMASK: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: masked_fill() needs a bool tensor mask, got a Tensor[f32, 2x3]{{$}}
 # MASKEDFILLMASK-NEXT: {{^}}    return x.masked_fill(m, 0.0){{$}}
-# MASKEDFILLMASK-NEXT: {{^}}                         ^{{$}}
+# MASKEDFILLMASK-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~{{$}}
+# MASKEDFILLMASK-NEXT: {{^.*}}nn-errors.py: note: in 'masked_fill', kiln's prelude decomposition of this call (frontend/prelude/tensor.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,3], m=f32[2,3]
 def masked_fill_mask(x, m):
     return x.masked_fill(m, 0.0)
@@ -284,9 +285,10 @@ def masked_fill_mask(x, m):
 
 # masked_fill's mask must broadcast to x's shape without growing it.
 # RUN: not kiln compile %s --emit=ir --entry masked_fill_grow 2>&1 | FileCheck %s --check-prefix=MASKEDFILLGROW --strict-whitespace --implicit-check-not='{{error|note}}:'
-# MASKEDFILLGROW: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: masked_fill() mask Tensor[bool, 4x2x3] does not broadcast to the shape of Tensor[f32, 2x3]{{$}}
+# MASKEDFILLGROW: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: masked_fill(): the mask, a Tensor[bool, 4x2x3], does not broadcast to the shape of the input, a Tensor[f32, 2x3]{{$}}
 # MASKEDFILLGROW-NEXT: {{^}}    return x.masked_fill(m, 0.0){{$}}
 # MASKEDFILLGROW-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~{{$}}
+# MASKEDFILLGROW-NEXT: {{^.*}}nn-errors.py: note: in '_mask_grows', called by 'masked_fill', kiln's prelude decomposition of this call (frontend/prelude/tensor.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[2,3], m=bool[4,2,3]
 def masked_fill_grow(x, m):
     return x.masked_fill(m, 0.0)
@@ -325,9 +327,10 @@ def triu_rank(x):
 
 # Splitting a dynamic dim into pieces of one size is rejected: the number of pieces is not known.
 # RUN: not kiln compile %s --emit=ir --entry split_dynamic 2>&1 | FileCheck %s --check-prefix=SPLITDYNAMIC --strict-whitespace --implicit-check-not='{{error|note}}:'
-# SPLITDYNAMIC: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: split() of dimension 0 needs a static size, got a Tensor[f32, ?x4]; pass a list of sizes instead{{$}}
+# SPLITDYNAMIC: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: split() of dimension 0 needs a static size, got a Tensor[f32, ?x4]; pass a list of sizes instead{{$}}
 # SPLITDYNAMIC-NEXT: {{^}}    return x.split(2){{$}}
 # SPLITDYNAMIC-NEXT: {{^}}           ^~~~~~~~~~{{$}}
+# SPLITDYNAMIC-NEXT: {{^.*}}nn-errors.py: note: in '_split_by', called by '_split', called by 'split', kiln's prelude decomposition of this call (frontend/prelude/tensor.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[N,4]
 def split_dynamic(x):
     return x.split(2)
@@ -335,9 +338,10 @@ def split_dynamic(x):
 
 # Split sizes must add up to the dim's size.
 # RUN: not kiln compile %s --emit=ir --entry split_sum 2>&1 | FileCheck %s --check-prefix=SPLITSUM --strict-whitespace --implicit-check-not='{{error|note}}:'
-# SPLITSUM: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: split sizes [2, 2] sum to 4, but dimension 0 of a Tensor[f32, 5x4] has size 5{{$}}
+# SPLITSUM: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: split sizes [2, 2] sum to 4, but dimension 0 of a Tensor[f32, 5x4] has size 5{{$}}
 # SPLITSUM-NEXT: {{^}}    return x.split([2, 2]){{$}}
 # SPLITSUM-NEXT: {{^}}           ^~~~~~~~~~~~~~~{{$}}
+# SPLITSUM-NEXT: {{^.*}}nn-errors.py: note: in '_split', called by 'split', kiln's prelude decomposition of this call (frontend/prelude/tensor.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[5,4]
 def split_sum(x):
     return x.split([2, 2])
@@ -345,9 +349,10 @@ def split_sum(x):
 
 # chunk needs a positive number of chunks.
 # RUN: not kiln compile %s --emit=ir --entry chunk_zero 2>&1 | FileCheck %s --check-prefix=CHUNKZERO --strict-whitespace --implicit-check-not='{{error|note}}:'
-# CHUNKZERO: {{^.*}}nn-errors.py:[[@LINE+5]]:20: error: chunks must be positive, got 0{{$}}
+# CHUNKZERO: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: chunks must be positive, got 0{{$}}
 # CHUNKZERO-NEXT: {{^}}    return x.chunk(0){{$}}
-# CHUNKZERO-NEXT: {{^}}                   ^{{$}}
+# CHUNKZERO-NEXT: {{^}}           ^~~~~~~~~~{{$}}
+# CHUNKZERO-NEXT: {{^.*}}nn-errors.py: note: in 'chunk', kiln's prelude decomposition of this call (frontend/prelude/tensor.py:{{[0-9]+}}){{$}}
 # kiln: x=f32[5,4]
 def chunk_zero(x):
     return x.chunk(0)

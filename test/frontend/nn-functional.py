@@ -146,10 +146,15 @@ def gelu_dropout_embedding(x, i, w):
 # is a constant. triu compares column - row indices from arange with the
 # diagonal and picks with where.
 # CHECK-LABEL: func.func @masks
+# CHECK:      call @prelude_masked_fill(%arg0, %arg1, %{{.*}}) : (tensor<?x4x4xf32>, tensor<4x4xi1>, f64) -> tensor<?x4x4xf32>
+# CHECK:      call @prelude_masked_fill_1(%arg2, %arg1, %{{.*}}) : (tensor<4x4xi32>, tensor<4x4xi1>, f64) -> tensor<4x4xi32>
+# CHECK-LABEL: func.func private @prelude_masked_fill(
 # CHECK:      %[[NINF:.*]] = arith.constant 0xFFF0000000000000 : f64
 # CHECK-NEXT: kiln.where %arg1, %[[NINF]], %arg0 : (tensor<4x4xi1>, f64, tensor<?x4x4xf32>) -> tensor<?x4x4xf32>
+# CHECK-LABEL: func.func private @prelude_masked_fill_1(
 # CHECK:      %[[FILL:.*]] = kiln.cast %{{.*}} : f64 to i64
-# CHECK-NEXT: kiln.where %arg1, %[[FILL]], %arg2 : (tensor<4x4xi1>, i64, tensor<4x4xi32>) -> tensor<4x4xi32>
+# CHECK-NEXT: kiln.where %arg1, %[[FILL]], %arg0 : (tensor<4x4xi1>, i64, tensor<4x4xi32>) -> tensor<4x4xi32>
+# CHECK-LABEL: func.func private @prelude_triu(
 # CHECK:      %[[ROWS:.*]] = kiln.arange %{{.*}}, %c4_i64, %{{.*}} : (i64, i64, i64) -> tensor<4xi64>
 # CHECK-NEXT: %[[R:.*]] = kiln.unsqueeze %[[ROWS]] {dim = 1 : i64} : tensor<4xi64> -> tensor<4x1xi64>
 # CHECK:      %[[COLS:.*]] = kiln.arange
@@ -164,32 +169,49 @@ def masks(x, m, i):
     return x.masked_fill(m, float("-inf")), i.masked_fill(m, 2.5), x.triu(1)
 
 
-# argmax is max_dim's indices; with no dim it runs over the flattened
-# tensor.
+# argmax is max_dim's indices (prelude/reductions.py); with no dim it runs
+# over the flattened tensor.
 # CHECK-LABEL: func.func @argmaxes
-# CHECK:      %{{.*}}, %[[I:.*]] = kiln.max_dim %arg0 {dim = 1 : i64, keepdim = true} : tensor<?x5xf32> -> (tensor<?x1xf32>, tensor<?x1xi64>)
-# CHECK:      %[[FLAT:.*]] = kiln.reshape %arg0[%{{.*}}] : tensor<?x5xf32> -> tensor<?xf32>
-# CHECK-NEXT: %{{.*}}, %[[J:.*]] = kiln.max_dim %[[FLAT]] {dim = 0 : i64, keepdim = false} : tensor<?xf32> -> (tensor<f32>, tensor<i64>)
+# CHECK:      %[[I:.*]] = call @prelude_argmax(%arg0, {{.*}}) : (tensor<?x5xf32>, i64, i1) -> tensor<?x1xi64>
+# CHECK:      %[[J:.*]] = call @prelude_argmax_1(%arg0, {{.*}}) : (tensor<?x5xf32>, i1) -> tensor<i64>
 # CHECK:      return %[[I]], %[[J]] : tensor<?x1xi64>, tensor<i64>
+# CHECK-LABEL: func.func private @prelude__argmax(
+# CHECK:      %{{.*}}, %[[I:.*]] = kiln.max_dim %arg0 {dim = 1 : i64, keepdim = true} : tensor<?x5xf32> -> (tensor<?x1xf32>, tensor<?x1xi64>)
+# CHECK-NEXT: return %[[I]]
+# CHECK-LABEL: func.func private @prelude__argmax_1(
+# CHECK:      %[[FLAT:.*]] = call @prelude_flatten(%arg0, {{.*}}) : (tensor<?x5xf32>, i64, i64) -> tensor<?xf32>
+# CHECK-NEXT: %{{.*}}, %[[J:.*]] = kiln.max_dim %[[FLAT]] {dim = 0 : i64, keepdim = false} : tensor<?xf32> -> (tensor<f32>, tensor<i64>)
+# CHECK-NEXT: return %[[J]]
+# CHECK-LABEL: func.func private @prelude_flatten(
+# CHECK:      kiln.reshape %arg0[%{{.*}}] : tensor<?x5xf32> -> tensor<?xf32>
 # kiln: x=f32[B,5]
 @torch.jit.script
 def argmaxes(x):
     return x.argmax(-1, keepdim=True), x.argmax()
 
 
-# split and chunk slice static pieces; sizes given for a dynamic dim are
-# checked at run time, which makes the pieces' sizes static. cat of a tuple
-# of different widths has the sum of the widths.
+# split and chunk are prelude functions that return tuples of slices.
+# Sizes given for a dynamic dim are checked at run time, and the input is
+# reshaped to the checked size, which makes the pieces' sizes static. cat
+# of a tuple of different widths has the sum of the widths.
 # CHECK-LABEL: func.func @splits
-# CHECK:      kiln.slice %arg0[%{{.*}} : %{{.*}} : %{{.*}}] {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x4xf32>
-# CHECK:      kiln.slice %arg0[%{{.*}} : %{{.*}} : %{{.*}}] {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x2xf32>
-# CHECK:      %[[N:.*]] = kiln.dim %arg0, 0 : tensor<?x6xf32>
-# CHECK:      %[[OK:.*]] = kiln.cmp eq, %[[N]], %c3_i64{{.*}} : (i64, i64) -> i1
-# CHECK-NEXT: kiln.assert %[[OK]], "RuntimeError: split_with_sizes expects split_sizes to sum exactly to the size of dimension 0, but got split_sizes=[1, 2]"
-# CHECK:      kiln.slice %arg0[{{.*}}] {dim = 0 : i64} : tensor<?x6xf32> -> tensor<1x6xf32>
-# CHECK:      kiln.slice %arg0[{{.*}}] {dim = 0 : i64} : tensor<?x6xf32> -> tensor<2x6xf32>
-# CHECK-COUNT-3: kiln.slice %arg0[{{.*}}] {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x2xf32>
+# CHECK:      call @prelude_split(%arg0, %c4_i64, %c1_i64) : (tensor<?x6xf32>, i64, i64) -> (tensor<?x4xf32>, tensor<?x2xf32>)
+# CHECK:      call @prelude_split_sections(%arg0, {{.*}}) : (tensor<?x6xf32>, i64, i64, i64) -> (tensor<1x6xf32>, tensor<2x6xf32>)
+# CHECK:      call @prelude_chunk(%arg0, {{.*}}) : (tensor<?x6xf32>, i64, i64) -> (tensor<?x2xf32>, tensor<?x2xf32>, tensor<?x2xf32>)
 # CHECK:      kiln.cat %{{.*}} {dim = 1 : i64} : !kiln.list<tensor<?x?xf32>> -> tensor<?x6xf32>
+# CHECK-LABEL: func.func private @prelude__narrow(
+# CHECK:      kiln.slice %arg0[%{{.*}} : %{{.*}} : %{{.*}}] {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x4xf32>
+# CHECK-LABEL: func.func private @prelude__narrow_1(
+# CHECK:      kiln.slice %arg0[%{{.*}} : %{{.*}} : %{{.*}}] {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x2xf32>
+# CHECK-LABEL: func.func private @prelude__split_1(
+# CHECK:      %[[N:.*]] = call @prelude_size{{.*}}(%arg0, %c0_i64)
+# CHECK:      %[[BAD:.*]] = kiln.cmp ne, %[[N]], %c3_i64 : (i64, i64) -> i1
+# CHECK-NEXT: scf.if %[[BAD]] {
+# CHECK:      kiln.assert %false, "RuntimeError: split_with_sizes expects split_sizes to sum exactly to the size of dimension 0, but got split_sizes=[1, 2]"
+# CHECK:      %[[X:.*]] = kiln.reshape %arg0[%c3_i64, %c6_i64] : tensor<?x6xf32> -> tensor<3x6xf32>
+# CHECK:      call @prelude__narrow_2(%[[X]], {{.*}}) -> tensor<1x6xf32>
+# CHECK:      call @prelude__narrow_3(%[[X]], {{.*}}) -> tensor<2x6xf32>
+# CHECK-COUNT-3: kiln.slice %arg0[{{.*}}] {dim = 1 : i64} : tensor<?x6xf32> -> tensor<?x2xf32>
 # kiln: x=f32[B,6]
 @torch.jit.script
 def splits(x):

@@ -21,6 +21,7 @@ Prints `ok NAME (max diff D)` per case and `all ok: N cases`, or FAILED.
 """
 import importlib.util
 import json
+import math
 import os
 import subprocess
 import sys
@@ -53,6 +54,8 @@ def load(directory):
 
 
 def reference(name, spellings, table):
+    if spellings & table.MATH:
+        return getattr(math, name)
     if spellings & table.FUNCTIONAL:
         return getattr(F, name)
     if spellings & table.TORCH:
@@ -94,7 +97,11 @@ def row_cases(table, g):
             first = next(iter(env))
             call = "(%s%s)" % (first, ", " + args if args else "")
             pos, kw = eval("(lambda *a, **k: (a, k))" + call,
-                           {"torch": torch, "math": __import__("math")}, env)
+                           {"torch": torch, "math": math}, env)
+            if row["spellings"] & table.MATH:
+                # math.X takes Python numbers: the sample's 0-d tensor is one.
+                pos = tuple(a.item() if isinstance(a, torch.Tensor) else a
+                            for a in pos)
             yield "%s sample %d" % (name, k), fn, ref, pos, kw
 
 
@@ -244,10 +251,23 @@ def main():
         n += 1
         expected = ref(*args, **kwargs)
         actual = fn(*args, **kwargs)
-        same = (expected.shape == actual.shape and expected.dtype == actual.dtype
-                and torch.allclose(expected, actual, rtol=1e-9, atol=1e-12,
-                                   equal_nan=True))
-        diff = (expected - actual).abs().nan_to_num(0).max().item() if expected.shape == actual.shape and expected.numel() else 0.0
+        # split and chunk give tuples of tensors, math.X Python numbers.
+        if isinstance(expected, (tuple, list)):
+            pairs = list(zip(expected, actual))
+            same = (isinstance(actual, (tuple, list))
+                    and len(expected) == len(actual))
+        else:
+            pairs, same = [(expected, actual)], True
+        diff = 0.0
+        for e, a in pairs:
+            if not isinstance(e, torch.Tensor):
+                e, a = torch.tensor(e), torch.tensor(a)
+            same = same and (e.shape == a.shape and e.dtype == a.dtype
+                             and torch.allclose(e, a, rtol=1e-9, atol=1e-12,
+                                                equal_nan=True))
+            if e.shape == a.shape and e.numel():
+                diff = max(diff, (e.double() - a.double()).abs()
+                           .nan_to_num(0).max().item())
         print("%s %s (max diff %.3g)" % ("ok" if same else "FAILED", name, diff))
         ok &= same
     print("%s: %d cases" % ("all ok" if ok else "FAILED", n))
