@@ -32,7 +32,6 @@ struct NamedBuilder {
   Builder build;
 };
 std::vector<NamedBuilder> activationBuilders(); // OpTableActivations.cpp
-std::vector<NamedBuilder> unaryBuilders();      // OpTableUnaryMath.cpp
 std::vector<NamedBuilder> arithmeticBuilders(); // OpTableArithmetic.cpp
 std::vector<NamedBuilder> reductionBuilders();  // OpTableReductions.cpp
 std::vector<NamedBuilder> viewBuilders();       // OpTableViews.cpp
@@ -45,7 +44,6 @@ std::vector<NamedBuilder> nnBuilders();         // OpTableNN.cpp
 
 inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     activationBuilders,
-    unaryBuilders,
     arithmeticBuilders,
     reductionBuilders,
     viewBuilders,

@@ -4,8 +4,8 @@ from existing ops, so fusion sees through them, in formulations chosen to
 stay within a few ulp of PyTorch's kernels: log1p and expm1 use the
 classic corrections (Goldberg's and Kahan's) rather than log(1 + x) and
 exp(x) - 1, which lose every digit near 0. sign, trunc and round keep int
-inputs as they are, which needs the dtype while compiling: they are C++
-builders (OpTableUnaryMath.cpp). Python's math module is pymath.py.
+inputs as they are, in their dtype; round is half to even, as torch.round
+is. Python's math module is pymath.py.
 
 See nn.py for how the prelude is written and compiled.
 """
@@ -15,7 +15,7 @@ import torch
 from torch import Tensor
 
 from kiln_table import (ACTIVATION, FLOAT_MATH, FUNCTIONAL, NO_BOOL, TENSOR_OP,
-                        op, unary)
+                        describe, op, unary)
 
 
 @op('exp(Tensor self) -> Tensor',
@@ -188,23 +188,69 @@ def square(input: Tensor) -> Tensor:
     return input * input
 
 
+# sign, trunc and round keep an int input as it is, in its dtype.
 @op('sign(Tensor self) -> Tensor',
     TENSOR_OP,
-    build='sign',
     samples=['x=f32[B,5]',
-             'x=i64[4]'])
+             'x=i64[4]',
+             ('x=f64[3]', '', -2, 2),
+             'x=bool[4]'])
+def sign(input: Tensor) -> Tensor:
+    if input.dtype == torch.bool:
+        return input
+    # NaN compares false both ways: its sign is 0, as PyTorch's.
+    if input.is_floating_point():
+        return (input > 0.0).to(input.dtype) - (input < 0.0).to(input.dtype)
+    return (input > 0).to(input.dtype) - (input < 0).to(input.dtype)
+
+
 @op('trunc(Tensor self) -> Tensor',
     TENSOR_OP,
-    build='trunc',
     samples=[('x=f32[B,5]', '', -3, 3),
-             ('x=f64[4]', '', -3, 3)])
-@op('round(Tensor self) -> Tensor',
+             ('x=f64[4]', '', -3, 3),
+             'x=i64[4]'])
+def trunc(input: Tensor) -> Tensor:
+    if not input.is_floating_point():
+        return input
+    return torch.where(input < 0.0, torch.ceil(input), torch.floor(input))
+
+
+@op('round(Tensor self, *, int decimals=0) -> Tensor',
     TENSOR_OP,
-    build='round',
     samples=[('x=f32[B,5]', '', -3, 3),
-             ('x=f64[4]', '', -3, 3)])
-def _dtype_preserving_rows():
-    pass
+             ('x=f64[4]', '', -3, 3),
+             'x=i64[4]',
+             ('x=f32[B,5]', 'decimals=2', -3, 3),
+             ('x=f64[4]', 'decimals=-1', -300, 300)])
+def round(input: Tensor, decimals: int = 0) -> Tensor:
+    if not input.is_floating_point():
+        if decimals != 0:
+            raise ValueError("round() with decimals needs a float tensor, "
+                             f"got {describe(input)}")
+        return input
+    if decimals == 0:
+        return _round_half_even(input)
+    # As ATen: scale by 10 ** |decimals|, an exact product of tens.
+    digits = decimals
+    if digits < 0:
+        digits = -digits
+    scale = 1.0
+    for i in range(digits):
+        scale = scale * 10.0
+    if decimals > 0:
+        return _round_half_even(input * scale) / scale
+    return _round_half_even(input / scale) * scale
+
+
+def _round_half_even(x: Tensor) -> Tensor:
+    # x - floor(x) is exact in binary floating point, so ties are found
+    # without the rounding of x + 0.5; an infinite x has a NaN fraction and
+    # stays itself.
+    f = torch.floor(x)
+    frac = x - f
+    odd = f - torch.floor(f * 0.5) * 2.0
+    return torch.where(frac > 0.5, f + 1.0,
+                       torch.where(frac == 0.5, f + odd, f))
 
 
 @op('sinh(Tensor self) -> Tensor',

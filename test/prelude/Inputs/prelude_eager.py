@@ -152,6 +152,11 @@ def cases(g):
     inf = torch.tensor([[float("-inf")] * 3, [1.0, 2.0, float("-inf")]])
     yield "logsumexp -inf", "logsumexp", torch.logsumexp, (inf, 1), {}
     yield "softmin", "softmin", F.softmin, (x, 1), {}
+    ties = torch.tensor([0.5, 1.5, 2.5, -0.5, -2.5, 0.49999999999999994,
+                         float("inf"), float("-inf"), float("nan")])
+    yield "round ties", "round", torch.round, (ties,), {}
+    yield "round ties decimals", "round", torch.round, (ties * 0.1,), {"decimals": 1}
+    yield "sign nan", "sign", torch.sign, (ties,), {}
     for p in (2.0, 1.0, 3.0):
         yield "normalize p=%g" % p, "normalize", F.normalize, (x, p, 0), {}
         yield "pairwise_distance p=%g" % p, "pairwise_distance", F.pairwise_distance, (x, y, p), {"keepdim": p == 1.0}
