@@ -1,9 +1,8 @@
-"""kiln's op table: the rest of Tensor. masked_fill, split/chunk/unbind,
-triu/tril, mm/bmm and zeros_like/ones_like/full_like are decompositions
-here; matmul and rand_like/randn_like are lowered by the builders of
-frontend/OpTableTensor.cpp. Dims are compile-time ints (the result type
-depends on them), sizes may be run-time ints; split, chunk and unbind
-return tuples, whose lengths are compile-time ints."""
+"""kiln's op table: the rest of Tensor. Every row is a decomposition here
+but matmul, the @ operator's lowering, built by frontend/OpTableTensor.cpp.
+Dims are compile-time ints (the result type depends on them), sizes may be
+run-time ints; split, chunk and unbind return tuples, whose lengths are
+compile-time ints."""
 from typing import List, Optional
 
 import torch
@@ -337,21 +336,36 @@ def full_like(input: Tensor, fill_value: float,
     return torch.full(input.size(), fill_value, dtype=dtype)
 
 
-# rand_like and randn_like stay builders: their values cannot be compared
-# with eager PyTorch's, as a decomposition's are (test/prelude).
+# The values of rand_like and randn_like cannot be compared with eager
+# PyTorch's (test/prelude leaves rows with random= to test/ops, which
+# checks their range).
 @op('rand_like(Tensor self, *, ScalarType? dtype=None) -> Tensor',
     TORCH,
-    build='rand_like',
     samples=['x=f32[B,300]',
              ('x=f32[3,4]', 'dtype=torch.float64'),
              'x=f32[0,3]'],
     random='uniform')
+def rand_like(input: Tensor, dtype: Optional[torch.dtype] = None) -> Tensor:
+    if dtype is None:
+        dtype = input.dtype
+    _float_dtype(dtype, 'rand_like')
+    return torch.rand(input.size(), dtype=dtype)
+
+
 @op('randn_like(Tensor self, *, ScalarType? dtype=None) -> Tensor',
     TORCH,
-    build='randn_like',
     samples=['x=f32[B,300]',
              ('x=f64[3,4]', 'dtype=torch.float32'),
              'x=f32[0,3]'],
     random='normal')
-def _random_like_rows():
-    pass
+def randn_like(input: Tensor, dtype: Optional[torch.dtype] = None) -> Tensor:
+    if dtype is None:
+        dtype = input.dtype
+    _float_dtype(dtype, 'randn_like')
+    return torch.randn(input.size(), dtype=dtype)
+
+
+def _float_dtype(dtype: torch.dtype, name: str):
+    if (dtype != torch.float32 and dtype != torch.float64
+            and dtype != torch.float16 and dtype != torch.bfloat16):
+        raise ValueError(f"torch.{name}() needs a floating dtype, got {dtype}")

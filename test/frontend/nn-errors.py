@@ -358,6 +358,17 @@ def chunk_zero(x):
     return x.chunk(0)
 
 
+# rand_like draws floats only.
+# RUN: not kiln compile %s --emit=ir --entry rand_like_int 2>&1 | FileCheck %s --check-prefix=RANDLIKEINT --strict-whitespace --implicit-check-not='{{error|note}}:'
+# RANDLIKEINT: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: torch.rand_like() needs a floating dtype, got torch.int64{{$}}
+# RANDLIKEINT-NEXT: {{^}}    return torch.rand_like(x){{$}}
+# RANDLIKEINT-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~{{$}}
+# RANDLIKEINT-NEXT: {{^.*}}nn-errors.py: note: in '_float_dtype', called by 'rand_like', kiln's prelude decomposition of this call (frontend/prelude/tensor.py:{{[0-9]+}}){{$}}
+# kiln: x=i64[3]
+def rand_like_int(x):
+    return torch.rand_like(x)
+
+
 # bmm takes 3-D tensors only.
 # RUN: not kiln compile %s --emit=ir --entry bmm_rank 2>&1 | FileCheck %s --check-prefix=BMMRANK --strict-whitespace --implicit-check-not='{{error|note}}:'
 # BMMRANK: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: bmm() multiplies two 3-D tensors; got a Tensor[f32, 5x4] and a Tensor[f32, 4x3]{{$}}
