@@ -37,7 +37,6 @@ std::vector<NamedBuilder> reductionBuilders();  // OpTableReductions.cpp
 std::vector<NamedBuilder> viewBuilders();       // OpTableViews.cpp
 std::vector<NamedBuilder> tensorBuilders();     // OpTableTensor.cpp
 std::vector<NamedBuilder> indexingBuilders();   // OpTableIndexing.cpp
-std::vector<NamedBuilder> resampleBuilders();   // OpTableResample.cpp
 std::vector<NamedBuilder> creationBuilders();   // OpTableCreation.cpp
 std::vector<NamedBuilder> linalgBuilders();     // OpTableLinalg.cpp
 std::vector<NamedBuilder> nnBuilders();         // OpTableNN.cpp
@@ -49,7 +48,6 @@ inline constexpr std::vector<NamedBuilder> (*kBuilderFamilies[])() = {
     viewBuilders,
     tensorBuilders,
     indexingBuilders,
-    resampleBuilders,
     creationBuilders,
     linalgBuilders,
     nnBuilders,
