@@ -62,7 +62,8 @@ def _mask_grows(input: Tensor, mask: Tensor):
              ('x=f32[B,6]', '(1, 5), dim=1'),
              ('x=f32[2,B,7]', '3, -1'),
              ('x=f32[B,0]', '2, 1'),
-             ('x=f64[B,3]', '(2, 1), 1')])
+             ('x=f64[B,3]', '(2, 1), 1'),
+             ('x=f32[2,1,1,1,4,1,1,B]', '(1, 3), 4')])
 def split(input: Tensor, split_size: List[int],
           dim: int = 0):
     return _split(input, split_size, dim, 'split_size')
@@ -151,13 +152,21 @@ def _split_by(input: Tensor, size: int, dim: int, extent: int,
 
 def _narrow(x: Tensor, dim: int, start: int, end: int) -> Tensor:
     # x[..., start:end, ...] at a dim given by number: indexing spells the
-    # dim by its position, and a transpose brings a deep one to the front.
+    # dim by its position from either end, which covers 7 dims; a transpose
+    # brings a dim deeper than that to the front.
+    back = x.dim() - 1 - dim
     if dim == 0:
         return x[start:end]
+    if back == 0:
+        return x[..., start:end]
     if dim == 1:
         return x[:, start:end]
+    if back == 1:
+        return x[..., start:end, :]
     if dim == 2:
         return x[:, :, start:end]
+    if back == 2:
+        return x[..., start:end, :, :]
     if dim == 3:
         return x[:, :, :, start:end]
     return x.transpose(0, dim)[start:end].transpose(0, dim)
