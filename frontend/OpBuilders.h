@@ -51,16 +51,6 @@ inline mlir::Value castTo(OpArgs &a, mlir::Value x, mlir::Type element) {
   return a.fl.b.create<CastOp>(a.fl.loc(a.where),
                                withElementType(t, element), x);
 }
-/// `x` without its size-1 dim `d`.
-inline mlir::Value squeezeDim(OpArgs &a, mlir::Value x, int64_t d) {
-  auto tt = typeOf(x);
-  llvm::SmallVector<int64_t> shape(tt.getShape());
-  shape.erase(shape.begin() + d);
-  return a.fl.b.create<SqueezeOp>(
-      a.fl.loc(a.where),
-      mlir::RankedTensorType::get(shape, tt.getElementType()), x,
-      a.fl.b.getI64IntegerAttr(d));
-}
 
 //===--- elementwise math -----------------------------------------------===//
 

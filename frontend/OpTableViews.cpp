@@ -1,9 +1,9 @@
-//===- OpTableViews.cpp - Op-table builders: shapes, casts and views -----===//
+//===- OpTableViews.cpp - Op-table builders: item, casts and views -------===//
 //
-// Shape queries (size, dim, numel, item), identities (contiguous, clone,
-// detach), casts (float, long, to, type_as) and views and reshapes (view,
-// reshape, expand, flatten, unsqueeze, squeeze, transpose, permute): the
-// builders of prelude/views.py's rows. Dims are compile-time ints, sizes may be run-time ints.
+// The primitives of prelude/views.py's rows, one kiln op each: item,
+// to(dtype), view/reshape, expand, unsqueeze, squeeze(dim), transpose and
+// permute (size, numel, the other casts, flatten, unflatten, squeeze() and
+// t are Python there). Dims are compile-time ints, sizes may be run-time ints.
 // Result types come from ir/ShapeInference where the verifier checks the
 // same rule, so errors point at the user's call rather than at the IR.
 //
@@ -23,37 +23,7 @@ using namespace mlir;
 namespace kiln::ops {
 
 namespace {
-//===--- shape queries and identities -----------------------------------===//
-
-V sizeAll(OpArgs &a) {
-  std::vector<PyValue> items;
-  for (Value d : a.fl.dimValues(self(a), a.where))
-    items.push_back(PyValue::ofValue(d));
-  a.tupleResult = PyValue::tuple(std::move(items));
-  return self(a);
-}
-
-V sizeDim(OpArgs &a) {
-  Value x = self(a);
-  auto tt = typeOf(x);
-  if (tt.getRank() == 0)
-    return fail(a, a.where, "size(dim) of a 0-d tensor");
-  std::optional<int64_t> nd = a.dim("dim", tt.getRank());
-  if (!nd)
-    return std::nullopt;
-  return a.fl.dimValues(x, a.where)[*nd];
-}
-
-V dimRow(OpArgs &a) {
-  return a.fl.constInt(typeOf(self(a)).getRank(), a.where);
-}
-
-V numel(OpArgs &a) {
-  Value n = a.fl.constInt(1, a.where);
-  for (Value d : a.fl.dimValues(self(a), a.where))
-    n = mulSizes(a, n, d);
-  return n;
-}
+//===--- item and casts -------------------------------------------------===//
 
 V item(OpArgs &a) {
   Value x = self(a);
@@ -70,42 +40,28 @@ V item(OpArgs &a) {
   return b.create<ItemOp>(a.fl.loc(a.where), scalar, x).getResult();
 }
 
-/// contiguous, clone, detach: values are immutable in the IR.
-V identity(OpArgs &a) { return self(a); }
-
-//===--- casts ----------------------------------------------------------===//
-
-template <Type (*Element)(OpBuilder &)> V castRow(OpArgs &a) {
-  return castTo(a, self(a), Element(a.fl.b));
-}
-Type f32(OpBuilder &b) { return b.getF32Type(); }
-Type f64(OpBuilder &b) { return b.getF64Type(); }
-Type f16(OpBuilder &b) { return b.getF16Type(); }
-Type bf16(OpBuilder &b) { return b.getBF16Type(); }
-Type i32(OpBuilder &b) { return b.getI32Type(); }
-Type i64(OpBuilder &b) { return b.getI64Type(); }
-Type i1(OpBuilder &b) { return b.getI1Type(); }
-
 V toDtype(OpArgs &a) {
   if (a.isNone("dtype"))
     return self(a);
   return castTo(a, self(a), a.dtype("dtype"));
 }
-V toOther(OpArgs &a) {
-  return castTo(a, self(a), typeOf(a.value("other")).getElementType());
-}
 
 //===--- views and reshapes ---------------------------------------------===//
 
-/// view/reshape to `sizes`, with at most one -1 inferred from a static
-/// element count.
-V reshapeTo(OpArgs &a, Value x, ArrayRef<Value> sizes) {
+/// view/reshape, with at most one -1 size inferred from a static element
+/// count.
+V reshapeRow(OpArgs &a) {
   FunctionLowering &fl = a.fl;
+  Value x = self(a);
   auto tt = typeOf(x);
+  std::optional<std::vector<Value>> sizes =
+      a.intValues(a.row.schema().params[1].name);
+  if (!sizes)
+    return std::nullopt;
   SmallVector<int64_t> shape;
   int inferred = -1;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    std::optional<int64_t> c = fl.constIntValue(sizes[i]);
+  for (size_t i = 0; i < sizes->size(); ++i) {
+    std::optional<int64_t> c = fl.constIntValue((*sizes)[i]);
     if (c && *c == -1) {
       if (inferred >= 0)
         return fail(a, a.where, "only one dimension can be inferred (-1)");
@@ -135,15 +91,7 @@ V reshapeTo(OpArgs &a, Value x, ArrayRef<Value> sizes) {
     return fail(a, a.where,
                 "cannot reshape " + fl.describe(PyValue::ofValue(x)) + " to " +
                     describeType(rt) + ": the element counts differ");
-  return fl.b.create<ReshapeOp>(fl.loc(a.where), rt, x, sizes).getResult();
-}
-
-V reshapeRow(OpArgs &a) {
-  const std::string &param = a.row.schema().params[1].name;
-  std::optional<std::vector<Value>> sizes = a.intValues(param);
-  if (!sizes)
-    return std::nullopt;
-  return reshapeTo(a, self(a), *sizes);
+  return fl.b.create<ReshapeOp>(fl.loc(a.where), rt, x, *sizes).getResult();
 }
 
 V expand(OpArgs &a) {
@@ -171,66 +119,6 @@ V expand(OpArgs &a) {
       .getResult();
 }
 
-V flatten(OpArgs &a) {
-  FunctionLowering &fl = a.fl;
-  Value x = self(a);
-  auto tt = typeOf(x);
-  int64_t rank = tt.getRank();
-  if (rank == 0)
-    return reshapeTo(a, x, {fl.constInt(1, a.where)});
-  std::optional<int64_t> s = a.dim("start_dim", rank);
-  std::optional<int64_t> e = s ? a.dim("end_dim", rank) : std::nullopt;
-  if (!e)
-    return std::nullopt;
-  if (*s > *e)
-    return fail(a, a.where, "flatten() has start_dim after end_dim");
-  std::vector<Value> dims = fl.dimValues(x, a.where);
-  SmallVector<Value> sizes(dims.begin(), dims.begin() + *s);
-  Value n = dims[*s];
-  for (int64_t j = *s + 1; j <= *e; ++j)
-    n = mulSizes(a, n, dims[j]);
-  sizes.push_back(n);
-  sizes.append(dims.begin() + *e + 1, dims.end());
-  return reshapeTo(a, x, sizes);
-}
-
-V unflatten(OpArgs &a) {
-  FunctionLowering &fl = a.fl;
-  Value x = self(a);
-  int64_t rank = typeOf(x).getRank();
-  std::optional<int64_t> d = a.dim("dim", rank);
-  std::optional<std::vector<Value>> parts =
-      d ? a.intValues("sizes") : std::nullopt;
-  if (!parts)
-    return std::nullopt;
-  std::vector<Value> dims = fl.dimValues(x, a.where);
-  // A -1 among the sizes is the dim's size over the others', at run time
-  // when the dim is dynamic.
-  Value known = fl.constInt(1, a.where);
-  int inferred = -1;
-  for (size_t i = 0; i < parts->size(); ++i) {
-    std::optional<int64_t> c = fl.constIntValue((*parts)[i]);
-    if (c && *c == -1)
-      inferred = i;
-    else
-      known = mulSizes(a, known, (*parts)[i]);
-  }
-  if (inferred >= 0) {
-    std::optional<int64_t> total = fl.constIntValue(dims[*d]);
-    std::optional<int64_t> k = fl.constIntValue(known);
-    (*parts)[inferred] =
-        total && k && *k > 0
-            ? fl.constInt(*total / *k, a.where)
-            : fl.b.create<FloorDivOp>(fl.loc(a.where), fl.b.getI64Type(),
-                                      dims[*d], known)
-                  .getResult();
-  }
-  SmallVector<Value> sizes(dims.begin(), dims.begin() + *d);
-  sizes.append(parts->begin(), parts->end());
-  sizes.append(dims.begin() + *d + 1, dims.end());
-  return reshapeTo(a, x, sizes);
-}
-
 V unsqueeze(OpArgs &a) {
   Value x = self(a);
   auto tt = typeOf(x);
@@ -255,15 +143,6 @@ V unsqueeze(OpArgs &a) {
       .getResult();
 }
 
-V squeezeAll(OpArgs &a) {
-  // Only the dims known to be 1: a dynamic dim keeps the rank static.
-  Value x = self(a);
-  for (int64_t d = typeOf(x).getRank() - 1; d >= 0; --d)
-    if (typeOf(x).getDimSize(d) == 1)
-      x = squeezeDim(a, x, d);
-  return x;
-}
-
 V squeezeOne(OpArgs &a) {
   Value x = self(a);
   auto tt = typeOf(x);
@@ -273,35 +152,29 @@ V squeezeOne(OpArgs &a) {
   int64_t size = tt.getRank() ? tt.getDimSize(*nd) : 0;
   if (tt.getRank() == 0 || (size != 1 && size != ShapedType::kDynamic))
     return x; // PyTorch leaves a dim that is not 1 alone
-  return squeezeDim(a, x, *nd);
-}
-
-Value transposeDims(OpArgs &a, Value x, int64_t d0, int64_t d1) {
-  auto tt = typeOf(x);
   SmallVector<int64_t> shape(tt.getShape());
-  std::swap(shape[d0], shape[d1]);
-  return a.fl.b.create<TransposeOp>(
-      a.fl.loc(a.where), RankedTensorType::get(shape, tt.getElementType()), x,
-      a.fl.b.getI64IntegerAttr(d0), a.fl.b.getI64IntegerAttr(d1));
+  shape.erase(shape.begin() + *nd);
+  return a.fl.b
+      .create<SqueezeOp>(a.fl.loc(a.where),
+                         RankedTensorType::get(shape, tt.getElementType()), x,
+                         a.fl.b.getI64IntegerAttr(*nd))
+      .getResult();
 }
 
 V transpose(OpArgs &a) {
-  int64_t rank = typeOf(self(a)).getRank();
-  std::optional<int64_t> d0 = a.dim("dim0", rank);
-  std::optional<int64_t> d1 = d0 ? a.dim("dim1", rank) : std::nullopt;
+  auto tt = typeOf(self(a));
+  std::optional<int64_t> d0 = a.dim("dim0", tt.getRank());
+  std::optional<int64_t> d1 = d0 ? a.dim("dim1", tt.getRank()) : std::nullopt;
   if (!d1)
     return std::nullopt;
-  return transposeDims(a, self(a), *d0, *d1);
-}
-
-V t(OpArgs &a) {
-  Value x = self(a);
-  int64_t rank = typeOf(x).getRank();
-  if (rank > 2)
-    return fail(a, a.where,
-                "t() expects a tensor of rank 2 or less, got " +
-                    a.fl.describe(PyValue::ofValue(x)));
-  return rank < 2 ? x : transposeDims(a, x, 0, 1);
+  SmallVector<int64_t> shape(tt.getShape());
+  std::swap(shape[*d0], shape[*d1]);
+  return a.fl.b
+      .create<TransposeOp>(a.fl.loc(a.where),
+                           RankedTensorType::get(shape, tt.getElementType()),
+                           self(a), a.fl.b.getI64IntegerAttr(*d0),
+                           a.fl.b.getI64IntegerAttr(*d1))
+      .getResult();
 }
 
 V permute(OpArgs &a) {
@@ -335,30 +208,13 @@ V permute(OpArgs &a) {
 } // namespace
 
 std::vector<NamedBuilder> viewBuilders() {
-  return {{"size_all", sizeAll},
-          {"size_dim", sizeDim},
-          {"dim", dimRow},
-          {"numel", numel},
-          {"item", item},
-          {"identity", identity},
-          {"float", castRow<f32>},
-          {"double", castRow<f64>},
-          {"half", castRow<f16>},
-          {"bfloat16", castRow<bf16>},
-          {"int", castRow<i32>},
-          {"long", castRow<i64>},
-          {"bool", castRow<i1>},
+  return {{"item", item},
           {"to_dtype", toDtype},
-          {"to_other", toOther},
           {"reshape", reshapeRow},
           {"expand", expand},
-          {"flatten", flatten},
-          {"unflatten", unflatten},
           {"unsqueeze", unsqueeze},
-          {"squeeze_all", squeezeAll},
           {"squeeze_one", squeezeOne},
           {"transpose", transpose},
-          {"t", t},
           {"permute", permute}};
 }
 

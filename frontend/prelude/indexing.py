@@ -1,11 +1,17 @@
 """kiln's op table: gather, index_select, cumsum, cumprod, flip and roll.
 gather, index_select, the scans and flip are one kiln op each, built in
-frontend/OpTableIndexing.cpp. The arguments that shape an op (dims,
-shifts) must be compile-time constants.
+frontend/OpTableIndexing.cpp; roll is Python here, an index_select per
+dim. The arguments that shape an op (dims, shifts) must be compile-time
+constants.
 
 sort and topk are order.py's: the resampling ops come between the two
 families in the documentation.
 """
+from typing import List
+
+import torch
+from torch import Tensor
+
 from kiln_table import METHOD, TORCH, op
 
 
@@ -44,13 +50,39 @@ from kiln_table import METHOD, TORCH, op
              ('x=i64[5]', '[-1]'),
              ('x=f32[B,3]', '[1]'),
              ('x=f32[0,3]', '[0, 1]')])
+def _indexing_rows():
+    pass
+
+
 @op('roll(Tensor self, int[] shifts, int[] dims) -> Tensor',
     TORCH | METHOD,
-    build='roll',
     samples=[('x=f32[B,5]', '2, 1'),
              ('x=f32[B,5]', '[-1, 7], [1, 0]'),
              ('x=i64[N,4]', '[3], [-2]'),
              ('x=f32[0,4]', '1, 0')],
     note='dims is required: rolling the flattened tensor is not supported')
-def _indexing_rows():
-    pass
+def roll(input: Tensor, shifts: List[int], dims: List[int]) -> Tensor:
+    if isinstance(shifts, int):
+        shifts = (shifts,)
+    if isinstance(dims, int):
+        dims = (dims,)
+    if len(shifts) != len(dims) or len(dims) == 0:
+        raise ValueError("roll() needs as many shifts as dims, and at least "
+                         "one dim (a roll of the flattened tensor is not "
+                         "supported)")
+    x = input
+    for i in range(len(dims)):
+        d = dims[i]
+        n = 1
+        if input.ndim > 0:
+            n = input.ndim
+        if d < -n or d >= n:
+            raise ValueError(f"dimension {d} is out of range for a tensor of "
+                             f"rank {input.ndim}")
+        if input.ndim > 0:
+            # Element j comes from (j - shift) mod size; max(size, 1): an
+            # empty dim rolls to itself instead of dividing by zero.
+            size = x.size(d)
+            x = x.index_select(d, (torch.arange(size) - shifts[i])
+                               % max(size, 1))
+    return x

@@ -104,13 +104,18 @@ def shape_queries(x):
 
 
 # Reshapes: view with -1 infers a static size where it can; flatten,
-# unsqueeze, transpose, permute and .T.
+# unsqueeze, transpose, permute and .T. flatten is the prelude's reshape
+# to static sizes.
 # CHECK-LABEL: func.func @reshapes
 # CHECK: kiln.reshape %arg0[%{{.*}}, %{{.*}}] : tensor<2x3x4xf32> -> tensor<6x4xf32>
-# CHECK: kiln.reshape %arg0[%{{.*}}, %{{.*}}] : tensor<2x3x4xf32> -> tensor<2x12xf32>
+# CHECK: call @prelude_flatten(%arg0, %{{.*}}, %{{.*}}) : (tensor<2x3x4xf32>, i64, i64) -> tensor<2x12xf32>
 # CHECK: kiln.unsqueeze %arg0 {dim = 3 : i64} : tensor<2x3x4xf32> -> tensor<2x3x4x1xf32>
 # CHECK: kiln.transpose %arg0 {dim0 = 0 : i64, dim1 = 2 : i64} : tensor<2x3x4xf32> -> tensor<4x3x2xf32>
 # CHECK: kiln.permute %arg0 {dims = array<i64: 1, 2, 0>} : tensor<2x3x4xf32> -> tensor<3x4x2xf32>
+# CHECK-LABEL: func.func private @prelude_flatten
+# CHECK: %[[TWO:.*]] = arith.constant 2 : i64
+# CHECK: %[[TWELVE:.*]] = arith.constant 12 : i64
+# CHECK: kiln.reshape %arg0[%[[TWO]], %[[TWELVE]]] : tensor<2x3x4xf32> -> tensor<2x12xf32>
 # kiln: x=f32[2,3,4]
 @torch.jit.script
 def reshapes(x):
@@ -118,14 +123,16 @@ def reshapes(x):
 
 
 # Creation ops take sizes as varargs or a tuple; dtype= picks the element
-# type; casts are kiln.cast; scalars become 0-d tensors with from_scalar.
+# type; casts are the prelude's kiln.cast; scalars become 0-d tensors with from_scalar.
 # CHECK-LABEL: func.func @creation
 # CHECK: kiln.full %cst{{.*}}, [%arg0, %c3_i64] : f64 -> tensor<?x3xf32>
 # CHECK: kiln.full %cst{{.*}}, [%c2_i64] : f64 -> tensor<2xi64>
 # CHECK: kiln.full %cst{{.*}}, [%c2_i64{{.*}}, %c2_i64{{.*}}] : f64 -> tensor<2x2xf32>
 # CHECK: kiln.randn [%arg0] : tensor<?xf32>
-# CHECK: kiln.cast %{{.*}} : tensor<2xi64> to tensor<2xf32>
+# CHECK: call @prelude_to_float(%{{.*}}) : (tensor<2xi64>) -> tensor<2xf32>
 # CHECK: kiln.from_scalar %{{.*}} : f64 -> tensor<f32>
+# CHECK-LABEL: func.func private @prelude_to_float
+# CHECK: kiln.cast %{{.*}} : tensor<2xi64> to tensor<2xf32>
 @torch.jit.script
 def creation(n: int):
     a = torch.zeros(n, 3)

@@ -423,9 +423,10 @@ def clamp_none(x):
 
 # argmax of a bool tensor is rejected, as in PyTorch.
 # RUN: not kiln compile %s --emit=ir --entry argmax_bool 2>&1 | FileCheck %s --check-prefix=ARGMAXBOOL --strict-whitespace --implicit-check-not='{{error|note}}:'
-# ARGMAXBOOL: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: argmax() does not support bool tensors, got a Tensor[bool, 3]{{$}}
+# ARGMAXBOOL: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: argmax() does not support bool tensors, got a Tensor[bool, 3]{{$}}
 # ARGMAXBOOL-NEXT: {{^}}    return x.argmax(){{$}}
 # ARGMAXBOOL-NEXT: {{^}}           ^~~~~~~~~~{{$}}
+# ARGMAXBOOL-NEXT: {{^.*}}nn-errors.py: note: in '_no_bool', called by 'argmax', kiln's prelude decomposition of this call (frontend/prelude/reductions.py:{{[0-9]+}}){{$}}
 # kiln: x=bool[3]
 def argmax_bool(x):
     return x.argmax()

@@ -41,9 +41,11 @@ def softmaxes(x):
 # CHECK-LABEL: func.func @linear
 # CHECK:      call @prelude_linear(%arg0, %arg1, %arg2)
 # CHECK-LABEL: func.func private @prelude_linear
-# CHECK:      %[[T:.*]] = kiln.transpose %arg1 {dim0 = 0 : i64, dim1 = 1 : i64} : tensor<6x8xf32> -> tensor<8x6xf32>
+# CHECK:      %[[T:.*]] = call @prelude_t(%arg1) : (tensor<6x8xf32>) -> tensor<8x6xf32>
 # CHECK-NEXT: %[[MM:.*]] = kiln.matmul %arg0, %[[T]] : (tensor<?x?x8xf32>, tensor<8x6xf32>) -> tensor<?x?x6xf32>
 # CHECK-NEXT: kiln.add %[[MM]], %arg2 : (tensor<?x?x6xf32>, tensor<6xf32>) -> tensor<?x?x6xf32>
+# CHECK-LABEL: func.func private @prelude_t
+# CHECK:      kiln.transpose %arg0 {dim0 = 0 : i64, dim1 = 1 : i64} : tensor<6x8xf32> -> tensor<8x6xf32>
 # kiln: x=f32[B,T,8], w=f32[6,8], b=f32[6]
 @torch.jit.script
 def linear(x, w, b):
@@ -226,7 +228,7 @@ def splits(x):
 # CHECK-LABEL: func.func @aranges
 # CHECK:      kiln.arange %{{.*}}, %{{.*}}, %{{.*}} : (i64, i64, i64) -> tensor<3xi64>
 # CHECK:      kiln.arange %{{.*}}, %{{.*}}, %{{.*}} : (f64, f64, f64) -> tensor<4xf32>
-# CHECK:      %[[N:.*]] = kiln.dim %arg0, 0
+# CHECK:      %[[N:.*]] = call @prelude_size_dim{{.*}}(%arg0, %{{.*}}) : (tensor<?xf32>, i64) -> i64
 # CHECK:      kiln.arange %{{.*}}, %[[N]], %{{.*}} : (i64, i64, i64) -> tensor<?xi64>
 # CHECK:      kiln.arange %{{.*}} : (f64, f64, f64) -> tensor<?xf32>
 # kiln: x=f32[N]

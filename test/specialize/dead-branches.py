@@ -53,10 +53,12 @@ def early(x: Tensor) -> Tensor:
 # OPTS-LABEL: func.func @forward(
 # OPTS-NOT: scf.if
 # OPTS-NOT: kiln.relu
-# OPTS: kiln.reshape {{.*}} -> tensor<2x3x20xf32>
+# OPTS: call @prelude_flatten({{.*}}) : {{.*}} -> tensor<2x3x20xf32>
 # OPTS: kiln.mul
 # OPTS-NOT: kiln.relu
 # OPTS: return {{.*}} : tensor<2x3x20xf32>
+# OPTS: func.func private @prelude_flatten
+# OPTS: kiln.reshape {{.*}} -> tensor<2x3x20xf32>
 # OPTS-NOT: func.func @extra_repr
 # OPTS-NOT: func.func @unused
 class Options(nn.Module):
