@@ -235,17 +235,7 @@ def unflatten(input: Tensor, dim: int, sizes: List[int]) -> Tensor:
     build='unsqueeze',
     samples=[('x=f32[B,4]', '0'),
              ('x=f32[B,4]', '-1')])
-@op('squeeze(Tensor self, int dim) -> Tensor',
-    TORCH | METHOD,
-    build='squeeze_one',
-    samples=[('x=f32[B,1,4]', '1'),
-             ('x=f32[B,4]', '-1')])
-@op('transpose(Tensor self, int dim0, int dim1) -> Tensor',
-    TORCH | METHOD,
-    build='transpose',
-    samples=[('x=f32[B,4,3]', '0, 2'),
-             ('x=i64[3,5]', '-1, 0')])
-def _dim_rows():
+def _unsqueeze_row():
     pass
 
 
@@ -262,6 +252,20 @@ def squeeze(input: Tensor) -> Tensor:
         if known(input.shape[d]) and input.shape[d] == 1:
             x = x.squeeze(d)
     return x
+
+
+@op('squeeze(Tensor self, int dim) -> Tensor',
+    TORCH | METHOD,
+    build='squeeze_one',
+    samples=[('x=f32[B,1,4]', '1'),
+             ('x=f32[B,4]', '-1')])
+@op('transpose(Tensor self, int dim0, int dim1) -> Tensor',
+    TORCH | METHOD,
+    build='transpose',
+    samples=[('x=f32[B,4,3]', '0, 2'),
+             ('x=i64[3,5]', '-1, 0')])
+def _dim_rows():
+    pass
 
 
 @op('t(Tensor self) -> Tensor',
