@@ -320,8 +320,8 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
              ('x=f32[3]', 'dtype=torch.int64')])
 def zeros_like(input: Tensor, dtype: Optional[torch.dtype] = None) -> Tensor:
     if dtype is None:
-        return torch.zeros(input.size(), dtype=input.dtype)
-    return torch.zeros(input.size(), dtype=dtype)
+        return torch.zeros(input.shape, dtype=input.dtype)
+    return torch.zeros(input.shape, dtype=dtype)
 
 
 @op('ones_like(Tensor self, *, ScalarType? dtype=None) -> Tensor',
@@ -330,8 +330,8 @@ def zeros_like(input: Tensor, dtype: Optional[torch.dtype] = None) -> Tensor:
              ('x=i64[3]', 'dtype=torch.float64')])
 def ones_like(input: Tensor, dtype: Optional[torch.dtype] = None) -> Tensor:
     if dtype is None:
-        return torch.ones(input.size(), dtype=input.dtype)
-    return torch.ones(input.size(), dtype=dtype)
+        return torch.ones(input.shape, dtype=input.dtype)
+    return torch.ones(input.shape, dtype=dtype)
 
 
 @op('full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None) -> Tensor',
@@ -341,8 +341,8 @@ def ones_like(input: Tensor, dtype: Optional[torch.dtype] = None) -> Tensor:
 def full_like(input: Tensor, fill_value: float,
               dtype: Optional[torch.dtype] = None) -> Tensor:
     if dtype is None:
-        return torch.full(input.size(), fill_value, dtype=input.dtype)
-    return torch.full(input.size(), fill_value, dtype=dtype)
+        return torch.full(input.shape, fill_value, dtype=input.dtype)
+    return torch.full(input.shape, fill_value, dtype=dtype)
 
 
 # The values of rand_like and randn_like cannot be compared with eager
@@ -358,7 +358,7 @@ def rand_like(input: Tensor, dtype: Optional[torch.dtype] = None) -> Tensor:
     if dtype is None:
         dtype = input.dtype
     _float_dtype(dtype, 'rand_like')
-    return torch.rand(input.size(), dtype=dtype)
+    return torch.rand(input.shape, dtype=dtype)
 
 
 @op('randn_like(Tensor self, *, ScalarType? dtype=None) -> Tensor',
@@ -371,7 +371,7 @@ def randn_like(input: Tensor, dtype: Optional[torch.dtype] = None) -> Tensor:
     if dtype is None:
         dtype = input.dtype
     _float_dtype(dtype, 'randn_like')
-    return torch.randn(input.size(), dtype=dtype)
+    return torch.randn(input.shape, dtype=dtype)
 
 
 def _float_dtype(dtype: torch.dtype, name: str):
