@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace kiln {
 
@@ -117,8 +118,19 @@ std::string DiagnosticEngine::render(const Diagnostic &diag) const {
 
 std::string DiagnosticEngine::renderAll() const {
   std::string out;
-  for (const Diagnostic &diag : diags_)
-    out += render(diag);
+  std::set<std::string> seen;
+  size_t shown = 0;
+  for (const Diagnostic &diag : diags_) {
+    std::string text = render(diag);
+    if (!seen.insert(text).second)
+      continue;
+    if (shown++ == kMaxErrors) {
+      out += "kiln: too many errors; stopping after " +
+             std::to_string(kMaxErrors) + "\n";
+      break;
+    }
+    out += text;
+  }
   return out;
 }
 

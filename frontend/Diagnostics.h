@@ -82,13 +82,20 @@ public:
   void report(Diagnostic diag) { diags_.push_back(std::move(diag)); }
 
   bool hasErrors() const { return !diags_.empty(); }
+  /// Whether more errors were found than are shown, so that looking for
+  /// more is wasted, as clang stops past -ferror-limit.
+  bool tooMany() const { return diags_.size() > kMaxErrors; }
   const std::vector<Diagnostic> &diagnostics() const { return diags_; }
   const SourceFile &file() const { return file_; }
 
   /// "path:line:col: error: msg", the source line and a caret range, then
   /// each note the same way.
   std::string render(const Diagnostic &diag) const;
+  /// Every distinct error (a helper that fails for two callers reports
+  /// once), up to kMaxErrors.
   std::string renderAll() const;
+
+  static constexpr size_t kMaxErrors = 20;
 
 private:
   std::string renderOne(SourceRange range, std::string_view severity,

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LoweringImpl.h"
+#include "frontend/Suggest.h"
 #include "frontend/OpTable.h"
 
 #include "ir/KilnDialect.h"
@@ -328,7 +329,7 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
   if (p.consume_front("math.")) {
     if (const ops::Row *row = ops::lookup(ops::Math, p))
       return callOp(*row, ops::Math, path, std::nullopt, CallArgs::of(call));
-    error(call.func->range, "'" + path + "' is not supported");
+    error(call.func->range, unsupportedTorchName(path, "function"));
     return std::nullopt;
   }
   // torch.nn.functional.X behaves as torch.X for the ops we know.
@@ -336,8 +337,7 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
     if (const ops::Row *row = ops::lookup(ops::Functional, p))
       return callOp(*row, ops::Functional, "F." + p.str(), std::nullopt,
                     CallArgs::of(call));
-    error(call.func->range,
-          "torch.nn.functional." + p.str() + " is not supported yet");
+    error(call.func->range, unsupportedTorchName(path, "function"));
     return std::nullopt;
   }
   if (p.consume_front("torch.")) {
@@ -352,7 +352,7 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
     if (dtypeFromGlobal(b, PyValue::global(path)))
       error(call.func->range, "'" + path + "' is a dtype, not a function");
     else
-      error(call.func->range, "'" + path + "' is not supported");
+      error(call.func->range, unsupportedTorchName(path, "function"));
     return std::nullopt;
   }
   error(call.func->range, "'" + path + "' is not supported");

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LoweringImpl.h"
+#include "frontend/Suggest.h"
 #include "frontend/LowerConstructs.h"
 #include "frontend/OpTable.h"
 
@@ -147,6 +148,8 @@ std::optional<Value> FunctionLowering::lowerValue(const ast::Expr &expr) {
 MaybeValue FunctionLowering::lowerName(const ast::NameExpr &e) {
   if (auto it = env.find(e.id); it != env.end()) {
     const PyValue &v = it->second.value;
+    if (v.isPoisoned())
+      return std::nullopt;
     if (v.kind == PyValue::Kind::Undefined) {
       error(e.range, v.str, v.notes);
       return std::nullopt;
@@ -165,7 +168,15 @@ MaybeValue FunctionLowering::lowerName(const ast::NameExpr &e) {
                        "' inside a script function is not supported yet");
     return std::nullopt;
   }
-  error(e.range, "undefined name '" + e.id + "'");
+  std::vector<std::string> known;
+  for (const auto &[name, binding] : env)
+    if (!llvm::StringRef(name).starts_with("$"))
+      known.push_back(name);
+  for (const auto &[name, def] : module.functions)
+    known.push_back(name);
+  for (const auto &[name, path] : module.imports)
+    known.push_back(name);
+  error(e.range, "undefined name '" + e.id + "'" + didYouMean(e.id, known));
   return std::nullopt;
 }
 
@@ -749,7 +760,12 @@ MaybeValue FunctionLowering::lowerAttribute(const ast::AttributeExpr &e) {
     }
     if (!isKnownTensorMethod(e.attr) && e.attr != "is_floating_point" &&
         e.attr != "element_size" && e.attr != "is_complex") {
-      error(e.attrRange, describe(*base) + " has no attribute '" + e.attr + "'");
+      if (isTorchName("Tensor." + e.attr))
+        error(e.attrRange, unsupportedTorchName("Tensor." + e.attr, "method"));
+      else
+        error(e.attrRange, describe(*base) + " has no attribute '" + e.attr +
+                               "'" +
+                               didYouMean(e.attr, supportedNames("Tensor.")));
       return std::nullopt;
     }
     return PyValue::method(*base, e.attr);

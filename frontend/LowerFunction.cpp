@@ -209,7 +209,7 @@ FunctionLowering::lowerBody(const ast::FunctionDef &fn,
     env[kRetvalVar] = Binding{PyValue::undefined("no return yet", {}), start};
   }
 
-  if (!(prelude ? lowerPreludeBody(*this, body) : lowerBlock(body)))
+  if (!(prelude ? lowerPreludeBody(*this, body) : lowerFunctionBlock(body)))
     return std::nullopt;
 
   PyValue result = PyValue::none();

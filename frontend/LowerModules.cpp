@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/LoweringImpl.h"
+#include "frontend/Suggest.h"
 #include "frontend/LowerConstructs.h"
 #include "frontend/Prelude.h"
 
@@ -110,9 +111,17 @@ MaybeValue FunctionLowering::lowerObjectAttribute(const ModuleObject &obj,
   // `if self.training:` is decided False and its branch is never lowered.
   if (e.attr == "training")
     return PyValue::ofValue(constBool(false, e.range));
+  std::vector<std::string> known;
+  for (const auto &[name, value] : obj.attrs)
+    known.push_back(name);
+  if (obj.userClass)
+    for (const ast::StmtPtr &s : obj.userClass->body)
+      if (auto *def = llvm::dyn_cast<ast::FunctionDef>(s.get()))
+        known.push_back(def->name);
   error(e.attrRange, "'" + obj.typeName + "' has no attribute '" + e.attr +
                          "'" +
-                         (obj.userClass ? "; __init__ does not set it" : ""));
+                         (obj.userClass ? "; __init__ does not set it" : "") +
+                         didYouMean(e.attr, known));
   return std::nullopt;
 }
 

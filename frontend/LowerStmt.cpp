@@ -57,58 +57,64 @@ static void collectMutatedNames(const ast::Expr &e,
   }
 }
 
-/// Every name a block assigns, at any depth, plus the flags it sets.
-void collectAssigned(const ast::Block &block,
-                            std::set<std::string> &names, bool &hasBreak,
-                            bool &hasContinue, bool &hasReturn, bool nested) {
-  for (const ast::StmtPtr &s : block) {
-    switch (s->kind) {
-    case ast::Stmt::Kind::Assign:
-      for (const ast::ExprPtr &t : llvm::cast<ast::AssignStmt>(*s).targets)
-        collectTargetNames(*t, names);
-      break;
-    case ast::Stmt::Kind::AnnAssign:
-      collectTargetNames(*llvm::cast<ast::AnnAssignStmt>(*s).target, names);
-      break;
-    case ast::Stmt::Kind::AugAssign:
-      collectTargetNames(*llvm::cast<ast::AugAssignStmt>(*s).target, names);
-      break;
-    case ast::Stmt::Kind::Expr:
-      collectMutatedNames(*llvm::cast<ast::ExprStmt>(*s).value, names);
-      break;
-    case ast::Stmt::Kind::If: {
-      auto &i = llvm::cast<ast::IfStmt>(*s);
-      collectAssigned(i.body, names, hasBreak, hasContinue, hasReturn, nested);
-      collectAssigned(i.orelse, names, hasBreak, hasContinue, hasReturn,
-                      nested);
-      break;
-    }
-    case ast::Stmt::Kind::For: {
-      auto &f = llvm::cast<ast::ForStmt>(*s);
-      collectTargetNames(*f.target, names);
-      bool b = false, c = false;
-      collectAssigned(f.body, names, b, c, hasReturn, true);
-      break;
-    }
-    case ast::Stmt::Kind::While: {
-      bool b = false, c = false;
-      collectAssigned(llvm::cast<ast::WhileStmt>(*s).body, names, b, c,
-                      hasReturn, true);
-      break;
-    }
-    case ast::Stmt::Kind::Break:
-      hasBreak |= !nested;
-      break;
-    case ast::Stmt::Kind::Continue:
-      hasContinue |= !nested;
-      break;
-    case ast::Stmt::Kind::Return:
-      hasReturn = true;
-      break;
-    default:
-      break;
-    }
+/// What one statement assigns (see collectAssigned).
+static void collectAssignedIn(const ast::Stmt &s, std::set<std::string> &names,
+                              bool &hasBreak, bool &hasContinue,
+                              bool &hasReturn, bool nested) {
+  switch (s.kind) {
+  case ast::Stmt::Kind::Assign:
+    for (const ast::ExprPtr &t : llvm::cast<ast::AssignStmt>(s).targets)
+      collectTargetNames(*t, names);
+    break;
+  case ast::Stmt::Kind::AnnAssign:
+    collectTargetNames(*llvm::cast<ast::AnnAssignStmt>(s).target, names);
+    break;
+  case ast::Stmt::Kind::AugAssign:
+    collectTargetNames(*llvm::cast<ast::AugAssignStmt>(s).target, names);
+    break;
+  case ast::Stmt::Kind::Expr:
+    collectMutatedNames(*llvm::cast<ast::ExprStmt>(s).value, names);
+    break;
+  case ast::Stmt::Kind::If: {
+    auto &i = llvm::cast<ast::IfStmt>(s);
+    collectAssigned(i.body, names, hasBreak, hasContinue, hasReturn, nested);
+    collectAssigned(i.orelse, names, hasBreak, hasContinue, hasReturn,
+                    nested);
+    break;
   }
+  case ast::Stmt::Kind::For: {
+    auto &f = llvm::cast<ast::ForStmt>(s);
+    collectTargetNames(*f.target, names);
+    bool b = false, c = false;
+    collectAssigned(f.body, names, b, c, hasReturn, true);
+    break;
+  }
+  case ast::Stmt::Kind::While: {
+    bool b = false, c = false;
+    collectAssigned(llvm::cast<ast::WhileStmt>(s).body, names, b, c,
+                    hasReturn, true);
+    break;
+  }
+  case ast::Stmt::Kind::Break:
+    hasBreak |= !nested;
+    break;
+  case ast::Stmt::Kind::Continue:
+    hasContinue |= !nested;
+    break;
+  case ast::Stmt::Kind::Return:
+    hasReturn = true;
+    break;
+  default:
+    break;
+  }
+}
+
+/// Every name a block assigns, at any depth, plus the flags it sets.
+void collectAssigned(const ast::Block &block, std::set<std::string> &names,
+                     bool &hasBreak, bool &hasContinue, bool &hasReturn,
+                     bool nested) {
+  for (const ast::StmtPtr &s : block)
+    collectAssignedIn(*s, names, hasBreak, hasContinue, hasReturn, nested);
 }
 
 /// True if the statement may set a flag that the rest of its block must
@@ -263,35 +269,55 @@ static bool exitedForSure(FunctionLowering &fl) {
   return false;
 }
 
+/// Lowers block[start:]. With `recover`, a statement that fails does not
+/// end the block: the names it assigns become poisoned (their uses fail
+/// without a second message), and the next statements are still checked,
+/// so that one run reports every independent error, as clang does.
 static bool lowerStmts(FunctionLowering &fl, const ast::Block &block,
-                       size_t start) {
+                       size_t start, bool recover = false) {
+  bool ok = true;
   for (size_t i = start; i < block.size(); ++i) {
     const ast::Stmt &s = *block[i];
-    if (!fl.lowerStmt(s))
-      return false;
+    if (!fl.lowerStmt(s)) {
+      if (!recover || fl.module.diags.tooMany())
+        return false;
+      std::set<std::string> names;
+      bool exits = false;
+      collectAssignedIn(s, names, exits, exits, exits, false);
+      for (const std::string &name : names)
+        fl.env[name] = Binding{PyValue::poisoned(), s.range};
+      ok = false;
+      continue;
+    }
     // Code after break/continue/return never runs.
     if (llvm::isa<ast::BreakStmt, ast::ContinueStmt, ast::ReturnStmt,
                   ast::RaiseStmt>(s))
-      return true;
+      return ok;
     if (i + 1 < block.size() && mayExit(s)) {
       // A branch decided at compile time (`if w is None: return x`) that
       // exits leaves the rest of the block dead; it may not even type-check
       // (`x * w` with w None), so it is not lowered.
       if (exitedForSure(fl))
-        return true;
+        return ok;
       Value go = notExited(fl, s.range);
       if (!go)
         continue;
       return fl.emitIf(
-          fl.loc(block[i + 1]->range), go, block[i + 1]->range,
-          [&] { return lowerStmts(fl, block, i + 1); }, [] { return true; });
+                 fl.loc(block[i + 1]->range), go, block[i + 1]->range,
+                 [&] { return lowerStmts(fl, block, i + 1, recover); },
+                 [] { return true; }) &&
+             ok;
     }
   }
-  return true;
+  return ok;
 }
 
 bool FunctionLowering::lowerBlock(const ast::Block &block) {
   return lowerStmts(*this, block, 0);
+}
+
+bool FunctionLowering::lowerFunctionBlock(const ast::Block &block) {
+  return lowerStmts(*this, block, 0, /*recover=*/true);
 }
 
 bool FunctionLowering::lowerStmt(const ast::Stmt &stmt) {

@@ -7,6 +7,7 @@
 
 #include "frontend/LoweringImpl.h"
 #include "frontend/OpTable.h"
+#include "frontend/Suggest.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -27,7 +28,7 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
   }
   if (const ops::Row *row = ops::lookup(ops::Method, name))
     return callOp(*row, ops::Method, "Tensor." + name, self, call);
-  error(where, "the Tensor method '" + name + "' is not supported");
+  error(where, unsupportedTorchName("Tensor." + name, "method"));
   return std::nullopt;
 }
 

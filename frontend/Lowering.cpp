@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/LoweringImpl.h"
+#include "frontend/Suggest.h"
 
 #include "frontend/AstPrinter.h"
 #include "frontend/Prelude.h"
@@ -334,8 +335,14 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
         for (const ast::FunctionDef *method : methods)
           entries.push_back({method, root.get()});
       } else {
+        std::vector<std::string> known;
+        for (const auto &[n, def] : functions)
+          known.push_back(n);
+        for (const auto &[n, cls] : classes)
+          known.push_back(n);
         diags.error({}, "--entry '" + name + "' names no function or class in '" +
-                            diags.file().path() + "'");
+                            diags.file().path() + "'" +
+                            didYouMean(name, known));
         ok = false;
       }
     }
@@ -393,10 +400,12 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     }
   }
 
-  for (const Entry &e : entries) {
+  // Entry points are independent: one that fails does not stop the next
+  // from reporting its own errors, up to the engine's limit.
+  auto lowerEntry = [&](const Entry &e) {
     const ast::FunctionDef *def = e.def;
     if (!e.self && !checkDecorators(*this, *def))
-      return nullptr;
+      return false;
 
     // Specs from `# kiln:` comments, then the command line on top.
     std::map<std::string, ArgSpec> specs;
@@ -404,7 +413,7 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
       auto parsed = parseArgSpecList(c.text);
       if (!parsed.ok()) {
         diags.error(c.range, parsed.error);
-        return nullptr;
+        return false;
       }
       for (ArgSpec &s : parsed.value) {
         if (!llvm::any_of(def->params, [&](const ast::Param &p) {
@@ -413,7 +422,7 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
           diags.error(c.range, "shape spec names '" + s.name +
                                    "', which is not a parameter of '" +
                                    def->name + "'");
-          return nullptr;
+          return false;
         }
         specs[s.name] = s;
       }
@@ -430,7 +439,7 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     SmallVector<DictionaryAttr> argAttrs;
     if (!typeEntryParams(*this, b, def, e.self != nullptr, specs, argTypes,
                          argAttrs))
-      return nullptr;
+      return false;
 
     b.setInsertionPointToEnd(module.getBody());
     auto fnLoc = FileLineColLoc::get(fileName, def->range.begin.line,
@@ -460,7 +469,7 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     std::optional<PyValue> result = fl.lowerBody(*def, std::move(params));
     inProgress.erase(def);
     if (!result)
-      return nullptr;
+      return false;
     resultShapes[def->name] = *result;
     std::string key = def->name + "(";
     for (Type t : argTypes) {
@@ -468,7 +477,16 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
       os << t << ",";
     }
     specializations[key] = func;
+    return true;
+  };
+  bool lowered = true;
+  for (const Entry &e : entries) {
+    if (diags.tooMany())
+      break;
+    lowered &= lowerEntry(e);
   }
+  if (!lowered)
+    return nullptr;
 
   // The lowering leaves a few values unused (index casts of a loop it
   // rebuilt with wider types, an empty list that got a typed replacement);

@@ -143,6 +143,9 @@ public:
                              std::optional<SourceRange> returnRange);
 
   //===--- statements (LowerStmt.cpp) ---------------------------------===//
+  /// A function's body: on an error it goes on to the next statement, to
+  /// report every independent error (LowerStmt.cpp).
+  bool lowerFunctionBlock(const ast::Block &block);
   bool lowerBlock(const ast::Block &block);
   bool lowerStmt(const ast::Stmt &stmt);
   bool lowerAssign(const ast::Expr &target, PyValue value, SourceRange where);

@@ -99,6 +99,10 @@ struct PyValue {
     p.object = object;
     return p;
   }
+  /// The value of a name whose assignment failed to compile: using it
+  /// fails without a second message (lowerName), since the first said why.
+  static PyValue poisoned() { return undefined("", {}); }
+  bool isPoisoned() const { return kind == Kind::Undefined && str.empty(); }
   static PyValue undefined(std::string why, std::vector<DiagnosticNote> notes) {
     PyValue p;
     p.kind = Kind::Undefined;

@@ -264,7 +264,7 @@ def gelu_approximate(x):
 
 # A torch.nn.functional function kiln does not know is rejected at its name.
 # RUN: not kiln compile %s --emit=ir --entry functional_unknown 2>&1 | FileCheck %s --check-prefix=FUNCTIONALUNKNOWN --strict-whitespace --implicit-check-not='{{error|note}}:'
-# FUNCTIONALUNKNOWN: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: torch.nn.functional.unfold is not supported yet{{$}}
+# FUNCTIONALUNKNOWN: {{^.*}}nn-errors.py:[[@LINE+5]]:12: error: 'torch.nn.functional.unfold' is a PyTorch function that kiln does not support yet{{$}}
 # FUNCTIONALUNKNOWN-NEXT: {{^}}    return F.unfold(x, 2){{$}}
 # FUNCTIONALUNKNOWN-NEXT: {{^}}           ^~~~~~~~{{$}}
 # kiln: x=f32[1,1,3,3]

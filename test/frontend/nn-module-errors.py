@@ -17,7 +17,7 @@
 # RUN: not kiln compile %s --entry NonPersistent 2>&1 | FileCheck %s --check-prefix=PERSIST
 # PERSIST: error: non-persistent buffers are not in state_dict(), so their values cannot come from the weights; register 'mask' as persistent
 # RUN: not kiln compile %s --entry MissingAttr 2>&1 | FileCheck %s --check-prefix=ATTR
-# ATTR: error: 'MissingAttr' has no attribute 'fc2'; __init__ does not set it
+# ATTR: error: 'MissingAttr' has no attribute 'fc2'; __init__ does not set it; did you mean 'fc'?
 # ATTR-NEXT: return self.fc2(x)
 # ATTR-NEXT: {{^ *\^~~$}}
 # RUN: not kiln compile %s --entry Shared 2>&1 | FileCheck %s --check-prefix=SHARED

@@ -17,6 +17,7 @@
 #include "frontend/AstPrinter.h"
 #include "frontend/Lowering.h"
 #include "frontend/Parser.h"
+#include "frontend/Suggest.h"
 #include "ir/DotGraph.h"
 #include "passes/Passes.h"
 #include "runtime/src/Untrusted.h"
@@ -33,6 +34,8 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <cctype>
 
 
 
@@ -144,6 +147,47 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
   return cmd;
 }
 
+/// The pass names of `pipeline` ("a,b{opt=1},func.func(c)") that name no
+/// registered pass, each with the nearest pass of kiln's -O2 pipeline or of
+/// upstream's common ones; MLIR's own message names only the first.
+static std::string unknownPasses(llvm::StringRef pipeline) {
+  std::vector<std::string> known = {"cse", "canonicalize", "inline",
+                                    "symbol-dce", "sccp"};
+  {
+    mlir::MLIRContext context;
+    mlir::PassManager pm(&context);
+    PipelineOptions options;
+    options.optLevel = 2;
+    buildOptimizationPipeline(pm, options);
+    for (mlir::Pass &pass : pm.getPasses())
+      known.push_back(pass.getArgument().str());
+  }
+  std::string out;
+  int braces = 0;
+  size_t start = std::string::npos;
+  for (size_t i = 0; i <= pipeline.size(); ++i) {
+    char c = i < pipeline.size() ? pipeline[i] : ',';
+    bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+                c == '_' || c == '.';
+    if (braces == 0 && word && start == std::string::npos)
+      start = i;
+    if (!word && start != std::string::npos) {
+      llvm::StringRef name = pipeline.slice(start, i);
+      start = std::string::npos;
+      // An op anchor (`func.func(...)`) is not a pass.
+      if (c != '(' && !mlir::PassInfo::lookup(name) &&
+          !mlir::PassPipelineInfo::lookup(name)) {
+        std::optional<std::string> near = nearestName(name, known);
+        out += (out.empty() ? "'" : "; '") + name.str() +
+               "' is not a registered pass" +
+               (near ? " (did you mean '" + *near + "'?)" : "");
+      }
+    }
+    braces += c == '{' ? 1 : c == '}' ? -1 : 0;
+  }
+  return out;
+}
+
 /// The kiln-level pipeline: `--passes` or the -O level's, with the
 /// requested IR dumps and timing. The verifier runs after every pass.
 static bool buildPassManager(const CompileOptions &o,
@@ -155,7 +199,10 @@ static bool buildPassManager(const CompileOptions &o,
     std::string message;
     llvm::raw_string_ostream stream(message);
     if (mlir::failed(mlir::parsePassPipeline(o.passes, pm, stream))) {
-      error = "--passes: " + llvm::StringRef(message).trim().str();
+      std::string unknown = unknownPasses(o.passes);
+      error = "--passes: " + (unknown.empty()
+                                  ? llvm::StringRef(message).trim().str()
+                                  : unknown);
       return false;
     }
   } else {
@@ -173,7 +220,8 @@ static bool buildPassManager(const CompileOptions &o,
   for (const auto *names : {&o.printIRBefore, &o.printIRAfter})
     for (const std::string &name : *names)
       if (!llvm::is_contained(inPipeline, name)) {
-        error = "no pass named '" + name + "' runs in this pipeline; it runs: " +
+        error = "no pass named '" + name + "' runs in this pipeline" +
+                didYouMean(name, inPipeline) + "; it runs: " +
                 (inPipeline.empty() ? std::string("nothing (-O0)")
                                     : llvm::join(inPipeline, ", "));
         return false;
