@@ -138,15 +138,18 @@ struct ListExpr : Expr {
   static bool classof(const Expr *e) { return e->kind == Kind::List; }
 };
 
-/// `[elt for target in iter]`: one generator, no `if` (the parser rejects
-/// filters, as the subset does).
+/// `[elt for target in iter if c1 if c2]`: one `for` clause, any number of
+/// filters. A generator expression (`sum(d for d in s)`) is one too: every
+/// consumer kiln supports reads it as it would the list.
 struct ListCompExpr : Expr {
   ExprPtr elt;
   ExprPtr target;
   ExprPtr iter;
-  ListCompExpr(SourceRange r, ExprPtr elt, ExprPtr target, ExprPtr iter)
+  std::vector<ExprPtr> conds;
+  ListCompExpr(SourceRange r, ExprPtr elt, ExprPtr target, ExprPtr iter,
+               std::vector<ExprPtr> conds = {})
       : Expr(Kind::ListComp, r), elt(std::move(elt)), target(std::move(target)),
-        iter(std::move(iter)) {}
+        iter(std::move(iter)), conds(std::move(conds)) {}
   static bool classof(const Expr *e) { return e->kind == Kind::ListComp; }
 };
 

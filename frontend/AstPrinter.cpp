@@ -154,7 +154,10 @@ std::string unparse(const Expr &e, int minPrec) {
   case Expr::Kind::ListComp: {
     const auto &c = cast<ListCompExpr>(e);
     s = "[" + unparse(*c.elt, 1) + " for " + unparse(*c.target, 6) + " in " +
-        unparse(*c.iter, 2) + "]";
+        unparse(*c.iter, 2);
+    for (const ExprPtr &cond : c.conds)
+      s += " if " + unparse(*cond, 2);
+    s += "]";
     break;
   }
   case Expr::Kind::BinOp: {
@@ -315,6 +318,8 @@ void Printer::expr(const Expr &e, unsigned indent, bool isTarget) {
     expr(*c.elt, indent + 1);
     expr(*c.target, indent + 1, /*isTarget=*/true);
     expr(*c.iter, indent + 1);
+    for (const ExprPtr &cond : c.conds)
+      expr(*cond, indent + 1);
     return;
   }
   case Expr::Kind::BinOp: {

@@ -133,6 +133,16 @@ MaybeValue FunctionLowering::lowerCall(const ast::CallExpr &call) {
         MaybeValue list = lowerName(*name);
         if (!list)
           return std::nullopt;
+        // A comprehension unrolled while compiling grows as a tuple does.
+        if (list->kind == PyValue::Kind::Tuple && call.args.size() == 1 &&
+            call.keywords.empty()) {
+          MaybeValue v = lowerExpr(*call.args[0]);
+          if (!v)
+            return std::nullopt;
+          list->elems.push_back(*v);
+          env[name->id] = Binding{*list, call.range};
+          return PyValue::none();
+        }
         if (list->isValue() && llvm::isa<ListType>(list->value.getType())) {
           if (call.args.size() != 1 || !call.keywords.empty()) {
             error(call.range, "append() takes exactly one argument");
@@ -166,7 +176,8 @@ MaybeValue FunctionLowering::lowerCall(const ast::CallExpr &call) {
   switch (callee->kind) {
   case PyValue::Kind::Global:
     if (MaybeValue r; lowerStaticTypeCall(*this, callee->str, call, r) ||
-                      lowerStaticGlobalCall(*this, callee->str, call, r))
+                      lowerStaticGlobalCall(*this, callee->str, call, r) ||
+                      lowerContainerCall(*this, callee->str, call, r))
       return r;
     return callGlobal(callee->str, call);
   case PyValue::Kind::Function:

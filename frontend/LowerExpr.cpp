@@ -63,9 +63,7 @@ MaybeValue FunctionLowering::lowerExpr(const ast::Expr &expr) {
   case ast::Expr::Kind::List:
     return lowerListLiteral(llvm::cast<ast::ListExpr>(expr));
   case ast::Expr::Kind::ListComp:
-    error(expr.range, "list comprehension is not supported yet; use a for "
-                      "loop with append");
-    return std::nullopt;
+    return lowerListComp(*this, llvm::cast<ast::ListCompExpr>(expr));
   case ast::Expr::Kind::BinOp:
     return lowerBinOp(llvm::cast<ast::BinOpExpr>(expr));
   case ast::Expr::Kind::UnaryOp: {
@@ -292,6 +290,8 @@ MaybeValue FunctionLowering::applyBinOp(ast::BinOpKind op, PyValue lhs,
            {rhsRange, "the right operand is " + describe(rhs)}});
     return std::nullopt;
   };
+  if (MaybeValue r; lowerContainerBinOp(*this, op, lhs, rhs, where, r))
+    return r;
   // Compile-time concatenation of tuples and strings.
   if (op == ast::BinOpKind::Add && lhs.kind == PyValue::Kind::Tuple &&
       rhs.kind == PyValue::Kind::Tuple) {
@@ -467,8 +467,10 @@ static std::optional<CmpPredicate> cmpPredicate(ast::CmpOpKind k) {
 static std::optional<Value> lowerMembership(FunctionLowering &fl,
                                             const PyValue &l, const PyValue &r,
                                             SourceRange range) {
+  if (r.isValue() && llvm::isa<ListType>(r.value.getType()))
+    return lowerListMembership(fl, l, r, range);
   if (r.kind != PyValue::Kind::Tuple) {
-    fl.error(range, "'in' is supported on a tuple or a list display only, "
+    fl.error(range, "'in' is supported on a tuple or a list only, "
                     "not " +
                         fl.describe(r));
     return std::nullopt;

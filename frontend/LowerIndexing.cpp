@@ -235,6 +235,9 @@ MaybeValue FunctionLowering::lowerSubscript(const ast::SubscriptExpr &e) {
   }
   if (base->isValue()) {
     if (auto list = llvm::dyn_cast<ListType>(base->value.getType())) {
+      if (auto *slice = llvm::dyn_cast<ast::SliceExpr>(indices[0]);
+          slice && indices.size() == 1)
+        return sliceList(*this, *base, *slice, e.range);
       if (indices.size() != 1 || llvm::isa<ast::SliceExpr>(indices[0])) {
         error(e.range, "a list takes a single int index");
         return std::nullopt;

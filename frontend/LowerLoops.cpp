@@ -38,6 +38,8 @@ bool FunctionLowering::lowerWhile(const ast::WhileStmt &stmt) {
 }
 
 bool FunctionLowering::lowerFor(const ast::ForStmt &stmt) {
+  if (std::optional<bool> r = lowerContainerFor(*this, stmt))
+    return *r; // enumerate, zip, reversed (LowerContainers.cpp)
   auto bindTo = [&](const ast::Expr &target) {
     return [&](Value v) {
       return lowerAssign(target, PyValue::ofValue(v), target.range);
@@ -136,7 +138,8 @@ bool FunctionLowering::emitLoop(Location l, SourceRange where,
                                 const ast::Block &body,
                                 const ast::Expr *whileTest, Value start,
                                 Value stop, Value step,
-                                const std::function<bool(Value)> &bindTarget) {
+                                const std::function<bool(Value)> &bindTarget,
+                                ArrayRef<std::string> alsoCarried) {
   if (loopDepth == kiln::kMaxLoopDepth)
     return error(where, "too many statically nested loops: a function may "
                         "nest at most " +
@@ -145,6 +148,7 @@ bool FunctionLowering::emitLoop(Location l, SourceRange where,
   std::set<std::string> assigned;
   bool hasBreak = false, hasContinue = false, hasReturn = false;
   collectAssigned(body, assigned, hasBreak, hasContinue, hasReturn, false);
+  assigned.insert(alsoCarried.begin(), alsoCarried.end());
 
   // Each loop has its own break/continue flags; the enclosing loop's come
   // back afterwards.

@@ -68,7 +68,7 @@ std::optional<PyValue> ModuleLowering::lookupGlobal(const std::string &name) {
   static const char *const builtins[] = {
       "range", "len", "print", "float",     "int", "bool",
       "min",   "max", "abs",   "enumerate", "zip", "isinstance",
-      "round", "sum", "list",  "tuple"};
+      "round", "sum", "list",  "tuple",     "reversed", "any", "all"};
   for (const char *builtin : builtins)
     if (name == builtin)
       return PyValue::global(std::string("builtins.") + builtin);

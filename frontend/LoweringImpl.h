@@ -13,6 +13,8 @@
 //   LowerExpr.cpp          expressions and operators
 //   LowerIndexing.cpp      subscripts and subscript assignment
 //   LowerCalls.cpp         what a call resolves to; helper calls
+//   LowerContainers.cpp    comprehensions; enumerate/zip/reversed
+//   LowerSequences.cpp     sum/min/max/any/all, repetition, in, list slices
 //   LowerBuiltins.cpp      Python builtins and torch creation ops
 //   LowerTensorMethods.cpp Tensor methods and torch.X(tensor, ...)
 //   LowerNNFunctional.cpp  torch.nn.functional and the ops of nn models
@@ -173,10 +175,13 @@ public:
   /// Lowers a counted loop `for target in range(start, stop, step)`, or a
   /// `while` when `whileTest` is set. `bindTarget` binds the loop variable
   /// from the i64 induction value at the top of each iteration.
+  /// `alsoCarried` names variables that `bindTarget` assigns (a
+  /// comprehension's hidden result), carried as the body's are.
   bool emitLoop(mlir::Location loc, SourceRange where, const ast::Block &body,
                 const ast::Expr *whileTest, mlir::Value start, mlir::Value stop,
                 mlir::Value step,
-                const std::function<bool(mlir::Value)> &bindTarget);
+                const std::function<bool(mlir::Value)> &bindTarget,
+                llvm::ArrayRef<std::string> alsoCarried = {});
 
   //===--- expressions (LowerExpr.cpp) --------------------------------===//
   MaybeValue lowerExpr(const ast::Expr &expr);
@@ -485,6 +490,29 @@ std::optional<RaisedException> raisedException(FunctionLowering &fl,
                                                const ast::RaiseStmt &s);
 /// The element type a `dtype=` global names, e.g. torch.float32.
 mlir::Type dtypeFromGlobal(mlir::OpBuilder &b, const PyValue &v);
+
+//===--- containers and iteration (LowerContainers/LowerSequences.cpp) ===//
+/// `for ... in enumerate/zip/reversed(...)`; nullopt when the loop is not
+/// over one of them.
+std::optional<bool> lowerContainerFor(FunctionLowering &fl,
+                                      const ast::ForStmt &stmt);
+MaybeValue lowerListComp(FunctionLowering &fl, const ast::ListCompExpr &e);
+/// enumerate, zip, reversed, sum, any, all, list, tuple, and min/max of one
+/// sequence. False when `path` is none of them; else `out` is the result.
+bool lowerContainerCall(FunctionLowering &fl, const std::string &path,
+                        const ast::CallExpr &call, MaybeValue &out);
+/// `(1,) * n`, `[1] * n` and `list + list`; false when not one of them.
+bool lowerContainerBinOp(FunctionLowering &fl, ast::BinOpKind op,
+                         const PyValue &lhs, const PyValue &rhs,
+                         SourceRange where, MaybeValue &out);
+/// `x in xs` for a list `xs`: an i1, constant for a display of constants.
+std::optional<mlir::Value> lowerListMembership(FunctionLowering &fl,
+                                               const PyValue &needle,
+                                               const PyValue &list,
+                                               SourceRange where);
+/// `xs[a:b]` of a list.
+MaybeValue sliceList(FunctionLowering &fl, const PyValue &list,
+                     const ast::SliceExpr &slice, SourceRange where);
 
 /// Flattens the SSA leaves of a tuple-structured value. Returns false if a
 /// leaf is not an SSA value.

@@ -270,6 +270,18 @@ std::optional<CV> InitEvaluator::eval(const ast::Expr &e, Frame &frame) {
     for (const CV &x : iter->elems) {
       if (!assign(*c.target, x, frame))
         return std::nullopt;
+      bool keep = true;
+      for (const ast::ExprPtr &cond : c.conds) {
+        std::optional<CV> t = eval(*cond, frame);
+        if (!t)
+          return std::nullopt;
+        std::optional<bool> holds = truth(*t, cond->range);
+        if (!holds)
+          return std::nullopt;
+        keep = keep && *holds;
+      }
+      if (!keep)
+        continue;
       std::optional<CV> v = eval(*c.elt, frame);
       if (!v)
         return std::nullopt;

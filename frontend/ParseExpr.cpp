@@ -34,6 +34,7 @@ static uint32_t childHeight(const Expr &e) {
     seeAll(l->elts);
   } else if (auto *c = llvm::dyn_cast<ListCompExpr>(&e)) {
     see(c->elt), see(c->target), see(c->iter);
+    seeAll(c->conds);
   } else if (auto *b = llvm::dyn_cast<BinOpExpr>(&e)) {
     see(b->lhs), see(b->rhs);
   } else if (auto *u = llvm::dyn_cast<UnaryOpExpr>(&e)) {
@@ -369,8 +370,21 @@ ExprPtr Parser::parseCall(ExprPtr func) {
       ExprPtr arg = parseNamedTest();
       if (!arg)
         return nullptr;
-      if (atKw("for"))
-        return fail(cur().range, "generator expression is not supported");
+      // `sum(d for d in s)`: a generator as the only argument.
+      if (atKw("for")) {
+        if (!args.empty() || !keywords.empty())
+          return fail(cur().range, "a generator expression must be "
+                                   "parenthesized unless it is the only "
+                                   "argument");
+        SourceLoc at = arg->range.begin;
+        arg = parseComprehension(at, std::move(arg));
+        if (!arg)
+          return nullptr;
+        if (!atOp(")"))
+          return fail(cur().range, "a generator expression must be "
+                                   "parenthesized unless it is the only "
+                                   "argument");
+      }
       if (!keywords.empty())
         return fail(arg->range, "positional argument follows keyword argument");
       args.push_back(std::move(arg));
@@ -529,8 +543,13 @@ ExprPtr Parser::parseParenOrTuple() {
   ExprPtr first = parseNamedTest();
   if (!first)
     return nullptr;
-  if (atKw("for"))
-    return fail(cur().range, "generator expression is not supported");
+  if (atKw("for")) {
+    ExprPtr comp = parseComprehension(begin, std::move(first));
+    if (!comp || !expectOp(")"))
+      return nullptr;
+    comp->range = from(begin);
+    return comp;
+  }
   if (!atOp(",")) {
     if (!expectOp(")"))
       return nullptr;
@@ -566,30 +585,44 @@ ExprPtr Parser::parseListDisplay() {
   if (atKw("async"))
     return fail(cur().range, "async is not supported");
   if (atKw("for")) {
-    next();
-    ExprPtr target = parseExprList();
-    if (!target || !checkTarget(*target))
+    ExprPtr comp = parseComprehension(begin, std::move(first));
+    if (!comp || !expectOp("]"))
       return nullptr;
-    if (!atKw("in"))
-      return failAtCur("expected 'in'");
-    next();
-    ExprPtr iter = parseOrTest();
-    if (!iter)
-      return nullptr;
-    if (atKw("if"))
-      return fail(cur().range, "comprehension with 'if' is not supported");
-    if (atKw("for") || atKw("async"))
-      return fail(cur().range,
-                  "comprehension with several 'for' clauses is not supported");
-    if (!expectOp("]"))
-      return nullptr;
-    return make<ListCompExpr>(from(begin), std::move(first), std::move(target),
-                              std::move(iter));
+    comp->range = from(begin);
+    return comp;
   }
   elts.push_back(std::move(first));
   if (!parseMoreElements("]", elts))
     return nullptr;
   return make<ListExpr>(from(begin), std::move(elts));
+}
+
+ExprPtr Parser::parseComprehension(SourceLoc begin, ExprPtr elt) {
+  next(); // for
+  ExprPtr target = parseExprList();
+  if (!target || !checkTarget(*target))
+    return nullptr;
+  if (!atKw("in"))
+    return failAtCur("expected 'in'");
+  next();
+  ExprPtr iter = parseOrTest();
+  if (!iter)
+    return nullptr;
+  std::vector<ExprPtr> conds;
+  while (atKw("if")) {
+    next();
+    // As in CPython's grammar: a filter is an or_test, so a conditional
+    // expression there needs parentheses.
+    ExprPtr c = parseOrTest();
+    if (!c)
+      return nullptr;
+    conds.push_back(std::move(c));
+  }
+  if (atKw("for") || atKw("async"))
+    return fail(cur().range,
+                "comprehension with several 'for' clauses is not supported");
+  return make<ListCompExpr>(from(begin), std::move(elt), std::move(target),
+                            std::move(iter), std::move(conds));
 }
 
 ExprPtr Parser::parseBraceDisplay() {

@@ -131,6 +131,8 @@ public:
   /// is allowed. Consumes the closer.
   bool parseMoreElements(const char *closer, std::vector<ast::ExprPtr> &elts);
   ast::ExprPtr parseListDisplay();
+  /// `for target in iter if cond...` after `elt`, at `for`.
+  ast::ExprPtr parseComprehension(SourceLoc begin, ast::ExprPtr elt);
   ast::ExprPtr parseBraceDisplay();
   ast::ExprPtr parseStrings();
   /// Appends the parts of the f-string token `t` (ParseFString.cpp).

@@ -96,7 +96,7 @@ class Options(nn.Module):
 # A method that uses Python outside kiln's subset is reported when an entry
 # point reaches it, at the construct, with a note at the method.
 # RUN: not kiln compile %s --emit=ir --entry Reached --random-weights=0 2>&1 | FileCheck %s --check-prefix=REACHED --strict-whitespace --implicit-check-not='{{error|note}}:'
-# REACHED: {{^.*}}dead-branches.py:[[@LINE-23]]:30: error: comprehension with 'if' is not supported{{$}}
+# REACHED: {{^.*}}dead-branches.py:[[@LINE-23]]:16: error: set display is not supported{{$}}
 # REACHED: {{^.*}}dead-branches.py:[[@LINE-25]]:9: note: in 'unused', which is compiled because an entry point calls it{{$}}
 class Reached(Options):
     # kiln: x=f32[2,3,4,5]
