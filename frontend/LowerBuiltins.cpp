@@ -120,7 +120,8 @@ std::vector<Value> FunctionLowering::dimValues(Value tensor,
 Value FunctionLowering::castScalar(Value v, Type to, SourceRange where) {
   if (v.getType() == to)
     return v;
-  return b.create<CastOp>(loc(where), to, v);
+  // int(n * scale) of constants stays a constant, for sizes.
+  return foldConstantScalar(b, b.create<CastOp>(loc(where), to, v));
 }
 
 /// The element type a `dtype=` global names, e.g. torch.float32.

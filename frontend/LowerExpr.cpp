@@ -97,7 +97,8 @@ MaybeValue FunctionLowering::lowerExpr(const ast::Expr &expr) {
     case ast::UnaryOpKind::Neg:
       if (x.getType().isInteger(1))
         x = castScalar(x, b.getI64Type(), expr.range);
-      return PyValue::ofValue(b.create<NegOp>(loc(expr.range), x.getType(), x));
+      return PyValue::ofValue(foldConstantScalar(
+          b, b.create<NegOp>(loc(expr.range), x.getType(), x)));
     case ast::UnaryOpKind::Invert:
       if (kiln::getElementTypeOrSelf(x.getType()).isInteger(1))
         return PyValue::ofValue(
@@ -164,6 +165,12 @@ MaybeValue FunctionLowering::lowerName(const ast::NameExpr &e) {
   if (module.classes.count(e.id)) {
     error(e.range, "using the class '" + e.id +
                        "' inside a script function is not supported yet");
+    return std::nullopt;
+  }
+  if (isTorchName("builtins." + e.id)) {
+    error(e.range, "the Python builtin '" + e.id +
+                       "' is not supported yet; docs/python-subset.md lists "
+                       "the ones kiln compiles");
     return std::nullopt;
   }
   std::vector<std::string> known;

@@ -609,12 +609,12 @@ std::optional<Value> lowerViaPrelude(OpArgs &a) {
   if (!callee)
     return std::nullopt;
   PyValue r = a.fl.emitHelperCall(*callee, args, a.where);
-  // split() and its kind return a tuple of tensors.
+  // split() and its kind return a tuple of tensors, size() one of ints
+  // (none for a 0-d tensor); the binder passes the tuple on.
   if (r.kind == PyValue::Kind::Tuple &&
-      llvm::all_of(r.elems, [](const PyValue &e) { return e.isValue(); }) &&
-      !r.elems.empty()) {
+      llvm::all_of(r.elems, [](const PyValue &e) { return e.isValue(); })) {
     a.tupleResult = r;
-    return r.elems.front().value;
+    return r.elems.empty() ? a.fl.constInt(0, a.where) : r.elems.front().value;
   }
   if (!r.isValue()) {
     a.fl.error(a.where, "internal error: kiln's prelude function '" +

@@ -29,8 +29,9 @@ std::string didYouMean(llvm::StringRef word,
                        llvm::StringRef prefix = "");
 
 /// Whether `qualified` ("torch.std", "Tensor.std", "torch.nn.functional.rrelu",
-/// "torch.nn.GRU", "math.gamma") is a public name of PyTorch 1.13, or of
-/// Python's math module (frontend/TorchNames.inc).
+/// "torch.nn.GRU", "math.gamma", "builtins.sorted") is a public name of
+/// PyTorch 1.13, or of Python's math module or builtins
+/// (frontend/TorchNames.inc).
 bool isTorchName(llvm::StringRef qualified);
 
 /// The names after `prefix` ("torch.", "Tensor.", "torch.nn.functional.")

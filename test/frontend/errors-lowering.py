@@ -322,7 +322,7 @@ def unknown_method(x):
 
 # An unknown torch.nn.functional function is rejected at its name.
 # RUN: not kiln compile %s --emit=ir --entry unknown_functional 2>&1 | FileCheck %s --check-prefix=FUNCTIONAL --strict-whitespace --implicit-check-not='{{error|note}}:'
-# FUNCTIONAL: {{^.*}}errors-lowering.py:[[@LINE+5]]:12: error: torch.nn.functional.softsign is not supported yet{{$}}
+# FUNCTIONAL: {{^.*}}errors-lowering.py:[[@LINE+5]]:12: error: 'torch.nn.functional.softsign' is a PyTorch function that kiln does not support yet{{$}}
 # FUNCTIONAL-NEXT: {{^}}    return torch.nn.functional.softsign(x){{$}}
 # FUNCTIONAL-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~{{$}}
 # kiln: x=f32[3]
@@ -332,12 +332,12 @@ def unknown_functional(x):
 
 # A Python builtin outside the subset is rejected at its name.
 # RUN: not kiln compile %s --emit=ir --entry unknown_builtin 2>&1 | FileCheck %s --check-prefix=BUILTIN --strict-whitespace --implicit-check-not='{{error|note}}:'
-# BUILTIN: {{^.*}}errors-lowering.py:[[@LINE+5]]:17: error: the builtin 'enumerate' is not supported{{$}}
-# BUILTIN-NEXT: {{^}}    for i, v in enumerate([x, x]):{{$}}
-# BUILTIN-NEXT: {{^}}                ^~~~~~~~~{{$}}
+# BUILTIN: {{^.*}}errors-lowering.py:[[@LINE+5]]:14: error: the Python builtin 'sorted' is not supported yet; docs/python-subset.md lists the ones kiln compiles{{$}}
+# BUILTIN-NEXT: {{^}}    for v in sorted([1, 2]):{{$}}
+# BUILTIN-NEXT: {{^}}             ^~~~~~{{$}}
 # kiln: x=f32[3]
 def unknown_builtin(x):
-    for i, v in enumerate([x, x]):
+    for v in sorted([1, 2]):
         x = x + v
     return x
 
@@ -668,7 +668,7 @@ def matmul_mismatch(x, y):
 
 # An unknown torch function is named as such, at the function name.
 # RUN: not kiln compile %s --entry unknown_torch_function 2>&1 | FileCheck %s --check-prefix=TORCHFN --implicit-check-not=error:
-# TORCHFN: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: 'torch.fft' is not supported
+# TORCHFN: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: 'torch.fft' is a PyTorch function that kiln does not support yet
 # kiln: x=f32[3]
 def unknown_torch_function(x):
     return torch.fft(x)

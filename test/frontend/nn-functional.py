@@ -154,7 +154,7 @@ def gelu_dropout_embedding(x, i, w):
 # CHECK:      %[[NINF:.*]] = arith.constant 0xFFF0000000000000 : f64
 # CHECK-NEXT: kiln.where %arg1, %[[NINF]], %arg0 : (tensor<4x4xi1>, f64, tensor<?x4x4xf32>) -> tensor<?x4x4xf32>
 # CHECK-LABEL: func.func private @prelude_masked_fill_1(
-# CHECK:      %[[FILL:.*]] = kiln.cast %{{.*}} : f64 to i64
+# CHECK:      %[[FILL:.*]] = arith.constant 2 : i64
 # CHECK-NEXT: kiln.where %arg1, %[[FILL]], %arg0 : (tensor<4x4xi1>, i64, tensor<4x4xi32>) -> tensor<4x4xi32>
 # CHECK-LABEL: func.func private @prelude_triu(
 # CHECK:      %[[ROWS:.*]] = kiln.arange %{{.*}}, %c4_i64, %{{.*}} : (i64, i64, i64) -> tensor<4xi64>

@@ -73,7 +73,7 @@ class Options(nn.Module):
         return f"stride={self.stride}, flatten={self.flatten!r}"
 
     def unused(self, x: Tensor) -> Tensor:
-        return [y for y in x if y > undefined_name]
+        return {y for y in x if y > undefined_name}
 
     # kiln: x=f32[2,3,4,5]
     def forward(self, x: Tensor) -> Tensor:

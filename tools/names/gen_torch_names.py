@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 """Writes frontend/TorchNames.inc: the public names of PyTorch's torch,
-torch.Tensor, torch.nn.functional, torch.nn and Python's math module, as
-Debian's python3-torch (1.13) has them. kiln's errors use it to tell a
+torch.Tensor, torch.nn.functional, torch.nn, and of Python's math module
+and builtins, as Debian's python3-torch (1.13) and python3 have them. kiln's errors use it to tell a
 PyTorch name that kiln does not support yet from a typo, which gets a
 "did you mean" instead (frontend/Suggest.cpp).
 
   gen_torch_names.py OUT       write the list
   gen_torch_names.py --check F exit 1 unless F is what this torch gives
 """
+import builtins
 import math
 import sys
 
@@ -16,7 +17,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 NAMESPACES = [("torch", torch), ("Tensor", torch.Tensor),
-              ("torch.nn.functional", F), ("torch.nn", nn), ("math", math)]
+              ("torch.nn.functional", F), ("torch.nn", nn), ("math", math),
+              ("builtins", builtins)]
 
 
 def text():

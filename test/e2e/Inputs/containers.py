@@ -32,10 +32,11 @@ def drop_path_shape(x: Tensor):
 
 
 class Block(nn.Module):
-    def __init__(self, dim: int):
+    def __init__(self, dim: int = 8):
         super().__init__()
         self.fc = nn.Linear(dim, dim)
 
+    # kiln: x=f32[B,8]
     def forward(self, x):
         return torch.relu(self.fc(x)) + x
 
