@@ -43,13 +43,32 @@ std::string escapeBraces(StringRef text) {
 constexpr llvm::StringLiteral inPlaceAttr = "kiln.append_in_place";
 
 /// True when `list` is seen by nothing but its one user, following loop
-/// arguments back to the values that initialize them.
+/// arguments back to the values that initialize them, and the results of
+/// loops and ifs back to the values they may pass through: a loop that
+/// runs no iteration returns its init, so appending in place to its result
+/// would change the init's list for its other users.
 bool isUniquelyOwned(Value list) {
   if (!list.hasOneUse())
     return false;
   auto arg = dyn_cast<BlockArgument>(list);
-  if (!arg)
-    return true;
+  if (!arg) {
+    auto result = cast<OpResult>(list);
+    unsigned n = result.getResultNumber();
+    Operation *def = result.getOwner();
+    auto yielded = [n](Region &r) {
+      return isUniquelyOwned(r.front().getTerminator()->getOperand(n));
+    };
+    if (auto forOp = dyn_cast<scf::ForOp>(def))
+      return isUniquelyOwned(forOp.getInitArgs()[n]) &&
+             yielded(forOp.getRegion());
+    if (auto ifOp = dyn_cast<scf::IfOp>(def))
+      return yielded(ifOp.getThenRegion()) && yielded(ifOp.getElseRegion());
+    if (auto whileOp = dyn_cast<scf::WhileOp>(def))
+      return isUniquelyOwned(whileOp.getInits()[n]) &&
+             isUniquelyOwned(whileOp.getConditionOp().getArgs()[n]);
+    // A list_construct or a list_append: a list of its own.
+    return !isa<RegionBranchOpInterface>(def);
+  }
   Operation *parent = arg.getOwner()->getParentOp();
   if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
     if (arg.getArgNumber() == 0)
