@@ -12,6 +12,7 @@ an expand, with one size per dim built as a tuple.
 
 See nn.py for how the prelude is written and compiled.
 """
+import math
 from typing import List, Optional
 
 import torch
@@ -114,7 +115,7 @@ def _pad_constant(x: Tensor, dim: int, left: int, right: int,
     if left < 0 or right < 0:
         start = 0
         if left < 0:
-            start = 0 - left
+            start = -left
         stop = x.size(dim)
         if right < 0:
             stop = stop + right
@@ -209,7 +210,7 @@ def interpolate(input: Tensor, size: Optional[int] = None,
         if size is not None:
             out = size
         else:
-            out = _floor(n * scale_factor)
+            out = math.floor(n * scale_factor)
         if out <= 0:
             raise ValueError("F.interpolate() gives an empty output size "
                              f"{out}")
@@ -220,20 +221,6 @@ def interpolate(input: Tensor, size: Optional[int] = None,
     if x.dtype != input.dtype:
         x = x.to(input.dtype)
     return x
-
-
-def _floor(v: float) -> int:
-    # int(v) of a positive constant, bit by bit, so that it stays a
-    # constant (int() of a constant float is not folded while compiling).
-    step = 1
-    for _ in range(31):
-        step = step * 2
-    n = 0
-    for _ in range(32):
-        step = step // 2
-        if n + step <= v:
-            n = n + step
-    return n
 
 
 def _scale32(n: int, out: int, scale: Optional[float]) -> Tensor:
