@@ -66,6 +66,27 @@ static bool hasOptionalInput(ModuleOp module) {
   return false;
 }
 
+/// A scalar input's default as JSON: a bool, an integer or a number, as
+/// its dtype says.
+static json defaultValue(Attribute attr) {
+  if (auto b = dyn_cast<BoolAttr>(attr))
+    return b.getValue();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getInt();
+  return cast<FloatAttr>(attr).getValueAsDouble();
+}
+
+/// Defaults only add a field, which an older runtime ignores (it then
+/// asks for the input), so they raise the minor version.
+static bool hasDefault(ModuleOp module) {
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn->hasAttr("kiln.entry"))
+      for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+        if (fn.getArgAttr(i, "kiln.default"))
+          return true;
+  return false;
+}
+
 static json describeEntries(ModuleOp module) {
   json entries = json::array();
   for (auto fn : module.getOps<func::FuncOp>()) {
@@ -84,6 +105,8 @@ static json describeEntries(ModuleOp module) {
                                fn.getArgumentTypes()[i], dims);
       if (fn.getArgAttr(i, "kiln.optional"))
         arg["optional"] = true;
+      if (Attribute d = fn.getArgAttr(i, "kiln.default"))
+        arg["default"] = defaultValue(d);
       args.push_back(arg);
     }
     json results = json::array();
@@ -158,10 +181,12 @@ std::string buildManifest(
     const std::vector<std::pair<std::string, std::string>> &files) {
   json manifest;
   manifest["format"] = "kiln";
-  if (hasOptionalInput(const_cast<ModuleOp &>(inputs.kilnModule)))
-    manifest["format_version"] = {3, 0};
+  ModuleOp module = const_cast<ModuleOp &>(inputs.kilnModule);
+  int minor = hasDefault(module) ? 1 : 0;
+  if (hasOptionalInput(module))
+    manifest["format_version"] = {3, minor};
   else
-    manifest["format_version"] = {2, 0};
+    manifest["format_version"] = {2, minor};
   manifest["producer"] = "kiln " KILN_VERSION_STRING;
   manifest["abi_version"] = KILN_ABI_VERSION;
   manifest["source"] = {

@@ -27,6 +27,8 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace kiln {
@@ -189,6 +191,49 @@ void collectGlobals(const ast::Module &module, Globals &out) {
   }
 }
 
+/// The default of scalar entry parameter `p` (`k: int = 2`) as the
+/// attribute the manifest records: an i64, f64 or bool constant, written
+/// as a literal (a leading minus allowed). Null when it has none; sets
+/// `failed` after an error.
+static Attribute scalarDefault(ModuleLowering &m, OpBuilder &b,
+                               const ast::Param &p, ParamKind kind,
+                               bool &failed) {
+  if (!p.defaultValue)
+    return {};
+  const ast::Expr *e = p.defaultValue.get();
+  bool negate = false;
+  if (auto *u = llvm::dyn_cast<ast::UnaryOpExpr>(e);
+      u && (u->op == ast::UnaryOpKind::Neg || u->op == ast::UnaryOpKind::Pos)) {
+    negate = u->op == ast::UnaryOpKind::Neg;
+    e = u->operand.get();
+  }
+  auto *i = llvm::dyn_cast<ast::IntLitExpr>(e);
+  auto *f = llvm::dyn_cast<ast::FloatLitExpr>(e);
+  auto *bl = llvm::dyn_cast<ast::BoolLitExpr>(e);
+  if (kind == ParamKind::Int && i)
+    return b.getI64IntegerAttr(negate ? -i->value : i->value);
+  if (kind == ParamKind::Float && (f || i)) {
+    double v = f ? f->value : double(i->value);
+    // JSON has no inf or nan, and the manifest is JSON.
+    if (std::isfinite(v))
+      return b.getF64FloatAttr(negate ? -v : v);
+  }
+  if (kind == ParamKind::Bool && bl && e == p.defaultValue.get())
+    return b.getBoolAttr(bl->value);
+  const char *type = kind == ParamKind::Int     ? "int"
+                     : kind == ParamKind::Float ? "float"
+                                                : "bool";
+  const char *expected = kind == ParamKind::Int     ? "an int literal"
+                         : kind == ParamKind::Float ? "a finite number literal"
+                                                    : "True or False";
+  m.diags.error(p.defaultValue->range,
+                "the default of entry parameter '" + p.name + "' must be " +
+                    expected + " (it is annotated '" + type + "'), got '" +
+                    exprToString(*p.defaultValue) + "'");
+  failed = true;
+  return {};
+}
+
 /// Types the parameters of entry point `def` from their annotations and
 /// `specs`: a tensor, a scalar, or for Optional[Tensor] the tensor plus an
 /// i1 "is present" argument. False after an error.
@@ -224,6 +269,15 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
       argTypes.push_back(kind == ParamKind::Int     ? Type(b.getI64Type())
                          : kind == ParamKind::Float ? Type(b.getF64Type())
                                                     : Type(b.getI1Type()));
+      {
+        // The manifest records it; the runtime passes it for an omitted
+        // input, so the code takes the parameter as always given.
+        bool failed = false;
+        if (Attribute d = scalarDefault(m, b, p, kind, failed))
+          attrs.push_back(b.getNamedAttr("kiln.default", d));
+        if (failed)
+          return false;
+      }
       break;
     case ParamKind::Tensor:
     case ParamKind::OptionalTensor: {

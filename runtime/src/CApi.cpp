@@ -249,8 +249,8 @@ kiln_status *runModel(const kiln_model *model, const char *name,
                     std::to_string(numOutputs));
   std::vector<Tensor> views;
   for (size_t i = 0; i < numInputs; ++i) {
-    // NULL is None: Model::run accepts it for an optional input only, and
-    // names a required one it is given for.
+    // NULL is None: Model::run accepts it for an optional input, uses the
+    // default of an input with one, and names a required one.
     if (!inputs[i] && i < entry->args.size()) {
       views.push_back(Tensor::none());
       continue;
@@ -512,6 +512,12 @@ kiln_dtype kiln_value_dtype(const kiln_value *value) {
 
 int kiln_value_is_optional(const kiln_value *value) {
   return value && asValue(value)->optional;
+}
+
+const void *kiln_value_default(const kiln_value *value) {
+  if (!value || !asValue(value)->hasDefault())
+    return nullptr;
+  return asValue(value)->defaultValue.data();
 }
 
 size_t kiln_value_rank(const kiln_value *value) {

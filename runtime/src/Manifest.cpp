@@ -60,6 +60,25 @@ DimInfo parseDim(const json &dim, const std::string &what, bool symbols) {
   return d;
 }
 
+/// The default of scalar input `info`, of its dtype: a JSON bool for
+/// bool, an integer for i64, a number for f64.
+Tensor parseDefault(const json &given, const ValueInfo &info) {
+  std::string what = "the default of " + inQuotes(info.name);
+  if (!info.scalar)
+    throw std::runtime_error(what + ": only a scalar input has one");
+  Tensor value = Tensor::zeros(info.dtype, {});
+  if (info.dtype == DType::Bool && given.is_boolean())
+    *value.data<uint8_t>() = given.get<bool>();
+  else if (info.dtype == DType::I64)
+    *value.data<int64_t>() = integerValue(given, what, INT64_MIN, INT64_MAX);
+  else if (info.dtype == DType::F64 && given.is_number())
+    *value.data<double>() = given.get<double>();
+  else
+    throw std::runtime_error(what + " is not a " +
+                             std::string(dtypeName(info.dtype)));
+  return value;
+}
+
 ValueInfo parseValue(const json &value) {
   ValueInfo info;
   info.name = value.at("name").get<std::string>();
@@ -73,6 +92,9 @@ ValueInfo parseValue(const json &value) {
   if (info.optional && info.scalar)
     throw std::runtime_error(inQuotes(info.name) +
                              " is a scalar marked optional");
+  // Format 2.1: a scalar input's Python default.
+  if (auto given = value.find("default"); given != value.end())
+    info.defaultValue = parseDefault(*given, info);
   std::string what = "a dim of " + inQuotes(info.name);
   const json &dims = value.at("dims");
   if (dims.size() > KILN_MAX_RANK)
@@ -164,6 +186,10 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
         info.args.push_back(parseValue(arg));
       for (const json &result : entry.at("results")) {
         info.results.push_back(parseValue(result));
+        if (info.results.back().hasDefault())
+          throw std::runtime_error("result " +
+                                   inQuotes(info.results.back().name) +
+                                   " has a default");
         if (info.results.back().optional)
           throw std::runtime_error("result " +
                                    inQuotes(info.results.back().name) +

@@ -339,15 +339,19 @@ std::string checkInputSize(const Tensor &input) {
 /// message or "".
 std::string checkInputs(const EntryInfo &entry,
                         const std::vector<Tensor> &inputs) {
-  // Trailing optional inputs may be left out, as Python's `= None`.
+  // Trailing optional inputs may be left out, as Python's `= None`, and
+  // so may trailing inputs with a default.
   size_t required = entry.args.size();
-  while (required > 0 && entry.args[required - 1].optional)
+  while (required > 0 && (entry.args[required - 1].optional ||
+                          entry.args[required - 1].hasDefault()))
     --required;
   if (inputs.size() < required || inputs.size() > entry.args.size()) {
     std::string names;
     for (const ValueInfo &arg : entry.args)
       names += (names.empty() ? "" : ", ") + arg.name +
-               (arg.optional ? " (optional)" : "");
+               (arg.optional ? " (optional)"
+                : arg.hasDefault() ? " (has a default)"
+                                   : "");
     std::string count = std::to_string(entry.args.size());
     if (required != entry.args.size())
       count = std::to_string(required) + " to " + count;
@@ -362,7 +366,7 @@ std::string checkInputs(const EntryInfo &entry,
     std::string what = "input '" + arg.name + "' of '" + entry.name + "'";
     if (input.isNone()) {
       // None binds no dim symbol: the code never reads an absent input.
-      if (!arg.optional)
+      if (!arg.optional && !arg.hasDefault())
         return what + " is required, but got None (only an Optional[Tensor] "
                       "input may be None)";
       continue;
@@ -506,8 +510,14 @@ Result<std::vector<Tensor>> runEntry(const Model::Impl &impl,
   std::vector<std::vector<int64_t>> descriptors;
   for (size_t i = 0; i < entry.args.size(); ++i) {
     const ValueInfo &arg = entry.args[i];
-    bool absent = i >= inputs.size() || inputs[i].isNone();
-    if (!absent) {
+    bool omitted = i >= inputs.size();
+    bool absent = omitted || inputs[i].isNone();
+    // A default stands for an input left out, and for None unless None
+    // is a value the input can take.
+    if (absent && arg.hasDefault() && (omitted || !arg.optional)) {
+      absent = false;
+      descriptors.push_back(describeInput(arg.defaultValue));
+    } else if (!absent) {
       descriptors.push_back(describeInput(inputs[i]));
     } else {
       std::vector<int64_t> shape;

@@ -47,13 +47,26 @@ std::string scalarText(const nlohmann::json &value) {
   return "?";
 }
 
+/// A default as Python writes it: 2, 1e-05, False. Anything else is "?".
+std::string defaultText(const nlohmann::json &value) {
+  if (value.is_boolean())
+    return value.get<bool>() ? "True" : "False";
+  if (value.is_number())
+    return value.dump();
+  return "?";
+}
+
 /// "x: f32[N, 3]", "mask: f32[T, T]?" (Optional[Tensor], may be None), or
-/// "k: i64 (Python scalar)".
+/// "k: i64 (Python scalar)", "k: i64 (Python scalar) = 2" with a default.
 std::string describeValue(const nlohmann::json &value) {
   std::string name = escaped(value.value("name", "?"));
   std::string dtype = escaped(value.value("dtype", "?"));
-  if (value.value("scalar", false))
-    return fmt::format("{}: {} (Python scalar)", name, dtype);
+  if (value.value("scalar", false)) {
+    auto given = value.find("default");
+    return fmt::format("{}: {} (Python scalar){}", name, dtype,
+                       given == value.end() ? ""
+                                            : " = " + defaultText(*given));
+  }
   std::vector<std::string> dims;
   for (const auto &dim : value.at("dims"))
     dims.push_back(scalarText(dim));

@@ -41,6 +41,11 @@ struct ValueInfo {
   /// (or, when every input after it is optional too, leave it out).
   bool optional = false;
   std::vector<DimInfo> dims;
+  /// For a scalar input with a Python default (`k: int = 2`): the value, a
+  /// rank-0 tensor of `dtype`, that run() passes when the input is left
+  /// out or given as Tensor::none(). Tensor::none() when there is none.
+  Tensor defaultValue = Tensor::none();
+  bool hasDefault() const { return !defaultValue.isNone(); }
 };
 
 struct EntryInfo {
@@ -84,8 +89,10 @@ public:
   /// Runs entry point `name`. Inputs are checked against its signature
   /// (count, dtype, rank, static dims, and one size per dim symbol) before
   /// any code runs. An optional input takes Tensor::none() for None, and
-  /// trailing optional inputs may be left out (None, as a Python default). Errors raised by the compiled code come back as an
-  /// Error whose message points at the script's source line. The Error's
+  /// trailing optional inputs may be left out (None, as a Python default).
+  /// An input with a default (ValueInfo::defaultValue) takes it when given
+  /// as Tensor::none() or, trailing, left out. Errors raised by the
+  /// compiled code come back as an Error whose message points at the script's source line. The Error's
   /// kind tells a bad call (InvalidArgument, NotFound) from a failure
   /// inside the compiled code (Runtime, OutOfMemory).
   Result<std::vector<Tensor>> run(std::string_view name,

@@ -50,8 +50,9 @@
 extern "C" {
 #endif
 
-/* 2 added kiln_value_is_optional and NULL for an optional input. */
-#define KILN_C_API_VERSION 2
+/* 2 added kiln_value_is_optional and NULL for an optional input; 3 added
+ * kiln_value_default and NULL for an input with a default. */
+#define KILN_C_API_VERSION 3
 
 /* The library is built with hidden visibility; this exports the API. */
 #if defined(__GNUC__)
@@ -192,6 +193,11 @@ KILN_API kiln_dtype kiln_value_dtype(const kiln_value *value);
 /* 1 for an Optional[Tensor] input, which kiln_model_run takes as NULL for
  * None; 0 otherwise. */
 KILN_API int kiln_value_is_optional(const kiln_value *value);
+/* For a scalar input with a Python default (`k: int = 2`): its one
+ * element, of kiln_value_dtype (int64_t, double, or a 0/1 byte for bool),
+ * which kiln_model_run uses when the input is NULL or, trailing, left
+ * out. NULL when the input has none. Valid as long as the model. */
+KILN_API const void *kiln_value_default(const kiln_value *value);
 /* 0 for a Python scalar. */
 KILN_API size_t kiln_value_rank(const kiln_value *value);
 /* Dim `index`: its static size, or -1 when it is a symbol bound per call
@@ -204,7 +210,8 @@ KILN_API const char *kiln_value_dim_symbol(const kiln_value *value,
 /* Runs entry point `entry` on `num_inputs` inputs, which are read in place
  * and checked against its signature before any code runs. An optional input
  * (kiln_value_is_optional) may be NULL, meaning None, and trailing optional
- * inputs may be left out of `num_inputs`; NULL for a required input is
+ * inputs may be left out of `num_inputs`; so may an input with a default
+ * (kiln_value_default), which then takes it; NULL for a required input is
  * KILN_STATUS_INVALID_ARGUMENT, naming it. `num_outputs`
  * must be the entry's output count, and each outputs[i] chooses, as in
  * ONNX Runtime's OrtRun:

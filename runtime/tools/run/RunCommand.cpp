@@ -208,6 +208,11 @@ int gatherInputs(const RunOptions &o, const EntryInfo &entry,
       inputs.push_back(Tensor::none());
       continue;
     }
+    // Left out, an input with a default takes it, as in Python.
+    if (it == given.end() && arg.hasDefault()) {
+      inputs.push_back(arg.defaultValue);
+      continue;
+    }
     if (it == given.end()) {
       error("missing --input {}=...", arg.name);
       return 2;

@@ -1,0 +1,42 @@
+# Entry points with defaulted scalar parameters, written the way public code
+# writes them:
+#  - swish: timm/layers/activations.py
+#    (`def swish(x, inplace: bool = False)`);
+#  - pixel_norm: the PixelNorm of ProGAN/StyleGAN PyTorch ports
+#    (`x * torch.rsqrt(torch.mean(x ** 2, dim=1, keepdim=True) + 1e-8)`), with
+#    its epsilon as a defaulted parameter;
+#  - softmax_t: softmax with a temperature, as in knowledge-distillation
+#    code (`F.softmax(logits / temperature, dim=-1)`), and an int step
+#    added to it (an int, not the dim, which must be known while compiling);
+#  - Scale.forward: a parameterless module whose forward takes a defaulted
+#    float, like timm's LayerScale with its init value passed in.
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+
+
+# kiln: x=f32[B,C]
+@torch.jit.script
+def swish(x: Tensor, inplace: bool = False) -> Tensor:
+    return x.mul_(x.sigmoid()) if inplace else x.mul(x.sigmoid())
+
+
+# kiln: x=f32[B,C,H]
+@torch.jit.script
+def pixel_norm(x: Tensor, eps: float = 1e-8) -> Tensor:
+    return x * torch.rsqrt(torch.mean(x ** 2, dim=1, keepdim=True) + eps)
+
+
+# kiln: logits=f32[B,C]
+@torch.jit.script
+def softmax_t(logits: Tensor, temperature: float = 1.0, steps: int = 0) -> Tensor:
+    return F.softmax(logits / (temperature * (1 + steps)), dim=-1)
+
+
+class Scale(torch.nn.Module):
+    # kiln: x=f32[B,C]
+    def forward(self, x: Tensor, gamma: float = 1e-5, negate: bool = False) -> Tensor:
+        y = x * gamma
+        if negate:
+            y = -y
+        return y

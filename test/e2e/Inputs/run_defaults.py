@@ -1,0 +1,123 @@
+#!/usr/bin/python3
+"""Differential test of defaulted scalar entry inputs against eager PyTorch.
+
+Usage: run_defaults.py BIN_DIR test/e2e/Inputs/entry_defaults.py WORK_DIR
+
+Compiles the script's @torch.jit.script functions into one archive and its
+Scale module into another, at -O0 and at -O2. Each case runs through `kiln
+run` with its scalar inputs left out (so the manifest's defaults apply) and
+with them given, on two sets of dim sizes, and is compared with the eager
+function called the same way (defaults left to Python).
+
+Prints one line per run, then `all ok: N runs`; a mismatch prints FAILED
+and the exit status is 1.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import torch
+
+# rsqrt and exp are polynomials in the compiled code, good to a few f32
+# ulps, and reductions sum in other orders; a wrong scalar (a default not
+# applied) is off by far more.
+RTOL = 1e-4
+ATOL = 1e-6
+
+
+def load_eager(path):
+    with open(path) as f:
+        source = f.read()
+    saved = torch.jit.script
+    torch.jit.script = lambda obj, *a, **k: obj
+    namespace = {"__name__": "defaults_eager", "__file__": path}
+    try:
+        exec(compile(source, path, "exec"), namespace)
+    finally:
+        torch.jit.script = saved
+    return namespace
+
+
+def kiln(bin_dir, *args):
+    return subprocess.run([os.path.join(bin_dir, "kiln")] + list(args),
+                          capture_output=True, text=True)
+
+
+def cases():
+    """(archive, entry, eager name, tensor inputs, scalar inputs given)."""
+    g = torch.Generator().manual_seed(0)
+
+    def r(*shape):
+        return torch.randn(*shape, generator=g) * 3
+
+    out = []
+    for b, c, h in ((2, 5, 3), (3, 4, 6)):
+        x2, x3 = r(b, c), r(b, c, h)
+        for given in ({}, {"inplace": True}):
+            out.append(("fn", "swish", [("x", x2)], given))
+        for given in ({}, {"eps": 0.5}, {"eps": 2}):
+            out.append(("fn", "pixel_norm", [("x", x3)], given))
+        for given in ({}, {"temperature": 4.0}, {"temperature": 0.5, "steps": 3}):
+            out.append(("fn", "softmax_t", [("logits", x2)], given))
+        for given in ({}, {"gamma": 2.5}, {"negate": True}):
+            out.append(("Scale", "forward", [("x", x2)], given))
+    return out
+
+
+def spell(value):
+    return "True" if value is True else "False" if value is False else repr(value)
+
+
+def main():
+    bin_dir, script, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    ns = load_eager(script)
+    builds = [("fn", []), ("Scale", ["--entry", "Scale"])]
+    runs, failed = 0, False
+    for opt in ("-O0", "-O2"):
+        archives = {}
+        for key, extra in builds:
+            archives[key] = os.path.join(work, "%s%s.kiln" % (key, opt))
+            done = kiln(bin_dir, "compile", script, opt, "-o", archives[key],
+                        *extra)
+            if done.returncode != 0:
+                print("FAILED: compile %s %s: %s" % (key, opt, done.stderr))
+                return 1
+        for i, (key, entry, tensors, given) in enumerate(cases()):
+            args = ["run", archives[key], "--entry", entry, "--output", work]
+            for name, t in tensors:
+                path = os.path.join(work, "%d.%s.npy" % (i, name))
+                np.save(path, t.numpy())
+                args += ["--input", name + "=" + path]
+            for name, v in given.items():
+                args += ["--input", "%s=%s" % (name, spell(v))]
+            done = kiln(bin_dir, *args)
+            label = "%s %s%s(%s)" % (opt, "" if key == "fn" else key + ".",
+                                     entry, ", ".join(
+                                         "%s=%s" % kv for kv in given.items()))
+            label += " " + "x".join(str(d) for d in tensors[0][1].shape)
+            runs += 1
+            if done.returncode != 0:
+                print("FAILED: %s: %s" % (label, done.stderr.strip()))
+                failed = True
+                continue
+            got = np.load(os.path.join(work, entry + ".result0.npy"))
+            fn = ns["Scale"]().forward if key == "Scale" else ns[entry]
+            want = fn(*[t.clone() for _, t in tensors], **given).numpy()
+            if got.shape != want.shape or not np.allclose(
+                    got, want, rtol=RTOL, atol=ATOL):
+                print("FAILED: %s: max diff %s" % (
+                    label, np.abs(got - want).max() if got.shape == want.shape
+                    else "shape %s vs %s" % (got.shape, want.shape)))
+                failed = True
+                continue
+            print("ok: %s" % label)
+    if failed:
+        return 1
+    print("all ok: %d runs" % runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

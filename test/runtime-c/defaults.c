@@ -1,0 +1,82 @@
+/* Defaults of scalar inputs through the C API: kiln_value_default reads
+ * them, and NULL or leaving a trailing input out of n_in takes them.
+ * test/runtime-c/defaults.test runs it on the archive of Inputs/defaults.py
+ * (affine(x, k=2, shift=0.5, negate=False) = +-(k x + shift)). */
+#include <kiln/kiln.h>
+
+#include <stdio.h>
+
+static kiln_model *model;
+
+/* Runs affine on `n_in` inputs and prints the result or the status. */
+static void run(const char *label, const kiln_tensor *const *inputs,
+                size_t n_in) {
+  kiln_tensor *y = NULL;
+  kiln_status *status = kiln_model_run(model, "affine", inputs, n_in, &y, 1);
+  if (status) {
+    printf("%s: %s: %s\n", label,
+           kiln_status_code_name(kiln_status_get_code(status)),
+           kiln_status_message(status));
+  } else {
+    const float *v = (const float *)kiln_tensor_const_data(y);
+    int64_t i;
+    printf("%s:", label);
+    for (i = 0; i < kiln_tensor_element_count(y); ++i)
+      printf(" %g", v[i]);
+    printf("\n");
+  }
+  kiln_status_free(status);
+  kiln_tensor_free(y);
+}
+
+int main(int argc, char **argv) {
+  float xs[] = {1.0f, 2.0f, 3.0f};
+  int64_t shape[] = {3}, k3 = 3;
+  unsigned char yes = 1;
+  kiln_tensor *x = NULL, *k = NULL, *negate = NULL;
+  const kiln_entry_point *entry = NULL;
+  const kiln_tensor *inputs[4];
+  kiln_status *status;
+
+  if (argc < 2)
+    return 2;
+  status = kiln_model_load(argv[1], &model);
+  if (!status)
+    status = kiln_tensor_wrap(KILN_F32, shape, 1, xs, sizeof xs, &x);
+  if (!status)
+    status = kiln_tensor_wrap(KILN_I64, NULL, 0, &k3, sizeof k3, &k);
+  if (!status)
+    status = kiln_tensor_wrap(KILN_BOOL, NULL, 0, &yes, sizeof yes, &negate);
+  if (!status)
+    status = kiln_model_find_entry(model, "affine", &entry);
+  if (status) {
+    fprintf(stderr, "setup: %s\n", kiln_status_message(status));
+    return 1;
+  }
+  printf("x default: %s, k default: %lld, shift default: %g, negate "
+         "default: %d, NULL value: %s\n",
+         kiln_value_default(kiln_entry_input(entry, 0)) ? "yes" : "none",
+         (long long)*(const int64_t *)kiln_value_default(
+             kiln_entry_input(entry, 1)),
+         *(const double *)kiln_value_default(kiln_entry_input(entry, 2)),
+         *(const unsigned char *)kiln_value_default(kiln_entry_input(entry, 3)),
+         kiln_value_default(NULL) ? "yes" : "none");
+
+  inputs[0] = x;
+  run("all left out", inputs, 1);
+  inputs[1] = k;
+  run("k given", inputs, 2);
+  inputs[1] = NULL;
+  inputs[2] = NULL;
+  inputs[3] = negate;
+  run("k, shift NULL", inputs, 4);
+  inputs[0] = NULL;
+  run("x NULL", inputs, 4);
+  run("none", inputs, 0);
+
+  kiln_tensor_free(negate);
+  kiln_tensor_free(k);
+  kiln_tensor_free(x);
+  kiln_model_free(model);
+  return 0;
+}
