@@ -329,9 +329,24 @@ struct ReshapeLowering : KilnLowering<ReshapeOp> {
     SmallVector<Value> sizes;
     for (auto [size, inferred] : llvm::zip(shape, isInferred))
       sizes.push_back(m.toIndex(m.select(inferred, inferredSize, size)));
-    rewriter.replaceOp(op,
-                       unflatten(rewriter, loc, flatten(rewriter, loc, input),
-                                 op.getResult().getType(), sizes));
+    // A tensor with a static 0 dim holds nothing to move, and MLIR 19's
+    // bufferization crashes on an expand_shape whose group mixes a `?` dim
+    // with a static 0 (it divides by the group's static product).
+    RankedTensorType resultType = op.getResult().getType();
+    auto hasZero = [](ShapedType t) {
+      return llvm::is_contained(t.getShape(), 0);
+    };
+    if (hasZero(cast<ShapedType>(input.getType())) || hasZero(resultType)) {
+      SmallVector<Value> dynamic;
+      for (int64_t i = 0; i < resultType.getRank(); ++i)
+        if (resultType.isDynamicDim(i))
+          dynamic.push_back(sizes[i]);
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, resultType, dynamic);
+      return success();
+    }
+    rewriter.replaceOp(op, unflatten(rewriter, loc,
+                                     flatten(rewriter, loc, input), resultType,
+                                     sizes));
     return success();
   }
 };
