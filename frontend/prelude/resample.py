@@ -384,25 +384,13 @@ def repeat(input: Tensor, repeats: List[int]) -> Tensor:
     for i in range(m - rank):
         x = x.unsqueeze(0)
     wide = ()
-    sizes = ()
-    empty = False
     for i in range(m):
         r = repeats[i]
         if r < 0:
             raise ValueError(f"repeat() repeats must be non-negative, got "
                              f"{repeats}")
         wide = wide + (r, -1)
-        d = x.size(2 * i)
-        if r == 0 or (known(d) and d == 0):
-            sizes = sizes + (0,)
-            empty = True
-        else:
-            sizes = sizes + (r * d,)
         x = x.unsqueeze(2 * i)
-    # An empty result is made directly: the views would reshape a static 0
-    # beside a dynamic size, which the code generator cannot.
-    if empty:
-        return torch.zeros(sizes, dtype=input.dtype)
     x = x.expand(wide)
     for i in range(m):
         x = x.flatten(i, i + 1)
