@@ -29,28 +29,29 @@ namespace kiln {
 // Indexing
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// One step of an index walk.
-struct IndexStep {
-  enum Kind { Select, Slice, NewAxis } kind;
-  Value index;            // Select
-  Value start, end, step; // Slice
-  std::optional<int64_t> cStart, cEnd, cStep;
-  SourceRange range;
-};
-} // namespace
-
 /// Lowers the indices of `t[...]`, expanding `...` to full slices.
 static std::optional<std::vector<IndexStep>>
 lowerIndices(FunctionLowering &fl, ArrayRef<const ast::Expr *> indices,
              int64_t rank, SourceRange where) {
   int64_t consumed = 0;
   int ellipses = 0;
-  for (const ast::Expr *i : indices) {
-    if (llvm::isa<ast::EllipsisLitExpr>(i))
+  // Ints and tensors are lowered first: a bool mask consumes one dim per
+  // dim of its own, so `...` can only be sized once their types are known.
+  std::vector<MaybeValue> lowered(indices.size());
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const ast::Expr *i = indices[k];
+    if (llvm::isa<ast::EllipsisLitExpr>(i)) {
       ++ellipses;
-    else if (!llvm::isa<ast::NoneLitExpr>(i))
-      ++consumed;
+      continue;
+    }
+    if (llvm::isa<ast::NoneLitExpr>(i))
+      continue;
+    if (!llvm::isa<ast::SliceExpr>(i)) {
+      lowered[k] = fl.lowerExpr(*i);
+      if (!lowered[k])
+        return std::nullopt;
+    }
+    consumed += lowered[k] ? advancedIndexRank(*lowered[k]) : 1;
   }
   if (ellipses > 1) {
     fl.error(where, "an index can only have a single ellipsis ('...')");
@@ -75,7 +76,8 @@ lowerIndices(FunctionLowering &fl, ArrayRef<const ast::Expr *> indices,
                 r};
     return s;
   };
-  for (const ast::Expr *i : indices) {
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const ast::Expr *i = indices[k];
     if (llvm::isa<ast::EllipsisLitExpr>(i)) {
       for (int64_t k = 0; k < rank - consumed; ++k)
         steps.push_back(fullSlice(i->range));
@@ -114,12 +116,15 @@ lowerIndices(FunctionLowering &fl, ArrayRef<const ast::Expr *> indices,
       steps.push_back(st);
       continue;
     }
-    MaybeValue v = fl.lowerExpr(*i);
-    if (!v)
-      return std::nullopt;
+    MaybeValue &v = lowered[k];
+    if (v->isValue() && llvm::isa<RankedTensorType>(v->value.getType())) {
+      steps.push_back(
+          {IndexStep::Advanced, v->value, {}, {}, {}, {}, {}, {}, i->range});
+      continue;
+    }
     if (!v->isValue() || !v->value.getType().isInteger(64)) {
-      fl.error(i->range, "tensor indices must be ints, slices, None or '...', "
-                         "got " +
+      fl.error(i->range, "tensor indices must be ints, slices, None, '...', "
+                         "or integer or bool tensors, got " +
                              fl.describe(*v));
       return std::nullopt;
     }
@@ -258,10 +263,15 @@ MaybeValue FunctionLowering::lowerSubscript(const ast::SubscriptExpr &e) {
         return std::nullopt;
       Value cur = base->value;
       int64_t dim = 0;
+      std::vector<AdvancedIndex> advanced;
       for (const IndexStep &s : *steps) {
         auto t = llvm::cast<RankedTensorType>(cur.getType());
         Location l = loc(s.range);
         switch (s.kind) {
+        case IndexStep::Advanced:
+          advanced.push_back({dim, s.index, s.range});
+          dim += advancedIndexRank(PyValue::ofValue(s.index));
+          break;
         case IndexStep::NewAxis: {
           SmallVector<int64_t> shape(t.getShape());
           shape.insert(shape.begin() + dim, 1);
@@ -286,6 +296,12 @@ MaybeValue FunctionLowering::lowerSubscript(const ast::SubscriptExpr &e) {
           ++dim;
           break;
         }
+      }
+      if (!advanced.empty()) {
+        std::optional<Value> r = readAdvanced(*this, cur, advanced, e.range);
+        if (!r)
+          return std::nullopt;
+        cur = *r;
       }
       return PyValue::ofValue(cur);
     }
@@ -340,10 +356,16 @@ FunctionLowering::emitSubscriptUpdate(Value base,
     int64_t dim;
   };
   std::vector<Level> levels;
+  std::vector<AdvancedIndex> advanced;
   Value cur = base;
   int64_t dim = 0;
   for (const IndexStep &s : *steps) {
     auto t = llvm::cast<RankedTensorType>(cur.getType());
+    if (s.kind == IndexStep::Advanced) {
+      advanced.push_back({dim, s.index, s.range});
+      dim += advancedIndexRank(PyValue::ofValue(s.index));
+      continue;
+    }
     levels.push_back({cur, &s, dim});
     Location l = loc(s.range);
     if (s.kind == IndexStep::Select) {
@@ -362,7 +384,12 @@ FunctionLowering::emitSubscriptUpdate(Value base,
   auto viewType = llvm::cast<RankedTensorType>(cur.getType());
   Value src;
   Location l = loc(where);
-  if (isScalarType(value.getType())) {
+  if (!advanced.empty()) {
+    std::optional<Value> v = storeAdvanced(*this, cur, advanced, value, where);
+    if (!v)
+      return std::nullopt;
+    src = *v;
+  } else if (isScalarType(value.getType())) {
     src = b.create<FullOp>(l, viewType, value, dimValues(cur, where));
   } else {
     std::optional<Value> v = broadcastForStore(*this, value, viewType, where);

@@ -514,6 +514,34 @@ std::optional<mlir::Value> lowerListMembership(FunctionLowering &fl,
 MaybeValue sliceList(FunctionLowering &fl, const PyValue &list,
                      const ast::SliceExpr &slice, SourceRange where);
 
+//===--- indexing (LowerIndexing.cpp, LowerAdvancedIndexing.cpp) -------===//
+/// One step of an index walk: an int, a slice, None, or an integer or bool
+/// tensor (PyTorch's advanced indexing).
+struct IndexStep {
+  enum Kind { Select, Slice, NewAxis, Advanced } kind;
+  mlir::Value index;            // Select, Advanced
+  mlir::Value start, end, step; // Slice
+  std::optional<int64_t> cStart, cEnd, cStep;
+  SourceRange range;
+};
+/// A tensor index at `dim` of the tensor left by the basic steps.
+struct AdvancedIndex {
+  int64_t dim;
+  mlir::Value index;
+  SourceRange range;
+};
+/// How many dims an index consumes: a bool mask's rank, else 1.
+int64_t advancedIndexRank(const PyValue &index);
+/// `x[i0, i1, ...]` once ints, slices and None are applied, as PyTorch's
+/// aten::index computes it.
+std::optional<mlir::Value> readAdvanced(FunctionLowering &fl, mlir::Value x,
+                                        llvm::ArrayRef<AdvancedIndex> indices,
+                                        SourceRange where);
+/// `x` with `x[i0, i1, ...] = value` (index_put), functional.
+std::optional<mlir::Value> storeAdvanced(FunctionLowering &fl, mlir::Value x,
+                                         llvm::ArrayRef<AdvancedIndex> indices,
+                                         mlir::Value value, SourceRange where);
+
 /// Flattens the SSA leaves of a tuple-structured value. Returns false if a
 /// leaf is not an SSA value.
 bool flattenValues(const PyValue &v, llvm::SmallVectorImpl<mlir::Value> &out);
