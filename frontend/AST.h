@@ -40,6 +40,7 @@ struct Expr {
     Tuple,
     List,
     ListComp,
+    Dict,
     BinOp,
     UnaryOp,
     BoolOp,
@@ -151,6 +152,15 @@ struct ListCompExpr : Expr {
       : Expr(Kind::ListComp, r), elt(std::move(elt)), target(std::move(target)),
         iter(std::move(iter)), conds(std::move(conds)) {}
   static bool classof(const Expr *e) { return e->kind == Kind::ListComp; }
+};
+
+/// `{k1: v1, k2: v2}`: a dict display. `keys[i]` maps to `values[i]`.
+struct DictExpr : Expr {
+  std::vector<ExprPtr> keys;
+  std::vector<ExprPtr> values;
+  DictExpr(SourceRange r, std::vector<ExprPtr> k, std::vector<ExprPtr> v)
+      : Expr(Kind::Dict, r), keys(std::move(k)), values(std::move(v)) {}
+  static bool classof(const Expr *e) { return e->kind == Kind::Dict; }
 };
 
 enum class BinOpKind {

@@ -160,6 +160,15 @@ std::string unparse(const Expr &e, int minPrec) {
     s += "]";
     break;
   }
+  case Expr::Kind::Dict: {
+    const auto &d = cast<DictExpr>(e);
+    s = "{";
+    for (size_t i = 0; i < d.keys.size(); ++i)
+      s += (i ? ", " : "") + unparse(*d.keys[i], 1) + ": " +
+           unparse(*d.values[i], 1);
+    s += "}";
+    break;
+  }
   case Expr::Kind::BinOp: {
     const auto &b = cast<BinOpExpr>(e);
     bool rightAssoc = b.op == BinOpKind::Pow;
@@ -320,6 +329,15 @@ void Printer::expr(const Expr &e, unsigned indent, bool isTarget) {
     expr(*c.iter, indent + 1);
     for (const ExprPtr &cond : c.conds)
       expr(*cond, indent + 1);
+    return;
+  }
+  case Expr::Kind::Dict: {
+    const auto &d = cast<DictExpr>(e);
+    line(indent, "Dict", e.range, suffix);
+    for (size_t i = 0; i < d.keys.size(); ++i) {
+      expr(*d.keys[i], indent + 1);
+      expr(*d.values[i], indent + 1);
+    }
     return;
   }
   case Expr::Kind::BinOp: {

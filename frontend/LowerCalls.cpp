@@ -175,7 +175,8 @@ MaybeValue FunctionLowering::lowerCall(const ast::CallExpr &call) {
     return std::nullopt;
   switch (callee->kind) {
   case PyValue::Kind::Global:
-    if (MaybeValue r; lowerStaticTypeCall(*this, callee->str, call, r) ||
+    if (MaybeValue r; lowerDictCall(*this, callee->str, call, r) ||
+                      lowerStaticTypeCall(*this, callee->str, call, r) ||
                       lowerStaticGlobalCall(*this, callee->str, call, r) ||
                       lowerContainerCall(*this, callee->str, call, r))
       return r;
@@ -191,6 +192,7 @@ MaybeValue FunctionLowering::lowerCall(const ast::CallExpr &call) {
         return callObjectMethod(obj, *f, CallArgs::of(call));
     }
     if (MaybeValue r;
+        lowerDictMethod(*this, callee->elems[0], callee->str, call, r) ||
         lowerMetadataMethod(*this, callee->elems[0], callee->str, call, r) ||
         lowerStrFormat(*this, callee->elems[0], callee->str, call, r))
       return r;
@@ -225,11 +227,15 @@ static bool describeForKey(const PyValue &v, std::string &key) {
   case PyValue::Kind::Global:
     os << "global " << v.str << ",";
     return true;
-  case PyValue::Kind::Tuple: {
+  case PyValue::Kind::Tuple:
+  case PyValue::Kind::Dict: {
     bool any = false;
-    os << "(";
-    for (const PyValue &e : v.elems)
-      any |= describeForKey(e, key);
+    os << v.str << "(";
+    for (size_t i = 0; i < v.elems.size(); ++i) {
+      if (i < v.keys.size())
+        os << v.keys[i] << ":";
+      any |= describeForKey(v.elems[i], key);
+    }
     os << "),";
     return any;
   }

@@ -82,6 +82,8 @@ std::optional<Iteration> iterationOfValue(FunctionLowering &fl,
                                           const PyValue &v, SourceRange r) {
   if (v.kind == PyValue::Kind::Tuple)
     return unrolledOf(v.elems);
+  if (v.isDict())
+    return unrolledOf(dictKeys(v).elems);
   if (v.isValue()) {
     Value x = v.value;
     Iteration it;

@@ -64,6 +64,8 @@ MaybeValue FunctionLowering::lowerExpr(const ast::Expr &expr) {
     return lowerListLiteral(llvm::cast<ast::ListExpr>(expr));
   case ast::Expr::Kind::ListComp:
     return lowerListComp(*this, llvm::cast<ast::ListCompExpr>(expr));
+  case ast::Expr::Kind::Dict:
+    return lowerDictDisplay(*this, llvm::cast<ast::DictExpr>(expr));
   case ast::Expr::Kind::BinOp:
     return lowerBinOp(llvm::cast<ast::BinOpExpr>(expr));
   case ast::Expr::Kind::UnaryOp: {
@@ -122,6 +124,9 @@ MaybeValue FunctionLowering::lowerExpr(const ast::Expr &expr) {
   case ast::Expr::Kind::Attribute:
     return lowerAttribute(llvm::cast<ast::AttributeExpr>(expr));
   case ast::Expr::Kind::Subscript:
+    if (MaybeValue r; lowerDictSubscript(
+            *this, llvm::cast<ast::SubscriptExpr>(expr), r))
+      return r;
     return lowerSubscript(llvm::cast<ast::SubscriptExpr>(expr));
   case ast::Expr::Kind::Slice:
     error(expr.range, "a slice is only supported inside a subscript");
@@ -162,6 +167,8 @@ MaybeValue FunctionLowering::lowerName(const ast::NameExpr &e) {
     error(e.range, "'" + e.id + "' could not be parsed (see the error above)");
     return std::nullopt;
   }
+  if (std::optional<PyValue> cls = namedTupleClass(*this, e.id))
+    return cls;
   if (module.classes.count(e.id)) {
     error(e.range, "using the class '" + e.id +
                        "' inside a script function is not supported yet");
@@ -476,6 +483,8 @@ static std::optional<Value> lowerMembership(FunctionLowering &fl,
                                             SourceRange range) {
   if (r.isValue() && llvm::isa<ListType>(r.value.getType()))
     return lowerListMembership(fl, l, r, range);
+  if (r.isDict())
+    return lowerDictMembership(fl, l, r, range);
   if (r.kind != PyValue::Kind::Tuple) {
     fl.error(range, "'in' is supported on a tuple or a list only, "
                     "not " +
@@ -742,6 +751,8 @@ MaybeValue FunctionLowering::lowerAttribute(const ast::AttributeExpr &e) {
   }
   if (base->kind == PyValue::Kind::Object)
     return lowerObjectAttribute(*base->object, e);
+  if (MaybeValue r; lowerDictAttribute(*this, *base, e, r))
+    return r;
   if (base->isValue() && isTensor(base->value)) {
     auto tt = llvm::cast<RankedTensorType>(base->value.getType());
     if (e.attr == "shape") {

@@ -51,9 +51,10 @@ bool samePyValue(const PyValue &a, const PyValue &b) {
   case PyValue::Kind::Object:
     return a.object == b.object;
   case PyValue::Kind::Tuple:
+  case PyValue::Kind::Dict:
   case PyValue::Kind::Method:
   case PyValue::Kind::Optional:
-    if (a.elems.size() != b.elems.size() || a.str != b.str)
+    if (a.elems.size() != b.elems.size() || a.str != b.str || a.keys != b.keys)
       return false;
     for (size_t i = 0; i < a.elems.size(); ++i)
       if (!samePyValue(a.elems[i], b.elems[i]))
@@ -68,7 +69,8 @@ bool flattenValues(const PyValue &v, SmallVectorImpl<Value> &out) {
     out.push_back(v.value);
     return true;
   }
-  if (v.kind == PyValue::Kind::Tuple || v.kind == PyValue::Kind::Optional) {
+  if (v.kind == PyValue::Kind::Tuple || v.kind == PyValue::Kind::Optional ||
+      v.isDict()) {
     // Every SSA leaf is collected even past one that is not, so that a
     // prelude call passing (1, None) flattens as unflattenValues expects.
     bool all = true;
@@ -85,17 +87,25 @@ bool containsOptional(const PyValue &v) {
          });
 }
 
+bool containsDict(const PyValue &v) {
+  return v.isDict() || (v.kind == PyValue::Kind::Tuple &&
+                        llvm::any_of(v.elems, [](const PyValue &e) {
+                          return containsDict(e);
+                        }));
+}
+
 PyValue unflattenValues(const PyValue &shape, ArrayRef<Value> &values) {
   if (shape.kind == PyValue::Kind::Value) {
     PyValue r = PyValue::ofValue(values.front());
     values = values.drop_front();
     return r;
   }
-  if (shape.kind == PyValue::Kind::Tuple) {
-    std::vector<PyValue> elems;
-    for (const PyValue &e : shape.elems)
-      elems.push_back(unflattenValues(e, values));
-    return PyValue::tuple(std::move(elems));
+  if (shape.kind == PyValue::Kind::Tuple || shape.isDict()) {
+    // A dict's keys and a NamedTuple's fields are known while compiling.
+    PyValue r = shape;
+    for (PyValue &e : r.elems)
+      e = unflattenValues(e, values);
+    return r;
   }
   if (shape.kind == PyValue::Kind::Optional) {
     PyValue r = PyValue::optional(values[0], values[1]);
@@ -229,6 +239,12 @@ FunctionLowering::lowerBody(const ast::FunctionDef &fn,
                                      "; return a tensor in every case");
     return std::nullopt;
   }
+  if (func->hasAttr("kiln.entry") && containsDict(result)) {
+    error(env[kRetvalVar].where,
+          "an entry point cannot return a dict yet; return its values as a "
+          "tuple, or return it from a helper");
+    return std::nullopt;
+  }
   SmallVector<Value> results;
   if (!result.isNone() && !flattenValues(result, results)) {
     error(env[kRetvalVar].where,
@@ -338,8 +354,15 @@ std::string FunctionLowering::describe(const PyValue &v) {
     return "None";
   case PyValue::Kind::Str:
     return "a str";
+  case PyValue::Kind::Dict: {
+    std::string s = "a dict {";
+    for (size_t i = 0; i < v.elems.size(); ++i)
+      s += (i ? ", '" : "'") + v.keys[i] + "': " + describe(v.elems[i]);
+    return s + "}";
+  }
   case PyValue::Kind::Tuple: {
-    std::string s = "a tuple (";
+    std::string s = v.isNamedTuple() ? "a NamedTuple '" + v.str + "' ("
+                                     : "a tuple (";
     for (size_t i = 0; i < v.elems.size(); ++i)
       s += (i ? ", " : "") + describe(v.elems[i]);
     return s + ")";

@@ -92,6 +92,7 @@ std::optional<bool> staticTruth(const PyValue &c) {
   case PyValue::Kind::Str:
     return !c.str.empty();
   case PyValue::Kind::Tuple:
+  case PyValue::Kind::Dict:
     return !c.elems.empty();
   // A dtype, a module or a function is an object, and objects are true.
   case PyValue::Kind::Global:
@@ -472,7 +473,8 @@ bool FunctionLowering::emitIf(Location l, Value cond, SourceRange where,
                       SourceRange::cover(t->second.where, e->second.where)});
     if (!samePyValue(t->second.value, e->second.value)) {
       SmallVector<Value> tv, ev;
-      bool ok = flattenValues(t->second.value, tv) &&
+      bool ok = sameKeys(t->second.value, e->second.value) &&
+                flattenValues(t->second.value, tv) &&
                 flattenValues(e->second.value, ev) && tv.size() == ev.size();
       for (size_t i = 0; ok && i < tv.size(); ++i)
         ok = static_cast<bool>(joinTypes(tv[i].getType(), ev[i].getType()));

@@ -81,6 +81,8 @@ bool FunctionLowering::lowerFor(const ast::ForStmt &stmt) {
   MaybeValue iter = lowerExpr(*stmt.iter);
   if (!iter)
     return false;
+  if (iter->isDict()) // its keys, known while compiling
+    iter = dictKeys(*iter);
   // A tuple is iterated at compile time: its elements may differ in type.
   if (iter->kind == PyValue::Kind::Tuple) {
     std::set<std::string> names;

@@ -58,7 +58,7 @@ const ast::FunctionDef *findMethodIn(ModuleLowering &m,
 }
 
 /// A compile-time value as the lowering sees it.
-static PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,
+PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,
                          SourceRange where) {
   switch (v.kind) {
   case ConstValue::Kind::None:
@@ -75,6 +75,14 @@ static PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,
     return PyValue::global(v.str);
   case ConstValue::Kind::Tuple:
   case ConstValue::Kind::List: {
+    if (v.str == kDictMarker) {
+      PyValue d = PyValue::dict({}, {});
+      for (const ConstValue &pair : v.elems) {
+        d.keys.push_back(pair.elems[0].str);
+        d.elems.push_back(toPyValue(fl, pair.elems[1], where));
+      }
+      return d;
+    }
     std::vector<PyValue> elems;
     for (const ConstValue &e : v.elems)
       elems.push_back(toPyValue(fl, e, where));
@@ -89,6 +97,8 @@ static PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,
         elems.push_back(PyValue::ofObject(child.module.get()));
       return PyValue::tuple(std::move(elems));
     }
+    if (v.module->typeName == "ModuleDict")
+      return moduleDictValue(*v.module);
     return PyValue::ofObject(v.module.get());
   case ConstValue::Kind::Tensor: {
     assert(!v.weightName.empty() && "only weights are stored on modules");
@@ -183,8 +193,9 @@ MaybeValue FunctionLowering::callObject(const ModuleObject &obj,
     return callObjectMethod(obj, *forward, args);
   }
   const std::string &type = obj.typeName;
-  if (type == "ModuleList") {
-    error(call.func->range, "a ModuleList is not callable; loop over it");
+  if (type == "ModuleList" || type == "ModuleDict") {
+    error(call.func->range,
+          "a " + type + " is not callable; loop over it or index it");
     return std::nullopt;
   }
   // Every torch.nn module we compile takes one input tensor.

@@ -474,6 +474,8 @@ bool FunctionLowering::lowerAssign(const ast::Expr &target, PyValue value,
     MaybeValue cur = lowerName(*base);
     if (!cur)
       return false;
+    if (cur->isDict())
+      return storeDictItem(*this, base->id, *cur, *s, std::move(value));
     if (!cur->isValue() || !llvm::isa<RankedTensorType>(cur->value.getType()))
       return error(s->value->range,
                    "cannot assign to an element of " + describe(*cur) +

@@ -514,6 +514,46 @@ std::optional<mlir::Value> lowerListMembership(FunctionLowering &fl,
 MaybeValue sliceList(FunctionLowering &fl, const PyValue &list,
                      const ast::SliceExpr &slice, SourceRange where);
 
+//===--- dicts and NamedTuples (LowerDicts.cpp) -------------------------===//
+MaybeValue lowerDictDisplay(FunctionLowering &fl, const ast::DictExpr &e);
+/// A dict's keys, as a tuple of strings.
+PyValue dictKeys(const PyValue &d);
+/// An nn.ModuleDict as a dict from names to its modules.
+PyValue moduleDictValue(const ModuleObject &m);
+/// What an attribute that __init__ computed is to forward
+/// (LowerModules.cpp).
+PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,
+                  SourceRange where);
+/// The callable that a NamedTuple class `name` of the file stands for.
+std::optional<PyValue> namedTupleClass(FunctionLowering &fl,
+                                       const std::string &name);
+/// dict(...), len(d) and constructing a NamedTuple; false for other calls.
+bool lowerDictCall(FunctionLowering &fl, const std::string &path,
+                   const ast::CallExpr &call, MaybeValue &out);
+/// `d.items` etc. and a NamedTuple's `.field`; false for other values.
+bool lowerDictAttribute(FunctionLowering &fl, const PyValue &base,
+                        const ast::AttributeExpr &e, MaybeValue &out);
+/// `d.items()`, `d.keys()`, `d.values()`, `d.get(k, default)`.
+bool lowerDictMethod(FunctionLowering &fl, const PyValue &self,
+                     const std::string &name, const ast::CallExpr &call,
+                     MaybeValue &out);
+/// `d["k"]` for a local dict `d`; false when the base is not one.
+bool lowerDictSubscript(FunctionLowering &fl, const ast::SubscriptExpr &e,
+                        MaybeValue &out);
+/// `d["k"] = value`, rebinding `name`.
+bool storeDictItem(FunctionLowering &fl, const std::string &name,
+                   PyValue dict, const ast::SubscriptExpr &target,
+                   PyValue value);
+std::optional<mlir::Value> lowerDictMembership(FunctionLowering &fl,
+                                               const PyValue &needle,
+                                               const PyValue &dict,
+                                               SourceRange where);
+/// Whether `v` is or holds a dict (an entry point cannot return one yet).
+bool containsDict(const PyValue &v);
+/// Whether `a` and `b` have the same dict keys and NamedTuple fields
+/// throughout, so that one can stand for the other after a join.
+bool sameKeys(const PyValue &a, const PyValue &b);
+
 //===--- indexing (LowerIndexing.cpp, LowerAdvancedIndexing.cpp) -------===//
 /// One step of an index walk: an int, a slice, None, or an integer or bool
 /// tensor (PyTorch's advanced indexing).

@@ -190,12 +190,17 @@ bool InitEvaluator::assign(const ast::Expr &target, CV value, Frame &frame) {
                  "nn.Parameter(...) or use self.register_buffer('" +
                      a->attr + "', ...) so that it comes from the weights");
   if (value.kind == CV::Kind::List || value.kind == CV::Kind::Tuple)
-    for (const CV &e : value.elems)
-      if (e.kind == CV::Kind::Module || e.kind == CV::Kind::Tensor)
+    for (const CV &x : value.elems)
+      if (const CV &e = value.str == kDictMarker ? x.elems[1] : x;
+          e.kind == CV::Kind::Module || e.kind == CV::Kind::Tensor)
         return error(target.range,
-                     "a plain list of modules or tensors is not registered "
-                     "with the module, so its weights would be lost; use "
-                     "nn.ModuleList([...])");
+                     value.str == kDictMarker
+                         ? "a plain dict of modules or tensors is not "
+                           "registered with the module, so its weights would "
+                           "be lost; use nn.ModuleDict({...})"
+                         : "a plain list of modules or tensors is not "
+                           "registered with the module, so its weights would "
+                           "be lost; use nn.ModuleList([...])");
   if (value.kind == CV::Kind::Tensor)
     value.where = target.range;
   frame.self->set(a->attr, std::move(value));
@@ -256,6 +261,26 @@ std::optional<CV> InitEvaluator::eval(const ast::Expr &e, Frame &frame) {
     return makeSeq(e.kind == ast::Expr::Kind::Tuple ? CV::Kind::Tuple
                                                     : CV::Kind::List,
                    std::move(out));
+  }
+  case ast::Expr::Kind::Dict: {
+    // As the list of (key, value) pairs that nn.ModuleDict also takes,
+    // marked so that forward reads it as a dict (LowerModules.cpp).
+    const auto &d = llvm::cast<ast::DictExpr>(e);
+    std::vector<CV> pairs;
+    for (size_t i = 0; i < d.keys.size(); ++i) {
+      std::optional<CV> k = eval(*d.keys[i], frame);
+      if (k && k->kind != CV::Kind::Str) {
+        error(d.keys[i]->range, "a dict key must be a string");
+        return std::nullopt;
+      }
+      std::optional<CV> v = k ? eval(*d.values[i], frame) : std::nullopt;
+      if (!v)
+        return std::nullopt;
+      pairs.push_back(makeSeq(CV::Kind::Tuple, {*k, *v}));
+    }
+    CV dict = makeSeq(CV::Kind::List, std::move(pairs));
+    dict.str = kDictMarker;
+    return dict;
   }
   case ast::Expr::Kind::ListComp: {
     const auto &c = llvm::cast<ast::ListCompExpr>(e);

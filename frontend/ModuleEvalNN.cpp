@@ -362,11 +362,33 @@ std::optional<CV> InitEvaluator::constructNN(const std::string &name,
     }
     return done();
   }
+  if (name == "ModuleDict") {
+    auto a = bind("nn.ModuleDict", {{"modules", none}}, args);
+    if (!a)
+      return std::nullopt;
+    const CV &pairs = (*a)[0];
+    if (pairs.kind != CV::Kind::None && pairs.kind != CV::Kind::List &&
+        pairs.kind != CV::Kind::Tuple) {
+      error(where, "nn.ModuleDict() takes a dict of modules");
+      return std::nullopt;
+    }
+    for (const CV &p : pairs.elems) {
+      if (p.kind != CV::Kind::Tuple || p.elems.size() != 2 ||
+          p.elems[0].kind != CV::Kind::Str ||
+          p.elems[1].kind != CV::Kind::Module) {
+        error(where, "nn.ModuleDict() takes a dict from str to modules, got " +
+                         describeConst(p));
+        return std::nullopt;
+      }
+      obj->set(p.elems[0].str, p.elems[1]);
+    }
+    return done();
+  }
   error(where, "torch.nn." + name +
                    " is not supported; kiln compiles Linear, Conv2d, "
                    "MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, BatchNorm2d, "
                    "LayerNorm, Embedding, Dropout, ReLU, GELU, SiLU, Tanh, "
-                   "Sigmoid, Identity, Sequential and ModuleList");
+                   "Sigmoid, Identity, Sequential, ModuleList and ModuleDict");
   return std::nullopt;
 }
 } // namespace kiln::moduleeval

@@ -25,6 +25,10 @@ namespace kiln {
 
 struct ModuleObject;
 
+/// The `str` of a List that __init__ built from a dict display: its
+/// elements are (key, value) tuples.
+inline constexpr const char *kDictMarker = "$dict";
+
 /// A Python value computed while evaluating __init__.
 struct ConstValue {
   enum class Kind {

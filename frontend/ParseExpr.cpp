@@ -35,6 +35,9 @@ static uint32_t childHeight(const Expr &e) {
   } else if (auto *c = llvm::dyn_cast<ListCompExpr>(&e)) {
     see(c->elt), see(c->target), see(c->iter);
     seeAll(c->conds);
+  } else if (auto *d = llvm::dyn_cast<DictExpr>(&e)) {
+    seeAll(d->keys);
+    seeAll(d->values);
   } else if (auto *b = llvm::dyn_cast<BinOpExpr>(&e)) {
     see(b->lhs), see(b->rhs);
   } else if (auto *u = llvm::dyn_cast<UnaryOpExpr>(&e)) {
@@ -626,10 +629,46 @@ ExprPtr Parser::parseComprehension(SourceLoc begin, ExprPtr elt) {
 }
 
 ExprPtr Parser::parseBraceDisplay() {
-  // Neither displays nor their comprehensions are in the subset; look ahead
-  // only far enough to name the right one and blame the whole display.
+  SourceLoc begin = cur().range.begin;
+  if (!toks[pos + 1].isOp("**")) {
+    // A dict display, `{k: v, ...}`; a set or a comprehension is refused
+    // below, blaming the whole display.
+    size_t start = pos;
+    next(); // {
+    std::vector<ExprPtr> keys, values;
+    bool isDict = true;
+    while (!atOp("}") && !atOp("**")) {
+      ExprPtr k = parseTest();
+      if (!k)
+        return nullptr;
+      if (!atOp(":")) {
+        isDict = false;
+        break;
+      }
+      next();
+      ExprPtr v = parseTest();
+      if (!v)
+        return nullptr;
+      if (atKw("for") || atKw("async"))
+        break;
+      keys.push_back(std::move(k));
+      values.push_back(std::move(v));
+      if (!acceptOp(","))
+        break;
+    }
+    if (isDict && atOp("}")) {
+      next();
+      return make<DictExpr>(from(begin), std::move(keys), std::move(values));
+    }
+    if (isDict && !atOp("**") && !atKw("for") && !atKw("async"))
+      return failAtCur("expected ',' or '}' in a dict display");
+    pos = start;
+  }
+  // Neither sets nor comprehensions are in the subset; look ahead only far
+  // enough to name the right one and blame the whole display.
   size_t i = pos + 1;
   bool isDict = toks[i].isOp("}") || toks[i].isOp("**");
+  bool isComp = false;
   int nesting = 0;
   SourceRange r = cur().range;
   for (; i < toks.size() && !toks[i].is(TokenKind::EndOfFile); ++i) {
@@ -643,10 +682,16 @@ ExprPtr Parser::parseBraceDisplay() {
       }
     } else if (nesting == 0 && t.isOp(":")) {
       isDict = true;
+    } else if (nesting == 0 && t.isOp("**")) {
+      isDict = true;
+    } else if (nesting == 0 && t.isName("for")) {
+      isComp = true;
     }
   }
-  return fail(r, isDict ? "dict display is not supported"
-                        : "set display is not supported");
+  if (isDict)
+    return fail(r, isComp ? "dict comprehension is not supported"
+                          : "dict unpacking '**' is not supported");
+  return fail(r, "set display is not supported");
 }
 
 ExprPtr Parser::parseTestList(const char *starMessage) {
@@ -733,6 +778,9 @@ bool Parser::checkTarget(const Expr &e) {
     break;
   case Expr::Kind::ListComp:
     what = "a list comprehension";
+    break;
+  case Expr::Kind::Dict:
+    what = "a dict display";
     break;
   default:
     what = "an expression";

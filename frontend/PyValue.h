@@ -45,12 +45,18 @@ struct PyValue {
     /// `elems[1]` the tensor, meaningless while the i1 is false. `is None`
     /// tests the i1, and an `if` on it refines the name in each branch.
     Optional,
+    /// A `Dict[str, T]` built while compiling: `keys[i]` maps to
+    /// `elems[i]`, in insertion order. Values may differ in type and shape.
+    Dict,
   };
 
   Kind kind = Kind::None;
   mlir::Value value;
   std::string str;
   std::vector<PyValue> elems;
+  /// A Dict's keys; a NamedTuple's field names (a Tuple whose `str` is
+  /// the class name). Empty for a plain tuple.
+  std::vector<std::string> keys;
   const ast::FunctionDef *func = nullptr;
   const ModuleObject *object = nullptr;
   std::vector<DiagnosticNote> notes;
@@ -74,6 +80,23 @@ struct PyValue {
     p.elems = std::move(elems);
     return p;
   }
+  static PyValue dict(std::vector<std::string> keys,
+                      std::vector<PyValue> values) {
+    PyValue p;
+    p.kind = Kind::Dict;
+    p.keys = std::move(keys);
+    p.elems = std::move(values);
+    return p;
+  }
+  static PyValue namedTuple(std::string cls, std::vector<std::string> fields,
+                            std::vector<PyValue> elems) {
+    PyValue p = tuple(std::move(elems));
+    p.str = std::move(cls);
+    p.keys = std::move(fields);
+    return p;
+  }
+  bool isDict() const { return kind == Kind::Dict; }
+  bool isNamedTuple() const { return kind == Kind::Tuple && !keys.empty(); }
   static PyValue global(std::string path) {
     PyValue p;
     p.kind = Kind::Global;
