@@ -57,11 +57,14 @@ static json describeValue(const std::string &name, Type type,
 /// presence flag after each optional tensor, which a 2.x runtime, reading
 /// the input as required, would not pass. The rest stay 2.0, so that older
 /// runtimes still load them.
-static bool hasOptionalInput(ModuleOp module) {
+/// Optional scalars are format 4: a 3.x runtime refuses a scalar marked
+/// optional as a corrupt manifest, where it should say it is too old.
+static bool hasOptionalInput(ModuleOp module, bool scalar) {
   for (auto fn : module.getOps<func::FuncOp>())
     if (fn->hasAttr("kiln.entry"))
       for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-        if (fn.getArgAttr(i, "kiln.optional"))
+        if (fn.getArgAttr(i, "kiln.optional") &&
+            isa<RankedTensorType>(fn.getArgumentTypes()[i]) != scalar)
           return true;
   return false;
 }
@@ -183,7 +186,9 @@ std::string buildManifest(
   manifest["format"] = "kiln";
   ModuleOp module = const_cast<ModuleOp &>(inputs.kilnModule);
   int minor = hasDefault(module) ? 1 : 0;
-  if (hasOptionalInput(module))
+  if (hasOptionalInput(module, /*scalar=*/true))
+    manifest["format_version"] = {4, minor};
+  else if (hasOptionalInput(module, /*scalar=*/false))
     manifest["format_version"] = {3, minor};
   else
     manifest["format_version"] = {2, minor};

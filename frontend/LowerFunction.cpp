@@ -382,7 +382,11 @@ std::string FunctionLowering::describe(const PyValue &v) {
   case PyValue::Kind::Optional:
     // TorchScript's spelling, and what to do about it: the tensor is only
     // usable where `is not None` has refined it.
-    return "an Optional[Tensor] (" + describeType(v.payload().getType()) +
+    return std::string("an Optional[") +
+           (isa<TensorType>(v.payload().getType())
+                ? "Tensor"
+                : describeType(v.payload().getType())) +
+           "] (" + describeType(v.payload().getType()) +
            " or None; test it with 'is not None' first)";
   }
   return "a value";

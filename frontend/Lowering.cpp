@@ -197,8 +197,9 @@ void collectGlobals(const ast::Module &module, Globals &out) {
 /// `failed` after an error.
 static Attribute scalarDefault(ModuleLowering &m, OpBuilder &b,
                                const ast::Param &p, ParamKind kind,
-                               bool &failed) {
-  if (!p.defaultValue)
+                               bool optional, bool &failed) {
+  if (!p.defaultValue ||
+      (optional && llvm::isa<ast::NoneLitExpr>(*p.defaultValue)))
     return {};
   const ast::Expr *e = p.defaultValue.get();
   bool negate = false;
@@ -223,15 +224,58 @@ static Attribute scalarDefault(ModuleLowering &m, OpBuilder &b,
   const char *type = kind == ParamKind::Int     ? "int"
                      : kind == ParamKind::Float ? "float"
                                                 : "bool";
-  const char *expected = kind == ParamKind::Int     ? "an int literal"
+  std::string expected = kind == ParamKind::Int ? "an int literal"
                          : kind == ParamKind::Float ? "a finite number literal"
                                                     : "True or False";
+  if (optional) {
+    expected += " or None";
+    type = kind == ParamKind::Int     ? "Optional[int]"
+           : kind == ParamKind::Float ? "Optional[float]"
+                                      : "Optional[bool]";
+  }
   m.diags.error(p.defaultValue->range,
                 "the default of entry parameter '" + p.name + "' must be " +
                     expected + " (it is annotated '" + type + "'), got '" +
                     exprToString(*p.defaultValue) + "'");
   failed = true;
   return {};
+}
+
+/// For `Optional[T]`, `Union[T, None]` and `T | None` (either order), T;
+/// otherwise null. Entry points use it for Optional[int], Optional[float]
+/// and Optional[bool].
+static const ast::Expr *optionalInner(ModuleLowering &m,
+                                      const ast::Expr *annotation) {
+  if (!annotation)
+    return nullptr;
+  auto other = [](const ast::Expr *a, const ast::Expr *b) -> const ast::Expr * {
+    if (llvm::isa<ast::NoneLitExpr>(*a) && !llvm::isa<ast::NoneLitExpr>(*b))
+      return b;
+    if (llvm::isa<ast::NoneLitExpr>(*b) && !llvm::isa<ast::NoneLitExpr>(*a))
+      return a;
+    return nullptr;
+  };
+  if (auto *bin = llvm::dyn_cast<ast::BinOpExpr>(annotation))
+    return bin->op == ast::BinOpKind::BitOr
+               ? other(bin->lhs.get(), bin->rhs.get())
+               : nullptr;
+  auto *sub = llvm::dyn_cast<ast::SubscriptExpr>(annotation);
+  if (!sub)
+    return nullptr;
+  std::vector<const ast::Expr *> args;
+  for (const ast::ExprPtr &index : sub->indices) {
+    if (auto *tuple = llvm::dyn_cast<ast::TupleExpr>(index.get()))
+      for (const ast::ExprPtr &elt : tuple->elts)
+        args.push_back(elt.get());
+    else
+      args.push_back(index.get());
+  }
+  std::string head = resolveGlobalName(m, *sub->value);
+  if ((head == "Optional" || head == "typing.Optional") && args.size() == 1)
+    return args[0];
+  if ((head == "Union" || head == "typing.Union") && args.size() == 2)
+    return other(args[0], args[1]);
+  return nullptr;
 }
 
 /// Types the parameters of entry point `def` from their annotations and
@@ -246,16 +290,39 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
     if (hasSelf && &p == &def->params.front())
       continue; // self is the module instance, known at compile time
     ParamKind kind = classifyAnnotation(m, p.annotation.get());
+    // Optional[int], Optional[float], Optional[bool]: the scalar, then its
+    // presence flag, as for Optional[Tensor].
+    bool optionalScalar = false;
+    if (kind == ParamKind::Unsupported)
+      if (const ast::Expr *inner = optionalInner(m, p.annotation.get())) {
+        ParamKind innerKind = classifyAnnotation(m, inner);
+        if (innerKind == ParamKind::Int || innerKind == ParamKind::Float ||
+            innerKind == ParamKind::Bool) {
+          kind = innerKind;
+          optionalScalar = true;
+        }
+      }
     auto spec = specs.find(p.name);
     SmallVector<NamedAttribute> attrs;
     attrs.push_back(b.getNamedAttr("kiln.name", b.getStringAttr(p.name)));
+    // The input may be None: its value is followed by an i1 "is present"
+    // argument (docs/archive.md, optional inputs), which the manifest does
+    // not list as an input of its own.
+    auto addPresenceFlag = [&] {
+      attrs.push_back(b.getNamedAttr("kiln.optional", b.getUnitAttr()));
+      argAttrs.push_back(b.getDictionaryAttr(attrs));
+      attrs.clear();
+      attrs.push_back(b.getNamedAttr("kiln.name", b.getStringAttr(p.name)));
+      attrs.push_back(b.getNamedAttr("kiln.presence", b.getUnitAttr()));
+      argTypes.push_back(b.getI1Type());
+    };
     switch (kind) {
     case ParamKind::Unsupported:
       m.diags.error(p.annotation ? p.annotation->range : p.range,
                   "parameter '" + p.name + "' of entry point '" + def->name +
                       "' has type '" + exprToString(*p.annotation) +
-                      "'; entry points take Tensor, Optional[Tensor], "
-                      "int, float and bool");
+                      "'; entry points take Tensor, int, float and bool, "
+                      "and Optional of each");
       return false;
     case ParamKind::Int:
     case ParamKind::Float:
@@ -273,11 +340,13 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
         // The manifest records it; the runtime passes it for an omitted
         // input, so the code takes the parameter as always given.
         bool failed = false;
-        if (Attribute d = scalarDefault(m, b, p, kind, failed))
+        if (Attribute d = scalarDefault(m, b, p, kind, optionalScalar, failed))
           attrs.push_back(b.getNamedAttr("kiln.default", d));
         if (failed)
           return false;
       }
+      if (optionalScalar)
+        addPresenceFlag();
       break;
     case ParamKind::Tensor:
     case ParamKind::OptionalTensor: {
@@ -305,18 +374,8 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
       argTypes.push_back(RankedTensorType::get(
           shape, dtypeToType(m.context, spec->second.dtype)));
       attrs.push_back(b.getNamedAttr("kiln.dims", b.getArrayAttr(dims)));
-      if (kind == ParamKind::OptionalTensor) {
-        // The input may be None: the tensor's descriptor is followed by
-        // an i1 "is present" argument (docs/archive.md, optional inputs),
-        // which the manifest does not list as an input of its own.
-        attrs.push_back(b.getNamedAttr("kiln.optional", b.getUnitAttr()));
-        argAttrs.push_back(b.getDictionaryAttr(attrs));
-        attrs.clear();
-        attrs.push_back(
-            b.getNamedAttr("kiln.name", b.getStringAttr(p.name)));
-        attrs.push_back(b.getNamedAttr("kiln.presence", b.getUnitAttr()));
-        argTypes.push_back(b.getI1Type());
-      }
+      if (kind == ParamKind::OptionalTensor)
+        addPresenceFlag();
       break;
     }
     }

@@ -86,12 +86,10 @@ ValueInfo parseValue(const json &value) {
   if (!parseDType(dtype, info.dtype))
     throw std::runtime_error("unknown dtype '" + dtype + "'");
   info.scalar = value.at("scalar").get<bool>();
-  // Format 3: an Optional[Tensor] input (absent: a required input).
+  // Format 3: an Optional[Tensor] input (absent: a required input);
+  // format 4 also an optional scalar.
   if (auto optional = value.find("optional"); optional != value.end())
     info.optional = optional->get<bool>();
-  if (info.optional && info.scalar)
-    throw std::runtime_error(inQuotes(info.name) +
-                             " is a scalar marked optional");
   // Format 2.1: a scalar input's Python default.
   if (auto given = value.find("default"); given != value.end())
     info.defaultValue = parseDefault(*given, info);
@@ -150,12 +148,12 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
                                  0, kMaxSmallInt);
     int64_t minor = integerValue(version.at(1), "the minor format version",
                                  0, kMaxSmallInt);
-    if (major < 1 || major > 3) {
+    if (major < 1 || major > 4) {
       kind = ErrorKind::Unsupported;
       return "archive format version " + std::to_string(major) + "." +
              std::to_string(minor) +
              " is not supported: this runtime (kiln " KILN_VERSION_STRING
-             ") reads format versions 1.x, 2.x and 3.x";
+             ") reads format versions 1.x to 4.x";
     }
     int64_t abi = integerField(manifest, "abi_version", 0, kMaxSmallInt);
     if (abi != KILN_ABI_VERSION) {
@@ -197,11 +195,17 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
       }
       // Before format 3 an optional input would have taken no presence
       // flag, so no such archive has one.
-      for (const ValueInfo &arg : info.args)
+      for (const ValueInfo &arg : info.args) {
         if (arg.optional && major < 3)
           throw std::runtime_error(
               "input " + inQuotes(arg.name) +
               " is optional, which needs format version 3");
+        // Format 4: Optional[int], Optional[float], Optional[bool].
+        if (arg.optional && arg.scalar && major < 4)
+          throw std::runtime_error(
+              "input " + inQuotes(arg.name) +
+              " is an optional scalar, which needs format version 4");
+      }
       impl.entries.push_back(std::move(info));
     }
     impl.strings = manifest.at("strings").get<std::vector<std::string>>();

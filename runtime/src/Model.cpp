@@ -367,7 +367,7 @@ std::string checkInputs(const EntryInfo &entry,
     if (input.isNone()) {
       // None binds no dim symbol: the code never reads an absent input.
       if (!arg.optional && !arg.hasDefault())
-        return what + " is required, but got None (only an Optional[Tensor] "
+        return what + " is required, but got None (only an Optional "
                       "input may be None)";
       continue;
     }
@@ -505,7 +505,8 @@ Result<std::vector<Tensor>> runEntry(const Model::Impl &impl,
 
   // An optional input passes its tensor, then a rank-0 bool that says
   // whether it is there (docs/archive.md). An absent one passes no data
-  // and its declared rank, static sizes kept and symbols 0.
+  // (a scalar, a zero) and its declared rank, static sizes kept and
+  // symbols 0.
   static const uint8_t kPresent = 1, kAbsent = 0;
   std::vector<std::vector<int64_t>> descriptors;
   for (size_t i = 0; i < entry.args.size(); ++i) {
@@ -523,8 +524,12 @@ Result<std::vector<Tensor>> runEntry(const Model::Impl &impl,
       std::vector<int64_t> shape;
       for (const DimInfo &dim : arg.dims)
         shape.push_back(dim.symbol.empty() ? dim.size : 0);
-      descriptors.push_back(
-          describeInput(Tensor::borrow(arg.dtype, shape, nullptr)));
+      // The code reads a scalar argument where it starts, before any test
+      // of its flag, so an absent one points at a zero.
+      static const int64_t kZero = 0;
+      descriptors.push_back(describeInput(Tensor::borrow(
+          arg.dtype, shape,
+          arg.scalar ? const_cast<int64_t *>(&kZero) : nullptr)));
     }
     if (arg.optional)
       descriptors.push_back(describeInput(Tensor::borrow(

@@ -57,22 +57,24 @@ std::string defaultText(const nlohmann::json &value) {
 }
 
 /// "x: f32[N, 3]", "mask: f32[T, T]?" (Optional[Tensor], may be None), or
-/// "k: i64 (Python scalar)", "k: i64 (Python scalar) = 2" with a default.
+/// "k: i64 (Python scalar)", "k: i64 (Python scalar) = 2" with a default,
+/// "k: i64? (Python scalar)" for Optional[int].
 std::string describeValue(const nlohmann::json &value) {
   std::string name = escaped(value.value("name", "?"));
   std::string dtype = escaped(value.value("dtype", "?"));
+  auto optional = value.find("optional");
+  bool mayBeNone = optional != value.end() && optional->is_boolean() &&
+                   optional->get<bool>();
   if (value.value("scalar", false)) {
     auto given = value.find("default");
-    return fmt::format("{}: {} (Python scalar){}", name, dtype,
+    return fmt::format("{}: {}{} (Python scalar){}", name, dtype,
+                       mayBeNone ? "?" : "",
                        given == value.end() ? ""
                                             : " = " + defaultText(*given));
   }
   std::vector<std::string> dims;
   for (const auto &dim : value.at("dims"))
     dims.push_back(scalarText(dim));
-  auto optional = value.find("optional");
-  bool mayBeNone = optional != value.end() && optional->is_boolean() &&
-                   optional->get<bool>();
   return fmt::format("{}: {}[{}]{}", name, dtype, fmt::join(dims, ", "),
                      mayBeNone ? "?" : "");
 }

@@ -37,8 +37,9 @@ struct ValueInfo {
   DType dtype = DType::F32;
   /// True for a Python int/float/bool, passed as a rank-0 tensor.
   bool scalar = false;
-  /// True for an Optional[Tensor] input: the caller may pass Tensor::none()
-  /// (or, when every input after it is optional too, leave it out).
+  /// True for an Optional input (Optional[Tensor], Optional[int], ...):
+  /// the caller may pass Tensor::none() (or, when every input after it is
+  /// optional too, leave it out).
   bool optional = false;
   std::vector<DimInfo> dims;
   /// For a scalar input with a Python default (`k: int = 2`): the value, a

@@ -65,7 +65,7 @@ public:
   /// copy of the Tensor is gone.
   static Tensor adopt(DType dtype, std::vector<int64_t> shape, void *data,
                       void (*release)(void *));
-  /// Python's None, for an Optional[Tensor] input of Model::run: no data,
+  /// Python's None, for an Optional input of Model::run: no data,
   /// shape [0] like Tensor(), and isNone() true. A required input refuses it.
   static Tensor none();
 

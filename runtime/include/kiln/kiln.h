@@ -190,8 +190,8 @@ KILN_API const kiln_value *kiln_entry_output(const kiln_entry_point *entry,
 /* The Python parameter name ("x"); "result0", "result1"... for outputs. */
 KILN_API const char *kiln_value_name(const kiln_value *value);
 KILN_API kiln_dtype kiln_value_dtype(const kiln_value *value);
-/* 1 for an Optional[Tensor] input, which kiln_model_run takes as NULL for
- * None; 0 otherwise. */
+/* 1 for an Optional input (of a tensor or a scalar), which kiln_model_run
+ * takes as NULL for None; 0 otherwise. */
 KILN_API int kiln_value_is_optional(const kiln_value *value);
 /* For a scalar input with a Python default (`k: int = 2`): its one
  * element, of kiln_value_dtype (int64_t, double, or a 0/1 byte for bool),

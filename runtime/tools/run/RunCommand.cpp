@@ -39,7 +39,7 @@ void addRunOptions(CLI::App &cmd, RunOptions &o) {
                  "as 1.5, 3 or true; a SHAPExDTYPE=VALUES literal such as "
                  "'2x2xf32=1 2 3 4' or 'f32=1.5'; random values (normal "
                  "for floats, 0..9 for ints) from a seed; or None for an "
-                 "Optional[Tensor] input, which may also be left out")
+                 "Optional input, which may also be left out")
       ->type_name(
           "NAME=FILE.npy|VALUE|SHAPExDTYPE=VALUES|random[:SEED]|None")
       ->allow_extra_args(false);
@@ -202,15 +202,15 @@ int gatherInputs(const RunOptions &o, const EntryInfo &entry,
   for (size_t i = 0; i < entry.args.size(); ++i) {
     const ValueInfo &arg = entry.args[i];
     auto it = given.find(arg.name);
-    // None, written or left out, for an Optional[Tensor] input; a
+    // None, written or left out, for an Optional input; a
     // required one refuses it here, as a usage error.
-    if (it == given.end() && arg.optional) {
-      inputs.push_back(Tensor::none());
-      continue;
-    }
     // Left out, an input with a default takes it, as in Python.
     if (it == given.end() && arg.hasDefault()) {
       inputs.push_back(arg.defaultValue);
+      continue;
+    }
+    if (it == given.end() && arg.optional) {
+      inputs.push_back(Tensor::none());
       continue;
     }
     if (it == given.end()) {
@@ -220,7 +220,7 @@ int gatherInputs(const RunOptions &o, const EntryInfo &entry,
     if (it->second == "None") {
       if (!arg.optional) {
         error("--input {}=None: input '{}' of '{}' is required; only an "
-              "Optional[Tensor] input may be None",
+              "Optional input may be None",
               arg.name, arg.name, entry.name);
         return 2;
       }

@@ -9,7 +9,12 @@
 #    code (`F.softmax(logits / temperature, dim=-1)`), and an int step
 #    added to it (an int, not the dim, which must be known while compiling);
 #  - Scale.forward: a parameterless module whose forward takes a defaulted
-#    float, like timm's LayerScale with its init value passed in.
+#    float, like timm's LayerScale with its init value passed in;
+#  - attention_scores: the `scale: Optional[float] = None` of
+#    torch.nn.functional.scaled_dot_product_attention (None: 1/sqrt(D)),
+#    with an Optional[int] cap and an Optional[bool] that defaults to True.
+from typing import Optional
+
 import torch
 import torch.nn.functional as F
 from torch import Tensor
@@ -40,3 +45,17 @@ class Scale(torch.nn.Module):
         if negate:
             y = -y
         return y
+
+
+# kiln: q=f32[B,T,8], k=f32[B,T,8]
+@torch.jit.script
+def attention_scores(q: Tensor, k: Tensor, scale: Optional[float] = None,
+                     cap: Optional[int] = None,
+                     softmax: Optional[bool] = True) -> Tensor:
+    s = scale if scale is not None else q.size(-1) ** -0.5
+    att = (q @ k.transpose(-2, -1)) * s
+    if cap is not None:
+        att = att.clamp(-cap, cap)
+    if softmax is not None and softmax:
+        att = att.softmax(dim=-1)
+    return att

@@ -6,8 +6,9 @@ Usage: run_defaults.py BIN_DIR test/e2e/Inputs/entry_defaults.py WORK_DIR
 Compiles the script's @torch.jit.script functions into one archive and its
 Scale module into another, at -O0 and at -O2. Each case runs through `kiln
 run` with its scalar inputs left out (so the manifest's defaults apply) and
-with them given, on two sets of dim sizes, and is compared with the eager
-function called the same way (defaults left to Python).
+with them given (an Optional one also as `=None`), on two sets of dim
+sizes, and is compared with the eager function called the same way
+(defaults left to Python).
 
 Prints one line per run, then `all ok: N runs`; a mismatch prints FAILED
 and the exit status is 1.
@@ -62,6 +63,11 @@ def cases():
             out.append(("fn", "softmax_t", [("logits", x2)], given))
         for given in ({}, {"gamma": 2.5}, {"negate": True}):
             out.append(("Scale", "forward", [("x", x2)], given))
+        q, k = r(b, c, 8), r(b, c, 8)
+        for given in ({}, {"scale": 0.25}, {"cap": 1}, {"softmax": None},
+                      {"softmax": False, "scale": None, "cap": 2}):
+            out.append(("fn", "attention_scores", [("q", q), ("k", k)],
+                        given))
     return out
 
 

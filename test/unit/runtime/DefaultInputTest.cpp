@@ -61,8 +61,55 @@ TEST_CASE("run passes the default of an input left out or None",
         "default), neg (has a default)), got 0");
   CHECK(runError(model, "affine", {none}) ==
         "input 'x' of 'affine' is required, but got None (only an "
-        "Optional[Tensor] input may be None)");
+        "Optional input may be None)");
   // A given input is checked as always.
   CHECK(runError(model, "affine", {x, scalar<double>(DType::F64, 1.0)}) ==
         "input 'k' of 'affine' must be i64, got f64");
+}
+
+namespace {
+
+const char *const OptionalScalarScript = R"(from typing import Optional
+
+
+# kiln: x=f32[N]
+@torch.jit.script
+def shift_scale(x: Tensor, shift: Optional[int] = None,
+                scale: Optional[float] = 1.5) -> Tensor:
+    if shift is not None:
+        x = x + shift
+    if scale is not None:
+        x = x * scale
+    return x
+)";
+
+} // namespace
+
+TEST_CASE("an Optional scalar takes a value, None, or its default",
+          "[model][defaults][optional]") {
+  Model model = loadOk(archive("optional-scalars", OptionalScalarScript));
+  const EntryInfo *entry = model.entry("shift_scale");
+  REQUIRE(entry);
+  REQUIRE(entry->args.size() == 3);
+  CHECK(entry->args[1].optional);
+  CHECK(entry->args[1].scalar);
+  CHECK_FALSE(entry->args[1].hasDefault());
+  CHECK(entry->args[2].optional);
+  REQUIRE(entry->args[2].hasDefault());
+  CHECK(*entry->args[2].defaultValue.data<double>() == 1.5);
+
+  Tensor x = filled<float>(DType::F32, {2}, {1.0f, 2.0f});
+  Tensor two = scalar<int64_t>(DType::I64, 2);
+  Tensor none = Tensor::none();
+  // Left out, scale is 1.5; given as None, it is None.
+  CHECK(valuesOf<float>(runOk(model, "shift_scale", {x})[0]) ==
+        std::vector<float>{1.5f, 3.0f});
+  CHECK(valuesOf<float>(runOk(model, "shift_scale", {x, two})[0]) ==
+        std::vector<float>{4.5f, 6.0f});
+  CHECK(valuesOf<float>(runOk(model, "shift_scale", {x, two, none})[0]) ==
+        std::vector<float>{3.0f, 4.0f});
+  CHECK(valuesOf<float>(runOk(model, "shift_scale", {x, none, none})[0]) ==
+        std::vector<float>{1.0f, 2.0f});
+  CHECK(runError(model, "shift_scale", {x, scalar<double>(DType::F64, 1.0)}) ==
+        "input 'shift' of 'shift_scale' must be i64, got f64");
 }

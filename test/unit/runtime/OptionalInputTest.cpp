@@ -97,7 +97,7 @@ TEST_CASE("None for a required input is refused, naming it",
   CHECK(out.error().kind == ErrorKind::InvalidArgument);
   CHECK(out.error().message ==
         "input 'x' of 'opt' is required, but got None (only an "
-        "Optional[Tensor] input may be None)");
+        "Optional input may be None)");
   CHECK(runError(model, "opt", {}) ==
         "'opt' takes 1 to 3 inputs (x, b (optional), s (optional)), got 0");
   // A default-constructed Tensor is an empty f32[0] tensor, not None.
