@@ -79,13 +79,13 @@ static json defaultValue(Attribute attr) {
   return cast<FloatAttr>(attr).getValueAsDouble();
 }
 
-/// Defaults only add a field, which an older runtime ignores (it then
-/// asks for the input), so they raise the minor version.
+/// Defaults and str_args only add a field, which an older runtime ignores
+/// (it then asks for the input), so they raise the minor version.
 static bool hasDefault(ModuleOp module) {
   for (auto fn : module.getOps<func::FuncOp>())
     if (fn->hasAttr("kiln.entry"))
       for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-        if (fn.getArgAttr(i, "kiln.default"))
+        if (fn.getArgAttr(i, "kiln.default") || fn->hasAttr("kiln.strings"))
           return true;
   return false;
 }
@@ -118,6 +118,16 @@ static json describeEntries(ModuleOp module) {
                                       fn.getResultTypes()[i], nullptr));
     entry["args"] = args;
     entry["results"] = results;
+    // The str parameters it was compiled for: no inputs, but the caller
+    // should know which variant this is.
+    if (auto strings = fn->getAttrOfType<DictionaryAttr>("kiln.strings")) {
+      json fixed = json::array();
+      for (NamedAttribute s : strings)
+        fixed.push_back(
+            {{"name", s.getName().str()},
+             {"value", cast<StringAttr>(s.getValue()).str()}});
+      entry["str_args"] = fixed;
+    }
     entries.push_back(entry);
   }
   return entries;

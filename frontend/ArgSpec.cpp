@@ -78,6 +78,11 @@ SpecResult<ArgSpec> parseArgSpec(std::string_view input) {
     return fail("invalid argument name '" + std::string(name) +
                 "' in argument spec " + quoted);
   std::string_view rest = trim(text.substr(eq + 1));
+  if (rest.substr(0, 4) == "str:") {
+    result.value.name = std::string(name);
+    result.value.str = std::string(rest.substr(4));
+    return result;
+  }
   size_t open = rest.find('[');
   std::string_view dtypeText = trim(rest.substr(0, open));
   std::optional<DType> dtype = parseDType(dtypeText);
@@ -165,6 +170,8 @@ SpecResult<std::vector<ArgSpec>> parseArgSpecList(std::string_view text) {
 }
 
 std::string printArgSpec(const ArgSpec &spec) {
+  if (spec.str)
+    return spec.name + "=str:" + *spec.str;
   std::string s = spec.name + "=" + spell(spec.dtype) + "[";
   for (size_t i = 0; i < spec.dims.size(); ++i) {
     if (i)

@@ -42,6 +42,10 @@ struct ArgSpec {
   /// mark is there so that a spec reads like the signature kiln inspect
   /// prints.
   bool optional = false;
+  /// Written `mode=str:relu`: the value of a `str` parameter, which the
+  /// entry point is compiled for (no tensor part; the text after "str:",
+  /// as is). Unset for a tensor spec.
+  std::optional<std::string> str;
 };
 
 /// A value or an error message (lower case, no trailing period).
@@ -51,7 +55,8 @@ template <typename T> struct SpecResult {
   bool ok() const { return error.empty(); }
 };
 
-/// Parses one spec such as "x=f32[B,784]", "s=i64[]" or "m=f32[T,T]?".
+/// Parses one spec such as "x=f32[B,784]", "s=i64[]", "m=f32[T,T]?" or
+/// "mode=str:relu".
 SpecResult<ArgSpec> parseArgSpec(std::string_view text);
 /// Parses "x=f32[B,784], h=f32[B,20]": specs separated by commas outside
 /// brackets. Stops at the first bad one.

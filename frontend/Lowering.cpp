@@ -278,6 +278,37 @@ static const ast::Expr *optionalInner(ModuleLowering &m,
   return nullptr;
 }
 
+/// The value of str parameter `p`, which the entry point is compiled for:
+/// from its spec (`--arg mode=str:relu`), else its default. It is no
+/// run-time input, so it goes in `strings`, not among the arguments.
+static bool entryString(ModuleLowering &m, const ast::FunctionDef *def,
+                        const ast::Param &p, const ArgSpec *spec,
+                        std::map<std::string, std::string> &strings) {
+  if (spec) {
+    strings[p.name] = *spec->str;
+    return true;
+  }
+  if (auto *lit = llvm::dyn_cast_if_present<ast::StrLitExpr>(
+          p.defaultValue.get())) {
+    strings[p.name] = lit->value;
+    return true;
+  }
+  if (p.defaultValue) {
+    m.diags.error(p.defaultValue->range,
+                  "the default of str parameter '" + p.name +
+                      "' must be a string literal, got '" +
+                      exprToString(*p.defaultValue) + "'");
+    return false;
+  }
+  m.diags.error(p.range, "no value for str parameter '" + p.name + "' of '" +
+                             def->name + "', which kiln compiles for one "
+                             "value; pass --arg " + p.name +
+                             "=str:VALUE, write '# kiln: " + p.name +
+                             "=str:VALUE' on the line above the def, or give "
+                             "it a default");
+  return false;
+}
+
 /// Types the parameters of entry point `def` from their annotations and
 /// `specs`: a tensor, a scalar, or for Optional[Tensor] the tensor plus an
 /// i1 "is present" argument. False after an error.
@@ -285,10 +316,30 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
                             const ast::FunctionDef *def, bool hasSelf,
                             const std::map<std::string, ArgSpec> &specs,
                             SmallVectorImpl<Type> &argTypes,
-                            SmallVectorImpl<DictionaryAttr> &argAttrs) {
+                            SmallVectorImpl<DictionaryAttr> &argAttrs,
+                            std::map<std::string, std::string> &strings) {
   for (const ast::Param &p : def->params) {
     if (hasSelf && &p == &def->params.front())
       continue; // self is the module instance, known at compile time
+    bool isStr = p.annotation && resolveGlobalName(m, *p.annotation) == "str";
+    auto strSpec = specs.find(p.name);
+    if (strSpec != specs.end() && strSpec->second.str.has_value() != isStr) {
+      m.diags.error(p.range,
+                    isStr ? "parameter '" + p.name +
+                                "' is a str; give its value as --arg " +
+                                p.name + "=str:VALUE, not a shape spec"
+                          : "a str spec ('" + printArgSpec(strSpec->second) +
+                                "') applies to a parameter annotated str, "
+                                "and '" + p.name + "' is not");
+      return false;
+    }
+    if (isStr) {
+      if (!entryString(m, def, p, strSpec != specs.end() ? &strSpec->second
+                                                          : nullptr,
+                       strings))
+        return false;
+      continue;
+    }
     ParamKind kind = classifyAnnotation(m, p.annotation.get());
     // Optional[int], Optional[float], Optional[bool]: the scalar, then its
     // presence flag, as for Optional[Tensor].
@@ -550,8 +601,9 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
 
     SmallVector<Type> argTypes;
     SmallVector<DictionaryAttr> argAttrs;
+    std::map<std::string, std::string> strings;
     if (!typeEntryParams(*this, b, def, e.self != nullptr, specs, argTypes,
-                         argAttrs))
+                         argAttrs, strings))
       return false;
 
     b.setInsertionPointToEnd(module.getBody());
@@ -566,14 +618,29 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
     std::vector<PyValue> params;
     if (e.self)
       params.push_back(PyValue::ofObject(e.self));
-    for (BlockArgument arg : entry->getArguments()) {
-      if (func.getArgAttr(arg.getArgNumber(), "kiln.presence")) {
-        // The tensor before it and this flag are one Optional[Tensor].
-        Value tensor = params.back().value;
-        params.back() = PyValue::optional(arg, tensor);
+    // Each parameter in order: a str is the constant it was compiled for,
+    // the rest take the arguments in turn.
+    unsigned next = 0;
+    for (const ast::Param &p : def->params) {
+      if (e.self && &p == &def->params.front())
+        continue;
+      if (auto it = strings.find(p.name); it != strings.end()) {
+        params.push_back(PyValue::ofStr(it->second));
         continue;
       }
+      BlockArgument arg = entry->getArgument(next++);
       params.push_back(PyValue::ofValue(arg));
+      if (next < entry->getNumArguments() &&
+          func.getArgAttr(next, "kiln.presence")) {
+        // The value before it and this flag are one Optional.
+        params.back() = PyValue::optional(entry->getArgument(next++), arg);
+      }
+    }
+    if (!strings.empty()) {
+      SmallVector<NamedAttribute> fixed;
+      for (const auto &[name, value] : strings)
+        fixed.push_back(b.getNamedAttr(name, b.getStringAttr(value)));
+      func->setAttr("kiln.strings", b.getDictionaryAttr(fixed));
     }
     OpBuilder fb(&context);
     fb.setInsertionPointToStart(entry);

@@ -40,6 +40,27 @@ TEST_CASE("argspec: good specs", "[argspec]") {
   CHECK(printArgSpec(optional.value) == "mask=f32[T,T]?");
 }
 
+TEST_CASE("argspec: str values", "[argspec]") {
+  auto mode = parseArgSpec("mode=str:relu");
+  REQUIRE(mode.ok());
+  CHECK(mode.value.name == "mode");
+  REQUIRE(mode.value.str);
+  CHECK(*mode.value.str == "relu");
+  CHECK(printArgSpec(mode.value) == "mode=str:relu");
+  // Everything after "str:" is the value, spaces and brackets included.
+  auto odd = parseArgSpec("s = str:a [b] c");
+  REQUIRE(odd.ok());
+  CHECK(*odd.value.str == "a [b] c");
+  auto empty = parseArgSpec("s=str:");
+  REQUIRE(empty.ok());
+  CHECK(*empty.value.str == "");
+  CHECK_FALSE(parseArgSpec("x=f32[2]").value.str);
+  auto list = parseArgSpecList("x=f32[N], mode=str:gelu");
+  REQUIRE(list.ok());
+  REQUIRE(list.value.size() == 2);
+  CHECK(*list.value[1].str == "gelu");
+}
+
 TEST_CASE("argspec: every dtype name", "[argspec]") {
   struct Case {
     const char *name;

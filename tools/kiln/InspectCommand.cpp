@@ -86,8 +86,21 @@ std::string describeEntry(const nlohmann::json &entry) {
     args.push_back(describeValue(arg));
   for (const auto &result : entry.at("results"))
     results.push_back(describeValue(result));
-  return fmt::format("  {}({}) -> ({})", escaped(entry.value("name", "?")),
-                     fmt::join(args, ", "), fmt::join(results, ", "));
+  std::string text =
+      fmt::format("  {}({}) -> ({})", escaped(entry.value("name", "?")),
+                  fmt::join(args, ", "), fmt::join(results, ", "));
+  // "    compiled for mode = 'relu'": the str parameters, fixed at compile
+  // time.
+  auto strings = entry.find("str_args");
+  if (strings != entry.end() && strings->is_array()) {
+    std::vector<std::string> fixed;
+    for (const auto &s : *strings)
+      if (s.is_object())
+        fixed.push_back(fmt::format("{} = '{}'", escaped(s.value("name", "?")),
+                                    escaped(s.value("value", "?"))));
+    text += fmt::format("\n    compiled for {}", fmt::join(fixed, ", "));
+  }
+  return text;
 }
 
 /// The undefined dynamic symbols of an ELF code object, sorted: what it

@@ -12,7 +12,10 @@
 #    float, like timm's LayerScale with its init value passed in;
 #  - attention_scores: the `scale: Optional[float] = None` of
 #    torch.nn.functional.scaled_dot_product_attention (None: 1/sqrt(D)),
-#    with an Optional[int] cap and an Optional[bool] that defaults to True.
+#    with an Optional[int] cap and an Optional[bool] that defaults to True;
+#  - activation: the `activation: str = "relu"` of nn.TransformerEncoderLayer
+#    (torch/nn/modules/transformer.py, `_get_activation_fn`), a str that
+#    kiln compiles for one value: its default, or `--arg mode=str:gelu`.
 from typing import Optional
 
 import torch
@@ -59,3 +62,13 @@ def attention_scores(q: Tensor, k: Tensor, scale: Optional[float] = None,
     if softmax is not None and softmax:
         att = att.softmax(dim=-1)
     return att
+
+
+# kiln: x=f32[B,C]
+@torch.jit.script
+def activation(x: Tensor, mode: str = "relu") -> Tensor:
+    if mode == "relu":
+        return F.relu(x)
+    elif mode == "gelu":
+        return F.gelu(x)
+    return torch.tanh(x)

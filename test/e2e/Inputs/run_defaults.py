@@ -3,8 +3,10 @@
 
 Usage: run_defaults.py BIN_DIR test/e2e/Inputs/entry_defaults.py WORK_DIR
 
-Compiles the script's @torch.jit.script functions into one archive and its
-Scale module into another, at -O0 and at -O2. Each case runs through `kiln
+Compiles the script's @torch.jit.script functions into one archive, its
+Scale module into another, and its `activation` once more for each other
+value of its str parameter (`--arg activation.mode=str:gelu`), at -O0 and
+at -O2. Each case runs through `kiln
 run` with its scalar inputs left out (so the manifest's defaults apply) and
 with them given (an Optional one also as `=None`), on two sets of dim
 sizes, and is compared with the eager function called the same way
@@ -68,6 +70,11 @@ def cases():
                       {"softmax": False, "scale": None, "cap": 2}):
             out.append(("fn", "attention_scores", [("q", q), ("k", k)],
                         given))
+        # A str is compiled for: the "fn" archive has the default, the
+        # others were compiled with --arg activation.mode=str:...
+        out.append(("fn", "activation", [("x", x2)], {}))
+        for mode in ("gelu", "tanh"):
+            out.append((mode, "activation", [("x", x2)], {"mode": mode}))
     return out
 
 
@@ -79,7 +86,9 @@ def main():
     bin_dir, script, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
     ns = load_eager(script)
-    builds = [("fn", []), ("Scale", ["--entry", "Scale"])]
+    builds = [("fn", []), ("Scale", ["--entry", "Scale"])] + [
+        (mode, ["--entry", "activation", "--arg",
+                "activation.mode=str:" + mode]) for mode in ("gelu", "tanh")]
     runs, failed = 0, False
     for opt in ("-O0", "-O2"):
         archives = {}
@@ -97,9 +106,10 @@ def main():
                 np.save(path, t.numpy())
                 args += ["--input", name + "=" + path]
             for name, v in given.items():
-                args += ["--input", "%s=%s" % (name, spell(v))]
+                if not isinstance(v, str):
+                    args += ["--input", "%s=%s" % (name, spell(v))]
             done = kiln(bin_dir, *args)
-            label = "%s %s%s(%s)" % (opt, "" if key == "fn" else key + ".",
+            label = "%s %s%s(%s)" % (opt, key + "." if key == "Scale" else "",
                                      entry, ", ".join(
                                          "%s=%s" % kv for kv in given.items()))
             label += " " + "x".join(str(d) for d in tensors[0][1].shape)
