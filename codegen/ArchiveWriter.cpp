@@ -112,10 +112,14 @@ static json describeEntries(ModuleOp module) {
         arg["default"] = defaultValue(d);
       args.push_back(arg);
     }
+    // Results are result0, result1, ..., or a returned dict's keys.
+    auto names = fn->getAttrOfType<ArrayAttr>("kiln.result_names");
     json results = json::array();
-    for (unsigned i = 0; i < fn.getNumResults(); ++i)
-      results.push_back(describeValue("result" + std::to_string(i),
-                                      fn.getResultTypes()[i], nullptr));
+    for (unsigned i = 0; i < fn.getNumResults(); ++i) {
+      std::string name = names ? cast<StringAttr>(names[i]).str()
+                               : "result" + std::to_string(i);
+      results.push_back(describeValue(name, fn.getResultTypes()[i], nullptr));
+    }
     entry["args"] = args;
     entry["results"] = results;
     // The str parameters it was compiled for: no inputs, but the caller

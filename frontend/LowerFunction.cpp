@@ -239,11 +239,23 @@ FunctionLowering::lowerBody(const ast::FunctionDef &fn,
                                      "; return a tensor in every case");
     return std::nullopt;
   }
-  if (func->hasAttr("kiln.entry") && containsDict(result)) {
+  // A dict of tensors and scalars (Hugging Face's outputs) is its values,
+  // in order, each result named by its key in the manifest.
+  bool namedResults =
+      result.isDict() &&
+      llvm::all_of(result.elems, [](const PyValue &e) { return e.isValue(); });
+  if (func->hasAttr("kiln.entry") && containsDict(result) && !namedResults) {
     error(env[kRetvalVar].where,
-          "an entry point cannot return a dict yet; return its values as a "
-          "tuple, or return it from a helper");
+          "an entry point cannot return " + describe(result) +
+              "; it may return a dict whose values are tensors and scalars, "
+              "or its values as a tuple");
     return std::nullopt;
+  }
+  if (func->hasAttr("kiln.entry") && namedResults) {
+    SmallVector<Attribute> names;
+    for (const std::string &key : result.keys)
+      names.push_back(b.getStringAttr(key));
+    func->setAttr("kiln.result_names", b.getArrayAttr(names));
   }
   SmallVector<Value> results;
   if (!result.isNone() && !flattenValues(result, results)) {

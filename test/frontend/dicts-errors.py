@@ -16,7 +16,7 @@
 # RUN: not kiln compile %s --entry ret_dict 2>&1 | FileCheck %s --check-prefix=RET
 # RUN: not kiln compile %s --entry PlainDict 2>&1 | FileCheck %s --check-prefix=PLAIN
 # PLAIN: dicts-errors.py:79:9: error: a plain dict of modules or tensors is not registered with the module, so its weights would be lost; use nn.ModuleDict({...})
-# RET: dicts-errors.py:73:5: error: an entry point cannot return a dict yet; return its values as a tuple, or return it from a helper
+# RET: dicts-errors.py:73:5: error: an entry point cannot return a dict {'a': a tuple (a Tensor[f32, 2x3], a Tensor[f32, 2x3])}; it may return a dict whose values are tensors and scalars, or its values as a tuple
 import torch
 import torch.nn as nn
 from torch import Tensor
@@ -70,7 +70,7 @@ def bad_method(x):
 
 # kiln: x=f32[2,3]
 def ret_dict(x):
-    return {"a": x}
+    return {"a": (x, x)}
 
 
 class PlainDict(nn.Module):

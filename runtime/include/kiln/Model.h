@@ -52,7 +52,16 @@ struct ValueInfo {
 struct EntryInfo {
   std::string name;
   std::vector<ValueInfo> args;
+  /// Named result0, result1, ..., or by key for an entry that returns a
+  /// dict (`{"logits": ..., "hidden": ...}`).
   std::vector<ValueInfo> results;
+  /// The index in run()'s outputs of the result called `name`, or -1.
+  int64_t resultIndex(std::string_view name) const {
+    for (size_t i = 0; i < results.size(); ++i)
+      if (results[i].name == name)
+        return static_cast<int64_t>(i);
+    return -1;
+  }
 };
 
 /// A parameter or buffer of the compiled nn.Module, baked into the archive.

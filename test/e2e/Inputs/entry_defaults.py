@@ -15,8 +15,10 @@
 #    with an Optional[int] cap and an Optional[bool] that defaults to True;
 #  - activation: the `activation: str = "relu"` of nn.TransformerEncoderLayer
 #    (torch/nn/modules/transformer.py, `_get_activation_fn`), a str that
-#    kiln compiles for one value: its default, or `--arg mode=str:gelu`.
-from typing import Optional
+#    kiln compiles for one value: its default, or `--arg mode=str:gelu`;
+#  - classifier_outputs: a Hugging Face-style head returning a dict
+#    (`{"logits": ..., "last_hidden_state": ...}`, as ModelOutput does).
+from typing import Dict, Optional
 
 import torch
 import torch.nn.functional as F
@@ -72,3 +74,12 @@ def activation(x: Tensor, mode: str = "relu") -> Tensor:
     elif mode == "gelu":
         return F.gelu(x)
     return torch.tanh(x)
+
+
+# kiln: hidden=f32[B,T,8]
+@torch.jit.script
+def classifier_outputs(hidden: Tensor,
+                       temperature: float = 1.0) -> Dict[str, Tensor]:
+    logits = hidden.mean(dim=1) / temperature
+    return {"logits": logits, "probs": logits.softmax(dim=-1),
+            "last_hidden_state": hidden}

@@ -75,6 +75,9 @@ def cases():
         out.append(("fn", "activation", [("x", x2)], {}))
         for mode in ("gelu", "tanh"):
             out.append((mode, "activation", [("x", x2)], {"mode": mode}))
+        h = r(b, c, 8)
+        for given in ({}, {"temperature": 2.0}):
+            out.append(("fn", "classifier_outputs", [("hidden", h)], given))
     return out
 
 
@@ -118,14 +121,22 @@ def main():
                 print("FAILED: %s: %s" % (label, done.stderr.strip()))
                 failed = True
                 continue
-            got = np.load(os.path.join(work, entry + ".result0.npy"))
             fn = ns["Scale"]().forward if key == "Scale" else ns[entry]
-            want = fn(*[t.clone() for _, t in tensors], **given).numpy()
-            if got.shape != want.shape or not np.allclose(
-                    got, want, rtol=RTOL, atol=ATOL):
-                print("FAILED: %s: max diff %s" % (
-                    label, np.abs(got - want).max() if got.shape == want.shape
-                    else "shape %s vs %s" % (got.shape, want.shape)))
+            want = fn(*[t.clone() for _, t in tensors], **given)
+            # A dict's values are saved by key: ENTRY.KEY.npy.
+            wants = want if isinstance(want, dict) else {"result0": want}
+            problems = []
+            for name, value in wants.items():
+                got = np.load(os.path.join(work, "%s.%s.npy" % (entry, name)))
+                value = value.numpy()
+                if got.shape != value.shape:
+                    problems.append("%s: shape %s vs %s" % (
+                        name, got.shape, value.shape))
+                elif not np.allclose(got, value, rtol=RTOL, atol=ATOL):
+                    problems.append("%s: max diff %s" % (
+                        name, np.abs(got - value).max()))
+            if problems:
+                print("FAILED: %s: %s" % (label, "; ".join(problems)))
                 failed = True
                 continue
             print("ok: %s" % label)

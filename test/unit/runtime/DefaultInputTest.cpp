@@ -1,8 +1,9 @@
-//===- DefaultInputTest.cpp - Inputs with a default, in Model::run --------===//
+//===- DefaultInputTest.cpp - Defaults, Optional scalars, named results ---===//
 //
 // A scalar entry parameter with a Python default (`k: int = 2`) is in
 // entries() with its value, and run() passes it for the input left out or
-// given as Tensor::none(). Compiled with the real compiler
+// given as Tensor::none(); an Optional scalar takes None too; a returned
+// dict's results are named by its keys. Compiled with the real compiler
 // (ModelTestUtil.h); values are small dyadic numbers, so results are exact.
 //
 //===----------------------------------------------------------------------===//
@@ -112,4 +113,28 @@ TEST_CASE("an Optional scalar takes a value, None, or its default",
         std::vector<float>{1.0f, 2.0f});
   CHECK(runError(model, "shift_scale", {x, scalar<double>(DType::F64, 1.0)}) ==
         "input 'shift' of 'shift_scale' must be i64, got f64");
+}
+
+TEST_CASE("a dict's results are named by its keys", "[model][results]") {
+  Model model = loadOk(archive("dict-results", R"(from typing import Dict
+
+
+# kiln: x=f32[N]
+@torch.jit.script
+def heads(x: Tensor) -> Dict[str, Tensor]:
+    return {"logits": x * 2.0, "hidden": x + 1.0}
+)"));
+  const EntryInfo *entry = model.entry("heads");
+  REQUIRE(entry);
+  REQUIRE(entry->results.size() == 2);
+  CHECK(entry->results[0].name == "logits");
+  CHECK(entry->results[1].name == "hidden");
+  CHECK(entry->resultIndex("hidden") == 1);
+  CHECK(entry->resultIndex("result0") == -1);
+  std::vector<Tensor> out =
+      runOk(model, "heads", {filled<float>(DType::F32, {2}, {1.0f, 2.0f})});
+  CHECK(valuesOf<float>(out[entry->resultIndex("logits")]) ==
+        std::vector<float>{2.0f, 4.0f});
+  CHECK(valuesOf<float>(out[entry->resultIndex("hidden")]) ==
+        std::vector<float>{2.0f, 3.0f});
 }
