@@ -447,7 +447,7 @@ Flow lowerStatic(FunctionLowering &fl, const ast::Block &block);
 /// The values a `for` over `range(...)` of constants, or over a tuple,
 /// takes: such a loop is unrolled, so that its variable is a constant in
 /// each copy of the body (dims, bins) and the ifs inside still fold.
-/// Empty when the loop runs at run time; false in `failed` after an error.
+/// nullopt when the loop runs at run time; `failed` is set after an error.
 std::optional<std::vector<PyValue>>
 staticIterations(FunctionLowering &fl, const ast::ForStmt &f, bool &failed) {
   std::set<std::string> names;
