@@ -221,22 +221,14 @@ static Attribute scalarDefault(ModuleLowering &m, OpBuilder &b,
   }
   if (kind == ParamKind::Bool && bl && e == p.defaultValue.get())
     return b.getBoolAttr(bl->value);
-  const char *type = kind == ParamKind::Int     ? "int"
-                     : kind == ParamKind::Float ? "float"
-                                                : "bool";
   std::string expected = kind == ParamKind::Int ? "an int literal"
                          : kind == ParamKind::Float ? "a finite number literal"
                                                     : "True or False";
-  if (optional) {
-    expected += " or None";
-    type = kind == ParamKind::Int     ? "Optional[int]"
-           : kind == ParamKind::Float ? "Optional[float]"
-                                      : "Optional[bool]";
-  }
   m.diags.error(p.defaultValue->range,
                 "the default of entry parameter '" + p.name + "' must be " +
-                    expected + " (it is annotated '" + type + "'), got '" +
-                    exprToString(*p.defaultValue) + "'");
+                    expected + (optional ? " or None" : "") +
+                    " (it is annotated '" + exprToString(*p.annotation) +
+                    "'), got '" + exprToString(*p.defaultValue) + "'");
   failed = true;
   return {};
 }
