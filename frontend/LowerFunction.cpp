@@ -137,10 +137,11 @@ static bool containsReturn(const ast::Block &block) {
       block, [](const ast::StmtPtr &s) { return stmtContainsReturn(*s); });
 }
 
-/// True if every path through `block` ends in a return.
+/// True if every path through `block` ends in a return or a raise.
 static bool alwaysReturns(const ast::Block &block) {
   for (const ast::StmtPtr &s : block) {
-    if (llvm::isa<ast::ReturnStmt>(*s))
+    // A raise ends its path too: no value is needed after it.
+    if (llvm::isa<ast::ReturnStmt, ast::RaiseStmt>(*s))
       return true;
     if (auto *i = llvm::dyn_cast<ast::IfStmt>(s.get()))
       if (alwaysReturns(i->body) && alwaysReturns(i->orelse))

@@ -17,6 +17,7 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
@@ -83,6 +84,10 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
   widen.sourceTypeStrs = halfTypes;
   pm.addPass(arith::createArithEmulateUnsupportedFloats(widen));
   pm.addPass(createExpandMathPass());
+  // Integer powers (`2 ** n`, pow of int tensors) have no LLVM intrinsic
+  // and no libm function: MathToFuncs writes them as square-and-multiply
+  // loops in functions of the module.
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createExpandHalfFloatsPass(native));
   pm.addPass(createConvertSCFToCFPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

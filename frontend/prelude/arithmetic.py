@@ -44,6 +44,7 @@ from kiln_table import METHOD, TENSOR_OP, TORCH, op
     build='pow',
     samples=[('x=f32[B,4], y=f32[4]', 'y', 0.1, 3),
              ('x=i64[N]', '2'),
+             ('x=i64[N], y=i64[N]', 'y'),
              ('x=f64[3]', '0.5', 0, 4)])
 @op('floor_divide(Tensor self, Tensor other) -> Tensor',
     TENSOR_OP,

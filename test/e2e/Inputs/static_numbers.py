@@ -36,3 +36,22 @@ def stepped(x: Tensor) -> Tensor:
 def halves(x: Tensor) -> Tensor:
     n = x.shape[1] // 2
     return x[:, :n] - x[:, n:] * (n + 1)
+
+
+# An int power known only at run time (math.ipowi, which LLVM has no
+# intrinsic for), and a function whose last statement raises after its
+# returns.
+# kiln: x=f32[B,4]
+@torch.jit.script
+def powers(x: Tensor, n: int) -> Tensor:
+    return x * (2 ** n) + torch.pow(x.long(), n).float()
+
+
+# kiln: x=f32[B,4]
+@torch.jit.script
+def sign_or_raise(x: Tensor, n: int) -> Tensor:
+    if n > 0:
+        return x
+    elif n < 0:
+        return -x
+    raise ValueError("n must not be zero")
