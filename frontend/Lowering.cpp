@@ -11,6 +11,7 @@
 #include "frontend/Suggest.h"
 
 #include "frontend/AstPrinter.h"
+#include "frontend/ModuleDescription.h"
 #include "frontend/Prelude.h"
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -477,7 +478,10 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
         ok = false;
       } else if (auto it = classes.find(name); it != classes.end()) {
         std::shared_ptr<ModuleObject> root =
-            instantiateModule(*it->second, it->second->nameRange);
+            options.description
+                ? buildDescribedModule(*this, *options.description,
+                                       *it->second)
+                : instantiateModule(*it->second, it->second->nameRange);
         if (!root)
           return nullptr;
         roots.push_back(root);

@@ -25,11 +25,16 @@ class MLIRContext;
 
 namespace kiln {
 
+struct ModuleDescription;
+
 struct LoweringOptions {
   /// Shapes given on the command line; they win over `# kiln:` comments.
   std::vector<ArgSpec> argSpecs;
   /// Functions to compile. Empty means every @torch.jit.script function.
   std::vector<std::string> entries;
+  /// When set, the module class entry is built from this description
+  /// (ModuleDescription.h) instead of running its __init__.
+  const ModuleDescription *description = nullptr;
 };
 
 /// Loads the dialects the lowering produces into `context`.

@@ -80,6 +80,11 @@ bool InitEvaluator::runInit(const ast::ClassDef &cls,
       return error(args.range, "'" + cls.name + "' takes no arguments");
     return true;
   }
+  // The parser deferred what this interpreter cannot run (AST.h).
+  if (init->unsupported) {
+    m.diags.report(*init->unsupported);
+    return false;
+  }
   if (init->params.empty() || init->params[0].name != "self")
     return error(init->nameRange, "__init__ must take self first");
   // Bind the arguments; defaults are evaluated as Python does, once, in the

@@ -35,6 +35,8 @@ struct CompileOptions {
   // Values for the weights an nn.Module declares.
   std::string weights;                   // --weights FILE.safetensors
   std::optional<uint64_t> randomWeights; // --random-weights=SEED
+  // --module-description DESC.json: the instance, described by Python.
+  std::string moduleDescription;
 };
 
 /// Registers `kiln compile` on `app`; the options are filled when parsed.

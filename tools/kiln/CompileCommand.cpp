@@ -16,6 +16,7 @@
 #include "frontend/ArgSpec.h"
 #include "frontend/AstPrinter.h"
 #include "frontend/Lowering.h"
+#include "frontend/ModuleDescription.h"
 #include "frontend/Parser.h"
 #include "frontend/Suggest.h"
 #include "ir/DotGraph.h"
@@ -30,6 +31,7 @@
 #include "mlir/Pass/PassRegistry.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -115,6 +117,12 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
         o.randomWeights = seed == "true" ? 0 : std::stoull(seed);
       })
       ->excludes(weights);
+  cmd->add_option("--module-description", o.moduleDescription,
+                  "Compile the nn.Module instance this file describes (as "
+                  "written by kiln.describe in Python) instead of running "
+                  "the class's __init__; FILE is its root class's source. "
+                  "Its weights file is the default --weights")
+      ->type_name("DESC.json");
   cmd->add_flag("--locations", o.locations,
                 "Print source locations (file:line:col) on every op, in "
                 "--emit output and in IR dumps");
@@ -322,7 +330,50 @@ static bool looksLikeIR(llvm::StringRef path, llvm::StringRef text) {
          first.starts_with("func.func");
 }
 
-int runCompile(const CompileOptions &o) {
+/// --module-description: reads and checks the description, makes its root
+/// class the entry point and its weights file the default --weights.
+/// Returns "" or the error.
+static std::string useDescription(CompileOptions &o, ModuleDescription &d,
+                                  LoweringOptions &lowering) {
+  std::string text;
+  std::string error =
+      readRegularFile(o.moduleDescription, text, kMaxSourceBytes * 4);
+  if (error.empty())
+    error = parseModuleDescription(text, d);
+  if (!error.empty())
+    return inQuotes(o.moduleDescription) + ": " + error;
+  const std::string &root = d.modules[0].qualname;
+  if (o.entries.empty())
+    o.entries = {root};
+  else if (o.entries.size() != 1 || o.entries[0] != root)
+    return "--module-description describes an instance of '" + root +
+           "'; --entry can only name that class";
+  if (o.weights.empty() && !o.randomWeights && !d.weights.empty()) {
+    llvm::SmallString<256> path(d.weights);
+    if (!llvm::sys::path::is_absolute(path)) {
+      path = llvm::sys::path::parent_path(o.moduleDescription);
+      llvm::sys::path::append(path, d.weights);
+    }
+    o.weights = path.str().str();
+  }
+  lowering.description = &d;
+  return "";
+}
+
+/// Whether `module` defines the class `name` at top level (or tried to:
+/// a class the parser skipped is reported by the lowering).
+static bool definesClass(const ast::Module &module, const std::string &name) {
+  for (const ast::StmtPtr &item : module.items)
+    if (auto *c = llvm::dyn_cast<ast::ClassDef>(item.get()))
+      if (c->name == name)
+        return true;
+  return llvm::any_of(module.skipped, [&](const ast::SkippedItem &s) {
+    return s.name == name;
+  });
+}
+
+int runCompile(const CompileOptions &given) {
+  CompileOptions o = given;
   std::string text;
   std::string readError = readRegularFile(o.input, text, kMaxSourceBytes);
   if (!readError.empty()) {
@@ -356,6 +407,14 @@ int runCompile(const CompileOptions &o) {
     if (keyed)
       spec.value.entry = a.substr(0, dot);
     lowering.argSpecs.push_back(spec.value);
+  }
+  ModuleDescription description;
+  if (!o.moduleDescription.empty()) {
+    std::string error = useDescription(o, description, lowering);
+    if (!error.empty()) {
+      fmt::print(stderr, "kiln: error: {}\n", error);
+      return 1;
+    }
   }
   lowering.entries = o.entries;
   std::vector<std::string> targets;
@@ -399,6 +458,14 @@ int runCompile(const CompileOptions &o) {
   if (o.emit == "ast") {
     fmt::print("{}", printAST(module));
     return 0;
+  }
+  if (lowering.description && !definesClass(module, o.entries[0])) {
+    fmt::print(stderr,
+               "kiln: error: {}: the root class '{}' (from {}) is not a "
+               "top-level class of {}\n",
+               inQuotes(o.moduleDescription), o.entries[0],
+               inQuotes(description.modules[0].file), inQuotes(o.input));
+    return 1;
   }
 
   std::vector<DeclaredWeight> declared;

@@ -1,0 +1,93 @@
+"""kiln.compile: describe a live module and run the kiln compiler on it."""
+import builtins
+import inspect
+import os
+import shutil
+import subprocess
+import tempfile
+
+import torch
+
+from ._describe import describe
+
+
+class CompileError(RuntimeError):
+    """kiln compile failed; the message is the compiler's full diagnostic
+    (file, line, caret), as it printed it."""
+
+
+def kiln_binary():
+    """The kiln compiler: $KILN_BIN, else the kiln of the build tree this
+    package sits in (<checkout>/build/bin/kiln), else `kiln` on PATH."""
+    path = os.environ.get("KILN_BIN")
+    if path:
+        return path
+    here = os.path.dirname(os.path.abspath(__file__))
+    built = os.path.join(here, "..", "..", "build", "bin", "kiln")
+    if os.path.isfile(built) and os.access(built, os.X_OK):
+        return os.path.normpath(built)
+    found = shutil.which("kiln")
+    if not found:
+        raise FileNotFoundError(
+            "cannot find the kiln compiler: set KILN_BIN to its path or put "
+            "it on PATH")
+    return found
+
+
+def _spec(tensor, dims):
+    """`f32[B,3,32,32]` for an example tensor; `dims` maps a dim's index to
+    the name of a size that varies."""
+    sizes = [str(dims.get(i, s)) for i, s in enumerate(tensor.shape)]
+    return "%s[%s]" % (str(tensor.dtype).replace("torch.", ""),
+                       ",".join(sizes))
+
+
+def _args_from_examples(module, example_inputs, dynamic):
+    params = list(inspect.signature(module.forward).parameters)
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    if len(example_inputs) > len(params):
+        raise ValueError("%d example inputs for forward(%s)"
+                         % (len(example_inputs), ", ".join(params)))
+    args = {}
+    for name, value in zip(params, example_inputs):
+        if not isinstance(value, torch.Tensor):
+            raise TypeError("example input %r is not a tensor" % name)
+        args[name] = _spec(value, (dynamic or {}).get(name, {}))
+    return args
+
+
+def compile(obj, args=None, example_inputs=None, dynamic=None,
+            output="m.kiln", opt=2, target="cpu", entries=None):
+    """Compiles the live nn.Module `obj` into the archive `output`.
+
+    Shapes come from `args` ({"x": "f32[B,3,224,224]"}) or from
+    `example_inputs` (a tensor or tuple, in forward's order), where
+    `dynamic` ({"x": {0: "B"}}) names the dims that vary. The module is
+    compiled in eval mode. Raises CompileError with the compiler's
+    diagnostic on failure; returns `output`.
+    """
+    if not isinstance(obj, torch.nn.Module):
+        raise NotImplementedError(
+            "kiln.compile takes a live nn.Module here; compile script "
+            "functions with the kiln command line")
+    if target != "cpu":
+        raise ValueError("kiln compiles for target='cpu' only")
+    if entries is not None:
+        raise NotImplementedError(
+            "entries: kiln compiles forward and the @torch.jit.export "
+            "methods of the module")
+    if args is None and example_inputs is not None:
+        args = _args_from_examples(obj, example_inputs, dynamic)
+    with tempfile.TemporaryDirectory(prefix="kiln-describe-") as work:
+        desc_path = os.path.join(work, "module.json")
+        description = describe(obj, desc_path)
+        source = description["modules"][0]["class"]["file"]
+        cmd = [kiln_binary(), "compile", source, "--module-description",
+               desc_path, "-O%d" % builtins.int(opt), "-o", output]
+        for name, spec in (args or {}).items():
+            cmd += ["--arg", "%s=%s" % (name, spec)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CompileError(proc.stderr.rstrip("\n"))
+    return output
