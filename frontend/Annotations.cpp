@@ -109,24 +109,22 @@ Match matchAnnotation(ModuleLowering &m, const ast::Expr &ann,
 
 } // namespace
 
-/// Whether `e` is `Optional[Tensor]`, `Union[Tensor, None]` (either order)
-/// or `Tensor | None` (either order), all one type to TorchScript.
-static bool isOptionalTensor(ModuleLowering &m, const ast::Expr &e) {
-  auto isNone = [](const ast::Expr *x) {
-    return llvm::isa<ast::NoneLitExpr>(*x);
+const ast::Expr *optionalPayload(ModuleLowering &m,
+                                 const ast::Expr *annotation) {
+  if (!annotation)
+    return nullptr;
+  auto other = [](const ast::Expr *a, const ast::Expr *b) -> const ast::Expr * {
+    bool aNone = llvm::isa<ast::NoneLitExpr>(*a);
+    bool bNone = llvm::isa<ast::NoneLitExpr>(*b);
+    return aNone == bNone ? nullptr : aNone ? b : a;
   };
-  auto isTensor = [&](const ast::Expr *x) {
-    return !isNone(x) && classifyAnnotation(m, x) == ParamKind::Tensor;
-  };
-  auto pair = [&](const ast::Expr *a, const ast::Expr *b) {
-    return (isNone(a) && isTensor(b)) || (isTensor(a) && isNone(b));
-  };
-  if (auto *bin = llvm::dyn_cast<ast::BinOpExpr>(&e))
-    return bin->op == ast::BinOpKind::BitOr &&
-           pair(bin->lhs.get(), bin->rhs.get());
-  auto *sub = llvm::dyn_cast<ast::SubscriptExpr>(&e);
+  if (auto *bin = llvm::dyn_cast<ast::BinOpExpr>(annotation))
+    return bin->op == ast::BinOpKind::BitOr
+               ? other(bin->lhs.get(), bin->rhs.get())
+               : nullptr;
+  auto *sub = llvm::dyn_cast<ast::SubscriptExpr>(annotation);
   if (!sub)
-    return false;
+    return nullptr;
   std::vector<const ast::Expr *> args;
   for (const ast::ExprPtr &index : sub->indices) {
     if (auto *tuple = llvm::dyn_cast<ast::TupleExpr>(index.get()))
@@ -136,11 +134,18 @@ static bool isOptionalTensor(ModuleLowering &m, const ast::Expr &e) {
       args.push_back(index.get());
   }
   std::string head = resolveGlobalName(m, *sub->value);
-  if (namesTyping(head, "Optional"))
-    return args.size() == 1 && isTensor(args[0]);
-  if (namesTyping(head, "Union"))
-    return args.size() == 2 && pair(args[0], args[1]);
-  return false;
+  if (namesTyping(head, "Optional") && args.size() == 1)
+    return args[0];
+  if (namesTyping(head, "Union") && args.size() == 2)
+    return other(args[0], args[1]);
+  return nullptr;
+}
+
+/// Whether `e` is `Optional[Tensor]`, `Union[Tensor, None]` (either order)
+/// or `Tensor | None` (either order), all one type to TorchScript.
+static bool isOptionalTensor(ModuleLowering &m, const ast::Expr &e) {
+  const ast::Expr *payload = optionalPayload(m, &e);
+  return payload && classifyAnnotation(m, payload) == ParamKind::Tensor;
 }
 
 bool acceptsNone(ModuleLowering &m, const ast::Param &p) {

@@ -346,6 +346,9 @@ public:
                  DiagnosticEngine &diags, const LoweringOptions &options);
 
   mlir::OwningOpRef<mlir::ModuleOp> run();
+  /// Types `def`'s parameters and lowers it as an entry point, a method of
+  /// `self` when that is not null (EntryPoints.cpp). False after an error.
+  bool lowerEntry(const ast::FunctionDef *def, const ModuleObject *self);
 
   /// Returns the `func.func` of `def` specialized for `argTypes`, lowering
   /// it on first use.
@@ -433,6 +436,10 @@ entryMethods(ModuleLowering &m, const ast::ClassDef &cls);
 /// "torch.jit.export" for `@torch.jit.export`.
 std::string resolveGlobalName(ModuleLowering &m, const ast::Expr &e);
 
+/// For `Optional[T]`, `Union[T, None]` and `T | None` (either order), T;
+/// otherwise null (Annotations.cpp).
+const ast::Expr *optionalPayload(ModuleLowering &m,
+                                 const ast::Expr *annotation);
 /// What an entry point's parameter annotation (or its absence) makes the
 /// parameter (Annotations.cpp).
 enum class ParamKind { Tensor, OptionalTensor, Int, Float, Bool, Unsupported };
