@@ -16,35 +16,19 @@ Prints one line per run, then `all ok: N runs`; a mismatch prints FAILED
 and the exit status is 1.
 """
 import os
-import subprocess
 import sys
 
 import numpy as np
 import torch
+
+# The eager loader and the kiln runner of the Optional-input test.
+from run_optional import kiln, load_eager  # noqa: E402
 
 # rsqrt and exp are polynomials in the compiled code, good to a few f32
 # ulps, and reductions sum in other orders; a wrong scalar (a default not
 # applied) is off by far more.
 RTOL = 1e-4
 ATOL = 1e-6
-
-
-def load_eager(path):
-    with open(path) as f:
-        source = f.read()
-    saved = torch.jit.script
-    torch.jit.script = lambda obj, *a, **k: obj
-    namespace = {"__name__": "defaults_eager", "__file__": path}
-    try:
-        exec(compile(source, path, "exec"), namespace)
-    finally:
-        torch.jit.script = saved
-    return namespace
-
-
-def kiln(bin_dir, *args):
-    return subprocess.run([os.path.join(bin_dir, "kiln")] + list(args),
-                          capture_output=True, text=True)
 
 
 def cases():
