@@ -25,16 +25,10 @@ std::optional<Value> FunctionLowering::emitCompare(CmpPredicate pred,
                                                    SourceRange where,
                                                    SourceRange lhsRange,
                                                    SourceRange rhsRange) {
-  std::string why;
-  Type t = inferElementwiseType(ElementwiseKind::Compare, lhs.getType(),
-                                rhs.getType(), &why);
-  if (!t) {
-    error(where, userMessage(why),
-          {{lhsRange, "the left operand is " + describe(PyValue::ofValue(lhs))},
-           {rhsRange,
-            "the right operand is " + describe(PyValue::ofValue(rhs))}});
+  Type t = binaryResultType(ElementwiseKind::Compare, lhs, rhs, where,
+                            lhsRange, rhsRange);
+  if (!t)
     return std::nullopt;
-  }
   return foldConstantScalar(b, b.create<CmpOp>(loc(where), t, pred, lhs, rhs));
 }
 

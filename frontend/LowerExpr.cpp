@@ -398,19 +398,27 @@ std::optional<Value> FunctionLowering::emitElementwise(llvm::StringRef opName,
     kind = ElementwiseKind::TrueDiv;
   else if (opName.starts_with("kiln.bit"))
     kind = ElementwiseKind::Bitwise;
-  std::string why;
-  Type t = inferElementwiseType(kind, lhs.getType(), rhs.getType(), &why);
-  if (!t) {
-    error(where, userMessage(why),
-          {{lhsRange, "the left operand is " + describe(PyValue::ofValue(lhs))},
-           {rhsRange,
-            "the right operand is " + describe(PyValue::ofValue(rhs))}});
+  Type t = binaryResultType(kind, lhs, rhs, where, lhsRange, rhsRange);
+  if (!t)
     return std::nullopt;
-  }
   OperationState state(loc(where), opName);
   state.addOperands({lhs, rhs});
   state.addTypes(t);
   return foldConstantScalar(b, b.create(state));
+}
+
+Type FunctionLowering::binaryResultType(ElementwiseKind kind, Value lhs,
+                                        Value rhs, SourceRange where,
+                                        SourceRange lhsRange,
+                                        SourceRange rhsRange) {
+  std::string why;
+  Type t = inferElementwiseType(kind, lhs.getType(), rhs.getType(), &why);
+  if (!t)
+    error(where, userMessage(why),
+          {{lhsRange, "the left operand is " + describe(PyValue::ofValue(lhs))},
+           {rhsRange,
+            "the right operand is " + describe(PyValue::ofValue(rhs))}});
+  return t;
 }
 
 /// Python numbers that are all known while compiling combine now, so that

@@ -44,6 +44,7 @@
 #include "frontend/ModuleObject.h"
 #include "frontend/PyValue.h"
 #include "ir/KilnDialect.h"
+#include "ir/ShapeInference.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -296,6 +297,11 @@ public:
   mlir::Value constInt(int64_t v, SourceRange where);
   mlir::Value constFloat(double v, SourceRange where);
   mlir::Value constBool(bool v, SourceRange where);
+  /// The result type of a binary elementwise op (ir/ShapeInference.h), or
+  /// null after an error that shows both operands (LowerExpr.cpp).
+  mlir::Type binaryResultType(ElementwiseKind kind, mlir::Value lhs,
+                              mlir::Value rhs, SourceRange where,
+                              SourceRange lhsRange, SourceRange rhsRange);
   /// `op`'s result, or the constant it folds to when it computes on
   /// compile-time Python numbers (LowerExpr.cpp); erases `op` then.
   static mlir::Value foldConstantScalar(mlir::OpBuilder &b,
