@@ -5,36 +5,17 @@
  * negate=False) = +-(k x + shift); shift_scale(x, shift: Optional[float] =
  * None, scale: Optional[float] = 1.5) = (x + shift) * scale, skipping
  * each that is None). */
+#include "print_run.h"
+
 #include <kiln/kiln.h>
 
 #include <stdio.h>
 
 static kiln_model *model;
 
-/* Runs `name` on `n_in` inputs and prints the result or the status. */
-static void run_entry(const char *name, const char *label,
-                      const kiln_tensor *const *inputs, size_t n_in) {
-  kiln_tensor *y = NULL;
-  kiln_status *status = kiln_model_run(model, name, inputs, n_in, &y, 1);
-  if (status) {
-    printf("%s: %s: %s\n", label,
-           kiln_status_code_name(kiln_status_get_code(status)),
-           kiln_status_message(status));
-  } else {
-    const float *v = (const float *)kiln_tensor_const_data(y);
-    int64_t i;
-    printf("%s:", label);
-    for (i = 0; i < kiln_tensor_element_count(y); ++i)
-      printf(" %g", v[i]);
-    printf("\n");
-  }
-  kiln_status_free(status);
-  kiln_tensor_free(y);
-}
-
 static void run(const char *label, const kiln_tensor *const *inputs,
                 size_t n_in) {
-  run_entry("affine", label, inputs, n_in);
+  print_run(model, "affine", label, inputs, n_in);
 }
 
 int main(int argc, char **argv) {
@@ -97,13 +78,13 @@ int main(int argc, char **argv) {
          kiln_value_is_optional(kiln_entry_input(entry, 2)),
          *(const double *)kiln_value_default(kiln_entry_input(entry, 2)));
   inputs[0] = x;
-  run_entry("shift_scale", "both left out", inputs, 1);
+  print_run(model, "shift_scale", "both left out", inputs, 1);
   inputs[1] = shift;
-  run_entry("shift_scale", "shift given", inputs, 2);
+  print_run(model, "shift_scale", "shift given", inputs, 2);
   inputs[2] = NULL;
-  run_entry("shift_scale", "scale NULL", inputs, 3);
+  print_run(model, "shift_scale", "scale NULL", inputs, 3);
   inputs[1] = NULL;
-  run_entry("shift_scale", "both NULL", inputs, 3);
+  print_run(model, "shift_scale", "both NULL", inputs, 3);
 
   kiln_tensor_free(shift);
   kiln_tensor_free(negate);

@@ -2,6 +2,8 @@
  * test/runtime-c/optional-input.test runs it on the archive of
  * Inputs/optional.py (add_bias(x, b=None) = 2x, plus b when given) and
  * checks what it prints. */
+#include "print_run.h"
+
 #include <kiln/kiln.h>
 
 #include <stdio.h>
@@ -11,22 +13,7 @@ static kiln_model *model;
 /* Runs add_bias on `n_in` inputs and prints the result or the status. */
 static void run(const char *label, const kiln_tensor *const *inputs,
                 size_t n_in) {
-  kiln_tensor *y = NULL;
-  kiln_status *status = kiln_model_run(model, "add_bias", inputs, n_in, &y, 1);
-  if (status) {
-    printf("%s: %s: %s\n", label,
-           kiln_status_code_name(kiln_status_get_code(status)),
-           kiln_status_message(status));
-  } else {
-    const float *v = (const float *)kiln_tensor_const_data(y);
-    int64_t i;
-    printf("%s:", label);
-    for (i = 0; i < kiln_tensor_element_count(y); ++i)
-      printf(" %g", v[i]);
-    printf("\n");
-  }
-  kiln_status_free(status);
-  kiln_tensor_free(y);
+  print_run(model, "add_bias", label, inputs, n_in);
 }
 
 int main(int argc, char **argv) {
