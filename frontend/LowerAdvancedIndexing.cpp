@@ -18,12 +18,16 @@
 // A store computes the same linear index and, kiln having no scatter op,
 // compares it with every position: work and memory grow as (number of
 // indices) x (number of rows indexed), fine for the index lists models
-// write. The common `x[mask] = v`, with `v` the same for every selected
-// element, is one kiln.where instead.
+// write. (A sort would not help: kiln.sort itself counts ranks pairwise.)
+// The common `x[mask] = v`, with `v` the same for every selected element,
+// is one kiln.where instead. index_put (the op-table row) is the same
+// store; with accumulate=True the values an index names are summed into
+// its row rather than the last one winning.
 //
 //===----------------------------------------------------------------------===//
 
 #include "frontend/LoweringImpl.h"
+#include "frontend/OpTable.h"
 
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -368,89 +372,34 @@ std::optional<Value> storeThroughMask(Builder &ib, Value x,
   return ib.fl.b.create<WhereOp>(ib.l, xt, mask, value, x).getResult();
 }
 
-} // namespace
-
-std::optional<Value> readAdvanced(FunctionLowering &fl, Value x,
-                                  ArrayRef<AdvancedIndex> indices,
-                                  SourceRange where) {
-  Builder ib(fl, where);
-  std::optional<Prepared> p = prepare(ib, x, indices);
-  if (!p)
-    return std::nullopt;
-  if (p->indices.size() == 1) {
-    auto [d, index] = p->indices[0];
-    std::vector<Value> id = ib.dims(index), xd = ib.dims(p->x);
-    Value flat = ib.reshape(index, {ib.product(id)});
-    Value out = ib.indexSelect(p->x, d, flat);
-    std::vector<Value> shape(xd.begin(), xd.begin() + d);
-    shape.insert(shape.end(), id.begin(), id.end());
-    shape.insert(shape.end(), xd.begin() + d + 1, xd.end());
-    return ib.reshape(out, shape);
+/// For each of the n rows, the sum of the value rows (v is m x rest) whose
+/// index names it (hits is m x n): what accumulate=True adds in.
+Value sumHits(Builder &ib, Value hits, Value v) {
+  Type element = typeOf(v).getElementType();
+  std::string why;
+  if (llvm::isa<FloatType>(element)) {
+    // A 0/1 matrix product: every product is exact.
+    Value h = ib.permute(ib.cast(hits, element), {1, 0});
+    Type t = inferMatmulType(h.getType(), v.getType(), &why);
+    return ib.fl.b.create<MatmulOp>(ib.l, t, h, v);
   }
-  Layout lay = layout(ib, *p);
-  SmallVector<Value> merged{lay.n};
-  merged.append(lay.others.begin(), lay.others.end());
-  Value rows = ib.reshape(ib.permute(p->x, lay.perm), merged);
-  std::vector<Value> bd = ib.dims(lay.linear);
-  Value out = ib.indexSelect(rows, 0, ib.reshape(lay.linear, {ib.product(bd)}));
-  bd.insert(bd.end(), lay.others.begin(), lay.others.end());
-  out = ib.reshape(out, bd);
-  int64_t nb = typeOf(lay.linear).getRank();
-  return ib.permute(out, moveFront(nb, lay.front, bd.size()));
+  // kiln.matmul takes no ints or bools: a where per (index, row) pair,
+  // summed in i64 as torch.sum sums ints.
+  std::vector<Value> hd = ib.dims(hits), vd = ib.dims(v);
+  Value picked = ib.where(ib.reshape(hits, {hd[0], hd[1], ib.i64(1)}),
+                          ib.reshape(ib.cast(v, ib.fl.b.getI64Type()),
+                                     {vd[0], ib.i64(1), vd[1]}),
+                          ib.i64(0));
+  Type t = inferReduceType(picked.getType(), {0}, false, true, &why);
+  return ib.fl.b.create<SumOp>(ib.l, t, picked, ib.fl.b.getDenseI64ArrayAttr({0}),
+                               ib.fl.b.getBoolAttr(false));
 }
 
-std::optional<Value> storeAdvanced(FunctionLowering &fl, Value x,
-                                   ArrayRef<AdvancedIndex> indices, Value value,
-                                   SourceRange where) {
-  Builder ib(fl, where);
-  RankedTensorType xt = typeOf(x);
-  Type element = xt.getElementType();
-  // The value takes x's dtype first, as PyTorch's setitem copies it in.
-  if (isScalarType(value.getType()))
-    value = fl.b.create<FromScalarOp>(
-        ib.l, RankedTensorType::get({}, value.getType()), value);
-  if (!llvm::isa<RankedTensorType>(value.getType())) {
-    fl.error(where, "cannot store " + fl.describe(PyValue::ofValue(value)) +
-                        " into a Tensor");
-    return std::nullopt;
-  }
-  value = ib.cast(value, element);
-  if (indices.size() == 1 &&
-      typeOf(indices[0].index).getElementType().isInteger(1)) {
-    std::optional<Value> v = storeThroughMask(ib, x, indices[0], value);
-    if (!v || *v)
-      return v;
-  }
-  std::optional<Prepared> p = prepare(ib, x, indices);
-  if (!p)
-    return std::nullopt;
-  Layout lay = layout(ib, *p);
-  // The value, broadcast to the indexed elements, index dims first.
-  std::vector<Value> bd = ib.dims(lay.linear);
-  int64_t nb = bd.size(), no = lay.others.size();
-  std::vector<Value> sel(lay.others.begin(), lay.others.begin() + lay.front);
-  sel.insert(sel.end(), bd.begin(), bd.end());
-  sel.insert(sel.end(), lay.others.begin() + lay.front, lay.others.end());
-  SmallVector<int64_t> selShape;
-  for (Value s : sel)
-    selShape.push_back(fl.constIntValue(s).value_or(ShapedType::kDynamic));
-  auto selType = RankedTensorType::get(selShape, element);
-  std::string why;
-  Type joined = inferElementwiseType(ElementwiseKind::Arith, value.getType(),
-                                     selType, &why);
-  if (!joined || !isCompatibleResultType(joined, selType, nullptr)) {
-    fl.error(where, "shape mismatch: value tensor of shape " +
-                        shapeText(typeOf(value).getShape()) +
-                        " cannot be broadcast to indexing result of shape " +
-                        shapeText(selShape));
-    return std::nullopt;
-  }
-  Value v = fl.b.create<ExpandOp>(ib.l, selType, value, sel);
-  v = ib.permute(v, inverse(moveFront(nb, lay.front, nb + no)));
-  Value m = ib.product(bd), rest = ib.product(lay.others);
-  v = ib.reshape(v, {m, rest});
-  std::vector<Value> permuted = ib.dims(ib.permute(p->x, lay.perm));
-  Value rows = ib.reshape(ib.permute(p->x, lay.perm), {lay.n, rest});
+/// Each of the n rows of `rows` replaced by the value row (of v, m x rest)
+/// of the last index that names it.
+Value lastWins(Builder &ib, const Layout &lay, Value v, Value rows, Value m) {
+  FunctionLowering &fl = ib.fl;
+  Type element = typeOf(v).getElementType();
   // One more index, -1, that names no row: the reduction below then never
   // runs over zero indices (an empty mask selects none).
   auto list = RankedTensorType::get({ShapedType::kDynamic}, fl.b.getI64Type());
@@ -486,10 +435,171 @@ std::optional<Value> storeAdvanced(FunctionLowering &fl, Value x,
       ib.l, part,
       fl.b.create<ListConstructOp>(ib.l, ListType::get(part), parts),
       fl.b.getI64IntegerAttr(0));
-  Value out = ib.indexSelect(both, 0, row);
+  return ib.indexSelect(both, 0, row);
+}
+
+/// `x` with `x[indices] = value`, or `+=` for accumulate (index_put).
+std::optional<Value> store(FunctionLowering &fl, Value x,
+                           ArrayRef<AdvancedIndex> indices, Value value,
+                           SourceRange where, bool accumulate) {
+  Builder ib(fl, where);
+  RankedTensorType xt = typeOf(x);
+  Type element = xt.getElementType();
+  // The value takes x's dtype first, as PyTorch's setitem copies it in.
+  if (isScalarType(value.getType()))
+    value = fl.b.create<FromScalarOp>(
+        ib.l, RankedTensorType::get({}, value.getType()), value);
+  if (!llvm::isa<RankedTensorType>(value.getType())) {
+    fl.error(where, "cannot store " + fl.describe(PyValue::ofValue(value)) +
+                        " into a Tensor");
+    return std::nullopt;
+  }
+  value = ib.cast(value, element);
+  if (!accumulate && indices.size() == 1 &&
+      typeOf(indices[0].index).getElementType().isInteger(1)) {
+    std::optional<Value> v = storeThroughMask(ib, x, indices[0], value);
+    if (!v || *v)
+      return v;
+  }
+  std::optional<Prepared> p = prepare(ib, x, indices);
+  if (!p)
+    return std::nullopt;
+  Layout lay = layout(ib, *p);
+  // The value, broadcast to the indexed elements, index dims first.
+  std::vector<Value> bd = ib.dims(lay.linear);
+  int64_t nb = bd.size(), no = lay.others.size();
+  std::vector<Value> sel(lay.others.begin(), lay.others.begin() + lay.front);
+  sel.insert(sel.end(), bd.begin(), bd.end());
+  sel.insert(sel.end(), lay.others.begin() + lay.front, lay.others.end());
+  SmallVector<int64_t> selShape;
+  for (Value s : sel)
+    selShape.push_back(fl.constIntValue(s).value_or(ShapedType::kDynamic));
+  auto selType = RankedTensorType::get(selShape, element);
+  std::string why;
+  Type joined = inferElementwiseType(ElementwiseKind::Arith, value.getType(),
+                                     selType, &why);
+  if (!joined || !isCompatibleResultType(joined, selType, nullptr)) {
+    fl.error(where, "shape mismatch: value tensor of shape " +
+                        shapeText(typeOf(value).getShape()) +
+                        " cannot be broadcast to indexing result of shape " +
+                        shapeText(selShape));
+    return std::nullopt;
+  }
+  Value v = fl.b.create<ExpandOp>(ib.l, selType, value, sel);
+  v = ib.permute(v, inverse(moveFront(nb, lay.front, nb + no)));
+  Value m = ib.product(bd), rest = ib.product(lay.others);
+  v = ib.reshape(v, {m, rest});
+  std::vector<Value> permuted = ib.dims(ib.permute(p->x, lay.perm));
+  Value rows = ib.reshape(ib.permute(p->x, lay.perm), {lay.n, rest});
+  Value out;
+  if (accumulate) {
+    Value hits = ib.cmp(CmpPredicate::eq, ib.reshape(lay.linear, {m, ib.i64(1)}),
+                        ib.reshape(ib.arange(lay.n), {ib.i64(1), lay.n}));
+    Value sums = sumHits(ib, hits, v);
+    Type sum = typeOf(sums).getElementType();
+    out = ib.cast(ib.bin("kiln.add", ib.cast(rows, sum), sums), element);
+  } else {
+    out = lastWins(ib, lay, v, rows, m);
+  }
   out = ib.reshape(out, permuted);
   // Back to x's own dims, which a mask's dims were merged out of.
   return ib.reshape(ib.permute(out, inverse(lay.perm)), ib.dims(x));
 }
 
+} // namespace
+
+std::optional<Value> readAdvanced(FunctionLowering &fl, Value x,
+                                  ArrayRef<AdvancedIndex> indices,
+                                  SourceRange where) {
+  Builder ib(fl, where);
+  std::optional<Prepared> p = prepare(ib, x, indices);
+  if (!p)
+    return std::nullopt;
+  if (p->indices.size() == 1) {
+    auto [d, index] = p->indices[0];
+    std::vector<Value> id = ib.dims(index), xd = ib.dims(p->x);
+    Value flat = ib.reshape(index, {ib.product(id)});
+    Value out = ib.indexSelect(p->x, d, flat);
+    std::vector<Value> shape(xd.begin(), xd.begin() + d);
+    shape.insert(shape.end(), id.begin(), id.end());
+    shape.insert(shape.end(), xd.begin() + d + 1, xd.end());
+    return ib.reshape(out, shape);
+  }
+  Layout lay = layout(ib, *p);
+  SmallVector<Value> merged{lay.n};
+  merged.append(lay.others.begin(), lay.others.end());
+  Value rows = ib.reshape(ib.permute(p->x, lay.perm), merged);
+  std::vector<Value> bd = ib.dims(lay.linear);
+  Value out = ib.indexSelect(rows, 0, ib.reshape(lay.linear, {ib.product(bd)}));
+  bd.insert(bd.end(), lay.others.begin(), lay.others.end());
+  out = ib.reshape(out, bd);
+  int64_t nb = typeOf(lay.linear).getRank();
+  return ib.permute(out, moveFront(nb, lay.front, bd.size()));
+}
+
+std::optional<Value> storeAdvanced(FunctionLowering &fl, Value x,
+                                   ArrayRef<AdvancedIndex> indices, Value value,
+                                   SourceRange where) {
+  return store(fl, x, indices, value, where, false);
+}
+
 } // namespace kiln
+
+namespace kiln::ops {
+
+std::optional<Value> indexPut(OpArgs &a) {
+  FunctionLowering &fl = a.fl;
+  Value x = a.value("self");
+  const BoundArg &values = a.arg("values");
+  // PyTorch takes only a Tensor of self's dtype here, unlike x[i] = v.
+  Value v = values.value.isValue() ? values.value.value : Value();
+  if (!v || !llvm::isa<RankedTensorType>(v.getType())) {
+    fl.error(values.range, a.spelling + "() argument 'values' must be a "
+                                        "Tensor, got " +
+                               fl.describe(values.value));
+    return std::nullopt;
+  }
+  if (typeOf(v).getElementType() != typeOf(x).getElementType()) {
+    fl.error(values.range,
+             a.spelling + "() requires values of the destination's dtype: "
+                          "self is " +
+                 fl.describe(PyValue::ofValue(x)) + ", values " +
+                 fl.describe(values.value));
+    return std::nullopt;
+  }
+  std::optional<bool> accumulate = a.flag("accumulate");
+  if (!accumulate)
+    return std::nullopt;
+  const BoundArg &given = a.arg("indices");
+  std::vector<PyValue> items = given.value.elems;
+  if (given.value.kind != PyValue::Kind::Tuple) {
+    std::optional<std::vector<Value>> ts = a.tensors("indices");
+    if (!ts)
+      return std::nullopt;
+    for (Value t : *ts)
+      items.push_back(PyValue::ofValue(t));
+  }
+  // None stands for a whole dim, as `:` does in x[:, i] = v.
+  std::vector<AdvancedIndex> indices;
+  int64_t dim = 0, rank = typeOf(x).getRank();
+  for (const PyValue &item : items) {
+    if (!item.isNone())
+      indices.push_back({dim, item.value, given.range});
+    dim += item.isNone() ? 1 : advancedIndexRank(item);
+  }
+  if (dim > rank) {
+    fl.error(given.range, a.spelling + "(): too many indices for tensor of "
+                                       "dimension " +
+                              std::to_string(rank) + " (got " +
+                              std::to_string(dim) + ")");
+    return std::nullopt;
+  }
+  if (indices.empty()) {
+    fl.error(given.range, a.spelling + "() needs at least one index tensor "
+                                       "in 'indices'");
+    return std::nullopt;
+  }
+  return store(fl, x, indices, v, a.where, *accumulate);
+}
+
+} // namespace kiln::ops

@@ -118,6 +118,13 @@ static bool convertArg(FunctionLowering &fl, ops::ParamType t, PyValue &v,
     [[fallthrough]];
   case ParamType::Str:
     return v.kind == PyValue::Kind::Str;
+  case ParamType::OptTensorList:
+    // None stands for a whole dim (index_put's `x[:, i]` is (None, i)).
+    if (v.kind == PyValue::Kind::Tuple)
+      return llvm::all_of(v.elems, [](const PyValue &e) {
+        return e.isNone() || isTensorValue(e);
+      });
+    [[fallthrough]];
   case ParamType::TensorList:
     if (v.kind == PyValue::Kind::Tuple)
       return llvm::all_of(v.elems, isTensorValue);
@@ -173,6 +180,8 @@ static const char *expected(ops::ParamType t, bool firstTensor) {
     return "a string or None";
   case ParamType::TensorList:
     return "a list of Tensors";
+  case ParamType::OptTensorList:
+    return "a tuple or list of Tensors and Nones";
   case ParamType::IntPair:
     return "an int or a pair of ints";
   case ParamType::OptIntPair:

@@ -32,6 +32,7 @@ static std::optional<ParamType> parseType(StringRef t) {
       .Case("str", ParamType::Str)
       .Case("str?", ParamType::OptStr)
       .Case("Tensor[]", ParamType::TensorList)
+      .Case("Tensor?[]", ParamType::OptTensorList)
       .Case("int[2]", ParamType::IntPair)
       .Case("int[2]?", ParamType::OptIntPair)
       .Case("bool?", ParamType::OptBool)
@@ -70,6 +71,8 @@ static const char *typeName(ParamType t) {
     return "str?";
   case ParamType::TensorList:
     return "Tensor[]";
+  case ParamType::OptTensorList:
+    return "Tensor?[]";
   case ParamType::IntPair:
     return "int[2]";
   case ParamType::OptIntPair:

@@ -53,6 +53,8 @@ enum class ParamType {
   OptStr,    // str?: a compile-time string or None
   TensorList, // Tensor[]: a list or tuple of tensors (or varargs tensors when
               // it is the last positional parameter, as einsum's operands)
+  OptTensorList, // Tensor?[]: a list or tuple of tensors and Nones, known
+                 // while compiling (index_put's indices)
   IntPair,    // int[2]: an int, or a pair of ints for (height, width)
   OptIntPair, // int[2]?: an int, a pair of ints, None or []
   OptBool,    // bool?: a bool or None
@@ -159,6 +161,10 @@ std::optional<double> mathConstant(llvm::StringRef name);
 /// Lowers a bound call: the row's kiln op on its first argument, or its
 /// builder (OpTable.cpp).
 std::optional<mlir::Value> lowerRow(OpArgs &args);
+
+/// index_put's builder, on the advanced-indexing store path
+/// (LowerAdvancedIndexing.cpp).
+std::optional<mlir::Value> indexPut(OpArgs &args);
 
 /// `kiln ops --json` / `--markdown` (OpCatalog.cpp).
 std::string catalogJson();

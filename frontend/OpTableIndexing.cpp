@@ -177,6 +177,7 @@ std::vector<NamedBuilder> indexingBuilders() {
           {"cumsum", scan<CumsumOp>},
           {"cumprod", scan<CumprodOp>},
           {"flip", flip},
+          {"index_put", indexPut},
           {"sort", sortRow}};
 }
 

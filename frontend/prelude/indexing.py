@@ -1,8 +1,9 @@
-"""kiln's op table: gather, index_select, cumsum, cumprod, flip and roll.
-gather, index_select, the scans and flip are one kiln op each, built in
-frontend/OpTableIndexing.cpp; roll is Python here, an index_select per
-dim. The arguments that shape an op (dims, shifts) must be compile-time
-constants.
+"""kiln's op table: gather, index_select, cumsum, cumprod, flip, index_put
+and roll. gather, index_select, the scans and flip are one kiln op each,
+built in frontend/OpTableIndexing.cpp; index_put is the store of advanced
+indexing (frontend/LowerAdvancedIndexing.cpp); roll is Python here, an
+index_select per dim. The arguments that shape an op (dims, shifts) must
+be compile-time constants.
 
 sort and topk are order.py's: the resampling ops come between the two
 families in the documentation.
@@ -12,7 +13,7 @@ from typing import List
 import torch
 from torch import Tensor
 
-from kiln_table import METHOD, TORCH, op
+from kiln_table import INPLACE, METHOD, TORCH, op
 
 
 @op('gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor',
@@ -50,6 +51,17 @@ from kiln_table import METHOD, TORCH, op
              ('x=i64[5]', '[-1]'),
              ('x=f32[B,3]', '[1]'),
              ('x=f32[0,3]', '[0, 1]')])
+@op('index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor',
+    TORCH | METHOD | INPLACE,
+    build='index_put',
+    samples=[('x=f32[5,3], i=i64[4], v=f32[4,3]', '(i,), v'),
+             ('x=f32[6,B], i=i64[N], v=f32[N,1]', '(i,), v, True'),
+             ('x=i64[5,6], i=i64[3], j=i64[3], v=i64[3]',
+              '[i, j], v, accumulate=True'),
+             ('x=f32[4,B], v=f32[]', '(x > 0,), v'),
+             ('x=f64[5,3], i=i64[0], v=f64[1]', '(i,), v, True')],
+    note='indices may hold None for a whole dim, as in TorchScript; '
+         'with accumulate=True the values of repeated indices are summed')
 def _indexing_rows():
     pass
 
