@@ -17,6 +17,8 @@
 #include "frontend/LoweringImpl.h"
 #include "frontend/Suggest.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 
 namespace kiln {
@@ -61,12 +63,27 @@ std::optional<std::string> constantKey(FunctionLowering &fl,
   if (!k)
     return std::nullopt;
   if (k->kind != PyValue::Kind::Str) {
-    fl.error(e.range, "a dict key must be a string known while compiling, "
-                      "not " +
-                          fl.describe(*k));
+    if (k->isValue() && !matchPattern(k->value, m_Constant()))
+      fl.error(e.range, "a dict key must be known while compiling, not " +
+                            fl.describe(*k) +
+                            " computed while running: kiln's dicts are "
+                            "compile-time values whose values keep their "
+                            "own types and shapes, so a key must name one "
+                            "of them while compiling");
+    else
+      fl.error(e.range, "a dict key must be a string (kiln's dicts are "
+                        "Dict[str, T]), not " +
+                            fl.describe(*k));
     return std::nullopt;
   }
   return k->str;
+}
+
+/// Python's KeyError for `key`, at `where`, while compiling.
+void missingKey(FunctionLowering &fl, SourceRange where, const PyValue &d,
+                const std::string &key) {
+  fl.error(where, "the dict has no key " + quoted(key) + "; " + keyList(d) +
+                      didYouMean(key, d.keys));
 }
 
 /// The dict a subscript or `len` reads, found without lowering `e` twice:
@@ -207,6 +224,82 @@ MaybeValue lowerDictBuiltin(FunctionLowering &fl, const ast::CallExpr &call) {
   return d;
 }
 
+/// d.update(other, k=v), d.pop(k[, default]), d.setdefault(k[, default]):
+/// the methods that change a dict, which rebind the local name that holds
+/// it (a dict is a compile-time value, as `d[k] = v` treats it). Arguments
+/// are lowered before the call, as Python evaluates them.
+MaybeValue mutateDict(FunctionLowering &fl, PyValue d, const std::string &name,
+                      const ast::CallExpr &call) {
+  auto *attr = llvm::dyn_cast<ast::AttributeExpr>(call.func.get());
+  auto *holder =
+      attr ? llvm::dyn_cast<ast::NameExpr>(attr->value.get()) : nullptr;
+  if (!holder || !fl.env.count(holder->id)) {
+    fl.error(call.func->range, name + "() changes the dict, so it must be "
+                                      "called on a local variable");
+    return std::nullopt;
+  }
+  bool update = name == "update";
+  size_t minArgs = update ? 0 : 1, maxArgs = update ? 1 : 2;
+  if (call.args.size() < minArgs || call.args.size() > maxArgs ||
+      (!update && !call.keywords.empty())) {
+    fl.error(call.range, update ? "update() takes one dict and keywords"
+                                : name + "() takes a key and an optional "
+                                         "default");
+    return std::nullopt;
+  }
+  PyValue result = PyValue::none();
+  if (update) {
+    std::optional<PyValue> from;
+    if (!call.args.empty()) {
+      from = fl.lowerExpr(*call.args[0]);
+      if (!from)
+        return std::nullopt;
+      if (!from->isDict()) {
+        fl.error(call.args[0]->range,
+                 "update() takes a dict, not " + fl.describe(*from));
+        return std::nullopt;
+      }
+    }
+    std::vector<std::pair<std::string, PyValue>> items;
+    for (size_t i = 0; from && i < from->keys.size(); ++i)
+      items.push_back({from->keys[i], from->elems[i]});
+    for (const ast::Keyword &k : call.keywords) {
+      MaybeValue v = fl.lowerExpr(*k.value);
+      if (!v)
+        return std::nullopt;
+      items.push_back({k.name, *v});
+    }
+    for (auto &[k, v] : items)
+      setItem(d, k, std::move(v));
+  } else {
+    std::optional<std::string> k = constantKey(fl, *call.args[0]);
+    if (!k)
+      return std::nullopt;
+    std::optional<PyValue> fallback;
+    if (call.args.size() == 2)
+      if (!(fallback = fl.lowerExpr(*call.args[1])))
+        return std::nullopt;
+    std::optional<size_t> i = findKey(d, *k);
+    if (i) {
+      result = d.elems[*i];
+      if (name == "pop") {
+        d.keys.erase(d.keys.begin() + *i);
+        d.elems.erase(d.elems.begin() + *i);
+      }
+    } else if (name == "pop" && !fallback) {
+      // Python raises KeyError here; the key is known, so it would always.
+      missingKey(fl, call.args[0]->range, d, *k);
+      return std::nullopt;
+    } else {
+      result = fallback ? *fallback : PyValue::none();
+      if (name == "setdefault")
+        setItem(d, *k, result);
+    }
+  }
+  fl.env[holder->id] = Binding{std::move(d), call.range};
+  return result;
+}
+
 } // namespace
 
 MaybeValue lowerDictDisplay(FunctionLowering &fl, const ast::DictExpr &e) {
@@ -288,11 +381,14 @@ bool lowerDictAttribute(FunctionLowering &fl, const PyValue &base,
   }
   if (!base.isDict())
     return false;
-  static const char *const methods[] = {"items", "keys", "values", "get"};
+  static const char *const methods[] = {"items", "keys",   "values",
+                                        "get",   "update", "pop",
+                                        "setdefault"};
   if (!llvm::is_contained(methods, llvm::StringRef(e.attr))) {
     fl.error(e.attrRange, "dict method '" + e.attr +
                               "' is not supported; kiln's dicts have items, "
-                              "keys, values and get");
+                              "keys, values, get, update, pop and "
+                              "setdefault");
     out = std::nullopt;
     return true;
   }
@@ -306,6 +402,10 @@ bool lowerDictMethod(FunctionLowering &fl, const PyValue &self,
   if (!self.isDict())
     return false;
   out = std::nullopt;
+  if (name == "update" || name == "pop" || name == "setdefault") {
+    out = mutateDict(fl, self, name, call);
+    return true;
+  }
   size_t maxArgs = name == "get" ? 2 : 0;
   if (call.args.size() > maxArgs || !call.keywords.empty() ||
       (name == "get" && call.args.empty())) {
@@ -354,9 +454,7 @@ bool lowerDictSubscript(FunctionLowering &fl, const ast::SubscriptExpr &e,
     return true;
   std::optional<size_t> i = findKey(dict, *k);
   if (!i) {
-    fl.error(e.indices[0]->range, "the dict has no key " + quoted(*k) + "; " +
-                                      keyList(dict) +
-                                      didYouMean(*k, dict.keys));
+    missingKey(fl, e.indices[0]->range, dict, *k);
     return true;
   }
   out = dict.elems[*i];

@@ -2,7 +2,7 @@
 # alone with --entry and points at the construct.
 #
 # RUN: not kiln compile %s --entry bad_key 2>&1 | FileCheck %s --check-prefix=KEY
-# KEY: dicts-errors.py:33:10: error: a dict key must be a string known while compiling, not an int
+# KEY: dicts-errors.py:33:10: error: a dict key must be known while compiling, not an int computed while running: kiln's dicts are compile-time values whose values keep their own types and shapes, so a key must name one of them while compiling
 # RUN: not kiln compile %s --entry missing_key 2>&1 | FileCheck %s --check-prefix=MISSING
 # MISSING: dicts-errors.py:40:14: error: the dict has no key 'logit'; its keys are 'logits', 'hidden'; did you mean 'logits'?
 # RUN: not kiln compile %s --entry bad_join 2>&1 | FileCheck %s --check-prefix=JOIN
@@ -12,7 +12,7 @@
 # RUN: not kiln compile %s --entry missing_field 2>&1 | FileCheck %s --check-prefix=MFIELD
 # MFIELD: dicts-errors.py:60:9: error: 'Out' is missing field 'hidden'
 # RUN: not kiln compile %s --entry bad_method 2>&1 | FileCheck %s --check-prefix=METHOD
-# METHOD: dicts-errors.py:67:7: error: dict method 'update' is not supported; kiln's dicts have items, keys, values and get
+# METHOD: dicts-errors.py:67:7: error: dict method 'clear' is not supported; kiln's dicts have items, keys, values, get, update, pop and setdefault
 # RUN: not kiln compile %s --entry ret_dict 2>&1 | FileCheck %s --check-prefix=RET
 # RUN: not kiln compile %s --entry PlainDict 2>&1 | FileCheck %s --check-prefix=PLAIN
 # PLAIN: dicts-errors.py:79:9: error: a plain dict of modules or tensors is not registered with the module, so its weights would be lost; use nn.ModuleDict({...})
@@ -64,7 +64,7 @@ def missing_field(x):
 # kiln: x=f32[2,3]
 def bad_method(x):
     d = {"a": x}
-    d.update({"b": x})
+    d.clear()
     return x
 
 
