@@ -90,6 +90,15 @@ static bool hasDefault(ModuleOp module) {
   return false;
 }
 
+/// List and Tuple inputs add the "containers" field (minor version 2):
+/// their elements are plain inputs, which an older runtime passes as well.
+static bool hasContainerInput(ModuleOp module) {
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn->hasAttr("kiln.entry") && fn->hasAttr("kiln.containers"))
+      return true;
+  return false;
+}
+
 static json describeEntries(ModuleOp module) {
   json entries = json::array();
   for (auto fn : module.getOps<func::FuncOp>()) {
@@ -122,6 +131,21 @@ static json describeEntries(ModuleOp module) {
     }
     entry["args"] = args;
     entry["results"] = results;
+    // List and Tuple parameters: their elements are inputs of their own
+    // ("xs.0", "xs.1"); this says which make up which parameter.
+    if (auto containers = fn->getAttrOfType<ArrayAttr>("kiln.containers")) {
+      json params = json::array();
+      for (Attribute a : containers) {
+        auto c = cast<DictionaryAttr>(a);
+        json leaves = json::array();
+        for (Attribute leaf : c.getAs<ArrayAttr>("args"))
+          leaves.push_back(cast<StringAttr>(leaf).str());
+        params.push_back({{"name", c.getAs<StringAttr>("name").str()},
+                          {"type", c.getAs<StringAttr>("type").str()},
+                          {"args", leaves}});
+      }
+      entry["containers"] = params;
+    }
     // The str parameters it was compiled for: no inputs, but the caller
     // should know which variant this is.
     if (auto strings = fn->getAttrOfType<DictionaryAttr>("kiln.strings")) {
@@ -199,7 +223,7 @@ std::string buildManifest(
   json manifest;
   manifest["format"] = "kiln";
   ModuleOp module = const_cast<ModuleOp &>(inputs.kilnModule);
-  int minor = hasDefault(module) ? 1 : 0;
+  int minor = hasContainerInput(module) ? 2 : hasDefault(module) ? 1 : 0;
   if (hasOptionalInput(module, /*scalar=*/true))
     manifest["format_version"] = {4, minor};
   else if (hasOptionalInput(module, /*scalar=*/false))

@@ -17,7 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/AstPrinter.h"
-#include "frontend/LoweringImpl.h"
+#include "frontend/EntryPoints.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -25,16 +25,15 @@ using namespace mlir;
 
 namespace kiln {
 
-namespace {
-
-enum class Match { Yes, No, Unchecked };
-
-/// `typing.Tuple`, `Tuple` and `tuple` all name the tuple annotation.
 bool namesTyping(const std::string &resolved, llvm::StringRef name) {
   return resolved == name || resolved == ("typing." + name).str() ||
          (name == "Tuple" && resolved == "tuple") ||
          (name == "List" && resolved == "list");
 }
+
+namespace {
+
+enum class Match { Yes, No, Unchecked };
 
 Match matchAnnotation(ModuleLowering &m, const ast::Expr &ann,
                       const PyValue &value);

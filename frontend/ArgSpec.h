@@ -46,6 +46,23 @@ struct ArgSpec {
   /// entry point is compiled for (no tensor part; the text after "str:",
   /// as is). Unset for a tensor spec.
   std::optional<std::string> str;
+  /// Written `mode=str` (no value): a str parameter given at run time.
+  bool runtimeStr = false;
+  /// Written `xs=[f32[B,3], f32[B,3]]` or `hc=(f32[B,H], f32[B,H])`: a
+  /// List or Tuple parameter whose length is fixed at compile time, each
+  /// element its own spec (with no name) and its own run-time input. The
+  /// annotation, not the bracket, says list or tuple. `sizes=int[3]` is
+  /// short for `[int, int, int]`.
+  bool isContainer = false;
+  bool parenthesized = false; // written with ( ), printed back so
+  std::vector<ArgSpec> elems;
+  /// A container's element written `int`, `float` or `bool`: a run-time
+  /// Python scalar. Empty otherwise.
+  std::string scalar;
+
+  bool isTensor() const {
+    return !str && !runtimeStr && !isContainer && scalar.empty();
+  }
 };
 
 /// A value or an error message (lower case, no trailing period).
@@ -55,11 +72,12 @@ template <typename T> struct SpecResult {
   bool ok() const { return error.empty(); }
 };
 
-/// Parses one spec such as "x=f32[B,784]", "s=i64[]", "m=f32[T,T]?" or
-/// "mode=str:relu".
+/// Parses one spec such as "x=f32[B,784]", "s=i64[]", "m=f32[T,T]?",
+/// "mode=str:relu", "mode=str", "xs=[f32[B,3], f32[B,3]]", "hc=(f32[B,H],
+/// int)" or "sizes=int[3]".
 SpecResult<ArgSpec> parseArgSpec(std::string_view text);
 /// Parses "x=f32[B,784], h=f32[B,20]": specs separated by commas outside
-/// brackets. Stops at the first bad one.
+/// brackets and parentheses. Stops at the first bad one.
 SpecResult<std::vector<ArgSpec>> parseArgSpecList(std::string_view text);
 
 /// "x=f32[B,784]".

@@ -3,13 +3,17 @@
 // An entry point's parameters get their types from `# kiln:` comments and
 // `--arg` specs (tensors), their annotations (Python scalars, Optional, str)
 // and their defaults, which the manifest records. A str parameter is not an
-// input: the entry is compiled for one value of it. lowerEntry then lowers
-// the body with each parameter bound to its argument.
+// input: the entry is compiled for one value of it. A List or Tuple
+// parameter has the length its spec gives (an archive has a fixed calling
+// convention, as torch.export's does): each element is an input of its own,
+// `xs.0`, `xs.1`, ..., and the body sees a list or tuple of them. lowerEntry
+// then lowers the body with each parameter bound to its argument.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/LoweringImpl.h"
+#include "frontend/EntryPoints.h"
 
 #include "frontend/AstPrinter.h"
+#include "frontend/LowerContainers.h"
 #include "ir/KilnDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,12 +54,90 @@ static std::string specExample(const std::string &name) {
 }
 
 namespace {
-/// An entry point's parameter, typed.
-struct EntryParam {
-  Type type;
-  ArrayAttr dims; // symbolic dims for tensors
+/// How the body's value of one entry parameter is built from the entry
+/// function's arguments: a leaf takes the next one (two for an Optional,
+/// whose presence flag follows), a str is its compile-time value, a list
+/// or tuple gathers its elements'.
+struct ParamLayout {
+  enum class Kind { Leaf, Str, List, Tuple } kind = Kind::Leaf;
+  std::vector<ParamLayout> elems;
+  /// An empty list's element type (a `[]` literal's, for List[Tensor]).
+  Type emptyElement;
+};
+
+/// The element annotations of a List[T] (one) or Tuple[...] annotation;
+/// `variadic` for Tuple[T, ...], whose length the spec gives.
+struct ContainerAnnotation {
+  bool isList = false;
+  bool variadic = false;
+  std::vector<const ast::Expr *> elems;
 };
 } // namespace
+
+static std::optional<ContainerAnnotation>
+containerAnnotation(ModuleLowering &m, const ast::Expr *annotation) {
+  auto *sub = llvm::dyn_cast_if_present<ast::SubscriptExpr>(annotation);
+  if (!sub)
+    return std::nullopt;
+  std::string head = resolveGlobalName(m, *sub->value);
+  ContainerAnnotation c;
+  c.isList = namesTyping(head, "List");
+  if (!c.isList && !namesTyping(head, "Tuple"))
+    return std::nullopt;
+  for (const ast::ExprPtr &index : sub->indices) {
+    if (auto *tuple = llvm::dyn_cast<ast::TupleExpr>(index.get()))
+      for (const ast::ExprPtr &elt : tuple->elts)
+        c.elems.push_back(elt.get());
+    else
+      c.elems.push_back(index.get());
+  }
+  if (!c.isList && c.elems.size() == 2 &&
+      llvm::isa<ast::EllipsisLitExpr>(*c.elems[1])) {
+    c.variadic = true;
+    c.elems.pop_back();
+  }
+  if ((c.isList || c.variadic) && c.elems.size() != 1)
+    return std::nullopt;
+  return c;
+}
+
+/// "xs=[f32[N], f32[N]]": a spec example for container annotation `c`
+/// named `name`, for the messages that ask for one.
+static std::string containerExample(ModuleLowering &m, const std::string &name,
+                                    const ContainerAnnotation &c) {
+  std::string s;
+  size_t n = c.isList || c.variadic ? 2 : c.elems.size();
+  for (size_t i = 0; i < n; ++i) {
+    const ast::Expr *e = c.elems[c.isList || c.variadic ? 0 : i];
+    ParamKind k = classifyAnnotation(m, e);
+    s += std::string(i ? ", " : "") +
+         (k == ParamKind::Int     ? "int"
+          : k == ParamKind::Float ? "float"
+          : k == ParamKind::Bool  ? "bool"
+          : containerAnnotation(m, e) ? "[...]"
+                                      : "f32[N]");
+  }
+  ParamKind k0 = c.elems.empty() ? ParamKind::Tensor
+                                 : classifyAnnotation(m, c.elems[0]);
+  if (c.isList && (k0 == ParamKind::Int || k0 == ParamKind::Float ||
+                   k0 == ParamKind::Bool))
+    return name + "=" + s.substr(0, s.find(',')) + "[2]";
+  return name + (c.isList ? "=[" : "=(") + s + (c.isList ? "]" : ")");
+}
+
+/// The element type of an empty list of `kind`.
+static Type emptyListElement(OpBuilder &b, ParamKind kind) {
+  switch (kind) {
+  case ParamKind::Int:
+    return b.getI64Type();
+  case ParamKind::Float:
+    return b.getF64Type();
+  case ParamKind::Bool:
+    return b.getI1Type();
+  default:
+    return b.getNoneType();
+  }
+}
 
 /// The default of scalar entry parameter `p` (`k: int = 2`) as the
 /// attribute the manifest records: an i64, f64 or bool constant, written
@@ -130,37 +212,207 @@ static bool entryString(ModuleLowering &m, const ast::FunctionDef *def,
   return false;
 }
 
+namespace {
+/// An entry function's arguments, as typeEntryParams gathers them.
+struct EntrySignature {
+  SmallVector<Type> argTypes;
+  SmallVector<DictionaryAttr> argAttrs;
+  /// The str parameters' values, which are no arguments.
+  std::map<std::string, std::string> strings;
+  /// One per parameter but self.
+  std::vector<ParamLayout> layouts;
+  /// For the manifest: {name, type, args} of each List or Tuple parameter.
+  SmallVector<Attribute> containers;
+};
+} // namespace
+
+/// The tensor type that `spec` gives parameter `name`, with its dims'
+/// names in `attrs`; null after an error.
+static Type tensorArgType(ModuleLowering &m, OpBuilder &b, SourceRange where,
+                          const std::string &name, const ArgSpec &spec,
+                          SmallVectorImpl<NamedAttribute> &attrs) {
+  if (!spec.isTensor()) {
+    ArgSpec named = spec;
+    named.name = name;
+    m.diags.error(where, "'" + name + "' is a Tensor; its spec must be a "
+                         "shape such as " + specExample(name) + ", got '" +
+                         printArgSpec(named) + "'");
+    return {};
+  }
+  SmallVector<int64_t> shape;
+  SmallVector<Attribute> dims;
+  for (const SpecDim &d : spec.dims) {
+    shape.push_back(d.size >= 0 ? d.size : ShapedType::kDynamic);
+    dims.push_back(
+        b.getStringAttr(d.size >= 0 ? std::to_string(d.size) : d.symbol));
+  }
+  attrs.push_back(b.getNamedAttr("kiln.dims", b.getArrayAttr(dims)));
+  return RankedTensorType::get(shape, dtypeToType(m.context, spec.dtype));
+}
+
+/// Types the inputs of List or Tuple parameter `p`, or of its element
+/// `path` (`hc.1`), annotated `c` (written `annotation`), from `spec`
+/// (null when none was given): one argument per tensor or scalar element,
+/// named `path.0`, `path.1`, ... False after an error.
+static bool typeContainer(ModuleLowering &m, OpBuilder &b,
+                          const ast::FunctionDef *def, const ast::Param &p,
+                          const std::string &path, const ast::Expr &annotation,
+                          const ContainerAnnotation &c, const ArgSpec *spec,
+                          EntrySignature &sig, ParamLayout &layout,
+                          SmallVectorImpl<Attribute> &leafNames) {
+  std::string written = "'" + exprToString(annotation) + "'";
+  std::string example = containerExample(m, path, c);
+  auto fail = [&](const std::string &message) {
+    m.diags.error(p.range, message);
+    return false;
+  };
+  auto specText = [&](const ArgSpec &s, const std::string &name) {
+    ArgSpec named = s;
+    named.name = name;
+    return "'" + printArgSpec(named) + "'";
+  };
+  bool fixedArity = !c.isList && !c.variadic;
+  if (spec && !spec->isContainer)
+    return fail("'" + path + "' is annotated " + written + ", so its spec "
+                "lists its elements, as in " + example + "; got " +
+                specText(*spec, path));
+  if (!spec && !fixedArity)
+    return fail("no length for '" + path + "' of '" + def->name +
+                "', annotated " + written + "; an archive's inputs are "
+                "fixed when it is compiled, so pass --arg " + example +
+                " or write '# kiln: " + example + "' on the line above the def");
+  size_t count = spec ? spec->elems.size() : c.elems.size();
+  if (spec && fixedArity && count != c.elems.size())
+    return fail("the spec " + specText(*spec, path) + " has " +
+                std::to_string(count) + " elements, but '" + path +
+                "' is annotated " + written + ", which has " +
+                std::to_string(c.elems.size()));
+  for (size_t i = 0; i < count; ++i) {
+    const ast::Expr *elem = c.elems[fixedArity ? i : 0];
+    const ArgSpec *elemSpec = spec ? &spec->elems[i] : nullptr;
+    std::string leaf = path + "." + std::to_string(i);
+    if (std::optional<ContainerAnnotation> inner =
+            containerAnnotation(m, elem)) {
+      if (c.isList)
+        return fail("'" + path + "' is annotated " + written +
+                    "; an entry point's list input holds tensors, ints, "
+                    "floats or bools (a tuple may hold lists and tuples)");
+      ParamLayout nested;
+      if (!typeContainer(m, b, def, p, leaf, *elem, *inner, elemSpec, sig,
+                         nested, leafNames))
+        return false;
+      layout.elems.push_back(std::move(nested));
+      continue;
+    }
+    ParamKind kind = classifyAnnotation(m, elem);
+    SmallVector<NamedAttribute> attrs;
+    attrs.push_back(b.getNamedAttr("kiln.name", b.getStringAttr(leaf)));
+    if (kind == ParamKind::Int || kind == ParamKind::Float ||
+        kind == ParamKind::Bool) {
+      const char *scalar = kind == ParamKind::Int     ? "int"
+                           : kind == ParamKind::Float ? "float"
+                                                      : "bool";
+      if (elemSpec && elemSpec->scalar != scalar)
+        return fail("'" + leaf + "' is " + (kind == ParamKind::Int ? "an " : "a ") +
+                    scalar + " (" + path + " is annotated " + written +
+                    "), so its spec is '" + scalar + "'; got " +
+                    specText(*elemSpec, leaf));
+      sig.argTypes.push_back(kind == ParamKind::Int     ? Type(b.getI64Type())
+                             : kind == ParamKind::Float ? Type(b.getF64Type())
+                                                        : Type(b.getI1Type()));
+    } else if (kind == ParamKind::Tensor) {
+      if (!elemSpec)
+        return fail("no shape for '" + leaf + "', an element of '" + path +
+                    "' (annotated " + written + "); pass --arg " + example +
+                    " or write '# kiln: " + example +
+                    "' on the line above the def");
+      if (elemSpec->optional)
+        return fail("the spec " + specText(*elemSpec, leaf) + " ends in '?', "
+                    "but the elements of a List or Tuple entry input cannot "
+                    "be None");
+      Type t = tensorArgType(m, b, p.range, leaf, *elemSpec, attrs);
+      if (!t)
+        return false;
+      sig.argTypes.push_back(t);
+    } else {
+      return fail("'" + path + "' is annotated " + written + "; the "
+                  "elements of an entry point's List or Tuple input are "
+                  "Tensor, int, float and bool, or Tuples and Lists of them");
+    }
+    sig.argAttrs.push_back(b.getDictionaryAttr(attrs));
+    leafNames.push_back(b.getStringAttr(leaf));
+    layout.elems.emplace_back();
+  }
+  layout.kind = c.isList ? ParamLayout::Kind::List : ParamLayout::Kind::Tuple;
+  if (c.isList)
+    layout.emptyElement =
+        emptyListElement(b, classifyAnnotation(m, c.elems.front()));
+  return true;
+}
+
 /// Types the parameters of entry point `def` from their annotations and
 /// `specs`: a tensor, a scalar, or for Optional[Tensor] the tensor plus an
-/// i1 "is present" argument. False after an error.
+/// i1 "is present" argument; a List or Tuple, its elements. False after an
+/// error.
 static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
                             const ast::FunctionDef *def, bool hasSelf,
                             const std::map<std::string, ArgSpec> &specs,
-                            SmallVectorImpl<Type> &argTypes,
-                            SmallVectorImpl<DictionaryAttr> &argAttrs,
-                            std::map<std::string, std::string> &strings) {
+                            EntrySignature &sig) {
+  SmallVectorImpl<Type> &argTypes = sig.argTypes;
+  SmallVectorImpl<DictionaryAttr> &argAttrs = sig.argAttrs;
   for (const ast::Param &p : def->params) {
     if (hasSelf && &p == &def->params.front())
       continue; // self is the module instance, known at compile time
     bool isStr = p.annotation && resolveGlobalName(m, *p.annotation) == "str";
-    auto strSpec = specs.find(p.name);
-    if (strSpec != specs.end() && strSpec->second.str.has_value() != isStr) {
+    auto spec = specs.find(p.name);
+    const ArgSpec *given = spec != specs.end() ? &spec->second : nullptr;
+    if (given && (given->str || given->runtimeStr) != isStr) {
       m.diags.error(p.range,
                     isStr ? "parameter '" + p.name +
                                 "' is a str; give its value as --arg " +
                                 p.name + "=str:VALUE, not a shape spec"
-                          : "a str spec ('" + printArgSpec(strSpec->second) +
+                          : "a str spec ('" + printArgSpec(*given) +
                                 "') applies to a parameter annotated str, "
                                 "and '" + p.name + "' is not");
       return false;
     }
     if (isStr) {
-      if (!entryString(m, def, p, strSpec != specs.end() ? &strSpec->second
-                                                          : nullptr,
-                       strings))
+      if (given && given->runtimeStr) {
+        m.diags.error(p.range, "str parameter '" + p.name + "' must be "
+                               "given a value when compiling (--arg " +
+                               p.name + "=str:VALUE); kiln does not take "
+                               "strings at run time yet");
         return false;
+      }
+      if (!entryString(m, def, p, given, sig.strings))
+        return false;
+      sig.layouts.push_back({ParamLayout::Kind::Str, {}, {}});
       continue;
     }
+    if (std::optional<ContainerAnnotation> c =
+            containerAnnotation(m, p.annotation.get())) {
+      if (p.defaultValue) {
+        m.diags.error(p.defaultValue->range,
+                      "entry parameter '" + p.name + "' is annotated '" +
+                          exprToString(*p.annotation) + "' and cannot have "
+                          "a default; each of its elements is an input of "
+                          "the archive");
+        return false;
+      }
+      ParamLayout layout;
+      SmallVector<Attribute> leaves;
+      if (!typeContainer(m, b, def, p, p.name, *p.annotation, *c, given, sig,
+                         layout, leaves))
+        return false;
+      sig.layouts.push_back(std::move(layout));
+      sig.containers.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("name", b.getStringAttr(p.name)),
+           b.getNamedAttr("type",
+                          b.getStringAttr(exprToString(*p.annotation))),
+           b.getNamedAttr("args", b.getArrayAttr(leaves))}));
+      continue;
+    }
+    sig.layouts.emplace_back();
     ParamKind kind = classifyAnnotation(m, p.annotation.get());
     // Optional[int], Optional[float], Optional[bool]: the scalar, then its
     // presence flag, as for Optional[Tensor].
@@ -174,7 +426,6 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
           optionalScalar = true;
         }
       }
-    auto spec = specs.find(p.name);
     SmallVector<NamedAttribute> attrs;
     attrs.push_back(b.getNamedAttr("kiln.name", b.getStringAttr(p.name)));
     // The input may be None: its value is followed by an i1 "is present"
@@ -194,12 +445,13 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
                   "parameter '" + p.name + "' of entry point '" + def->name +
                       "' has type '" + exprToString(*p.annotation) +
                       "'; entry points take Tensor, int, float and bool, "
-                      "and Optional of each");
+                      "Optional of each, str, and Lists and Tuples of "
+                      "Tensor, int, float and bool");
       return false;
     case ParamKind::Int:
     case ParamKind::Float:
     case ParamKind::Bool:
-      if (spec != specs.end()) {
+      if (given) {
         m.diags.error(p.range, "parameter '" + p.name +
                                  "' is a scalar; a shape spec applies to "
                                  "tensors only");
@@ -222,7 +474,7 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
       break;
     case ParamKind::Tensor:
     case ParamKind::OptionalTensor: {
-      if (spec == specs.end()) {
+      if (!given) {
         m.diags.error(p.range, "no shape for tensor argument '" + p.name +
                                  "' of '" + def->name + "'; pass --arg " +
                                  specExample(p.name) +
@@ -230,22 +482,16 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
                                  "' on the line above the def");
         return false;
       }
-      SmallVector<int64_t> shape;
-      SmallVector<Attribute> dims;
-      for (const SpecDim &d : spec->second.dims) {
-        shape.push_back(d.size >= 0 ? d.size : ShapedType::kDynamic);
-        dims.push_back(
-            b.getStringAttr(d.size >= 0 ? std::to_string(d.size) : d.symbol));
-      }
-      if (spec->second.optional && kind == ParamKind::Tensor) {
+      if (given->optional && kind == ParamKind::Tensor) {
         m.diags.error(p.range, "the shape spec of '" + p.name +
                                  "' ends in '?', but '" + p.name +
                                  "' is not annotated Optional[Tensor]");
         return false;
       }
-      argTypes.push_back(RankedTensorType::get(
-          shape, dtypeToType(m.context, spec->second.dtype)));
-      attrs.push_back(b.getNamedAttr("kiln.dims", b.getArrayAttr(dims)));
+      Type t = tensorArgType(m, b, p.range, p.name, *given, attrs);
+      if (!t)
+        return false;
+      argTypes.push_back(t);
       if (kind == ParamKind::OptionalTensor)
         addPresenceFlag();
       break;
@@ -254,6 +500,80 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
     argAttrs.push_back(b.getDictionaryAttr(attrs));
   }
   return true;
+}
+
+/// The list a List parameter's elements make. Elements of one rank and
+/// dtype whose sizes differ join as one list of that rank with those dims
+/// dynamic, as a `[a, b]` display does; others cannot share a kiln list.
+static std::optional<PyValue> entryList(FunctionLowering &fl,
+                                        const ast::Param &p,
+                                        std::vector<PyValue> elems,
+                                        Type emptyElement) {
+  SourceRange where = p.range;
+  if (elems.empty())
+    return PyValue::ofValue(fl.b.create<ListConstructOp>(
+        fl.loc(where), ListType::get(emptyElement), ValueRange{}));
+  Type t = elems[0].value.getType();
+  for (size_t i = 1; i < elems.size(); ++i) {
+    Type et = elems[i].value.getType();
+    if (et == t)
+      continue;
+    auto a = dyn_cast<RankedTensorType>(t);
+    auto c = dyn_cast<RankedTensorType>(et);
+    if (!a || !c || a.getRank() != c.getRank() ||
+        a.getElementType() != c.getElementType()) {
+      fl.error(where, "the elements of list input '" + p.name +
+                          "' must share a dtype and rank, as a kiln list's "
+                          "do: '" + p.name + ".0' is " +
+                          fl.describe(elems[0]) + " and '" + p.name + "." +
+                          std::to_string(i) + "' is " +
+                          fl.describe(elems[i]) +
+                          "; annotate it as a Tuple for mixed elements");
+      return std::nullopt;
+    }
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < a.getRank(); ++d)
+      dims.push_back(a.getDimSize(d) == c.getDimSize(d) ? a.getDimSize(d)
+                                                        : ShapedType::kDynamic);
+    t = RankedTensorType::get(dims, a.getElementType());
+  }
+  SmallVector<Value> values;
+  for (const PyValue &e : elems) {
+    std::optional<Value> v = e.value;
+    if (v->getType() != t && !(v = fl.castForMerge(*v, t, where)))
+      return std::nullopt;
+    values.push_back(*v);
+  }
+  return PyValue::ofValue(fl.b.create<ListConstructOp>(
+      fl.loc(where), ListType::get(t), values));
+}
+
+std::optional<PyValue> entryResultLeaves(FunctionLowering &fl,
+                                         const PyValue &result,
+                                         SourceRange where) {
+  if (result.isValue() && isa<ListType>(result.value.getType())) {
+    std::optional<std::vector<PyValue>> elems =
+        containers::listDisplayElements(result);
+    if (!elems) {
+      fl.error(where, "an entry point cannot return " + fl.describe(result) +
+                          " whose length is known only at run time: each "
+                          "element is a result of the archive, so their "
+                          "number is fixed when it is compiled; return a "
+                          "tuple, or torch.stack the list");
+      return std::nullopt;
+    }
+    return entryResultLeaves(fl, PyValue::tuple(std::move(*elems)), where);
+  }
+  if (result.kind != PyValue::Kind::Tuple && !result.isDict())
+    return result;
+  PyValue out = result; // a dict's keys, a NamedTuple's fields
+  for (PyValue &e : out.elems) {
+    std::optional<PyValue> leaves = entryResultLeaves(fl, e, where);
+    if (!leaves)
+      return std::nullopt;
+    e = std::move(*leaves);
+  }
+  return out;
 }
 
 bool ModuleLowering::lowerEntry(const ast::FunctionDef *def,
@@ -288,21 +608,23 @@ bool ModuleLowering::lowerEntry(const ast::FunctionDef *def,
     if (s.entry == def->name)
       specs[s.name] = s;
 
-  SmallVector<Type> argTypes;
-  SmallVector<DictionaryAttr> argAttrs;
-  std::map<std::string, std::string> strings;
-  if (!typeEntryParams(*this, b, def, self != nullptr, specs, argTypes,
-                       argAttrs, strings))
+  EntrySignature sig;
+  if (!typeEntryParams(*this, b, def, self != nullptr, specs, sig))
     return false;
 
   b.setInsertionPointToEnd(module.getBody());
   auto fnLoc = FileLineColLoc::get(fileName, def->range.begin.line,
                                    def->range.begin.col);
   auto func = b.create<func::FuncOp>(fnLoc, def->name,
-                                     b.getFunctionType(argTypes, {}));
-  func.setAllArgAttrs(argAttrs);
+                                     b.getFunctionType(sig.argTypes, {}));
+  func.setAllArgAttrs(sig.argAttrs);
   func->setAttr("kiln.entry", b.getUnitAttr());
+  if (!sig.containers.empty())
+    func->setAttr("kiln.containers", b.getArrayAttr(sig.containers));
   Block *entry = func.addEntryBlock();
+  OpBuilder fb(&context);
+  fb.setInsertionPointToStart(entry);
+  FunctionLowering fl(*this, fb);
 
   std::vector<PyValue> params;
   if (self)
@@ -310,30 +632,47 @@ bool ModuleLowering::lowerEntry(const ast::FunctionDef *def,
   // Each parameter in order: a str is the constant it was compiled for,
   // the rest take the arguments in turn.
   unsigned next = 0;
+  const ast::Param *param = nullptr;
+  std::function<std::optional<PyValue>(const ParamLayout &)> build =
+      [&](const ParamLayout &layout) -> std::optional<PyValue> {
+    if (layout.kind == ParamLayout::Kind::Str)
+      return PyValue::ofStr(sig.strings[param->name]);
+    if (layout.kind == ParamLayout::Kind::Leaf) {
+      BlockArgument arg = entry->getArgument(next++);
+      if (next < entry->getNumArguments() &&
+          func.getArgAttr(next, "kiln.presence")) {
+        // The value before it and this flag are one Optional.
+        return PyValue::optional(entry->getArgument(next++), arg);
+      }
+      return PyValue::ofValue(arg);
+    }
+    std::vector<PyValue> elems;
+    for (const ParamLayout &e : layout.elems) {
+      std::optional<PyValue> v = build(e);
+      if (!v)
+        return std::nullopt;
+      elems.push_back(std::move(*v));
+    }
+    if (layout.kind == ParamLayout::Kind::Tuple)
+      return PyValue::tuple(std::move(elems));
+    return entryList(fl, *param, std::move(elems), layout.emptyElement);
+  };
+  size_t index = 0;
   for (const ast::Param &p : def->params) {
     if (self && &p == &def->params.front())
       continue;
-    if (auto it = strings.find(p.name); it != strings.end()) {
-      params.push_back(PyValue::ofStr(it->second));
-      continue;
-    }
-    BlockArgument arg = entry->getArgument(next++);
-    params.push_back(PyValue::ofValue(arg));
-    if (next < entry->getNumArguments() &&
-        func.getArgAttr(next, "kiln.presence")) {
-      // The value before it and this flag are one Optional.
-      params.back() = PyValue::optional(entry->getArgument(next++), arg);
-    }
+    param = &p;
+    std::optional<PyValue> v = build(sig.layouts[index++]);
+    if (!v)
+      return false;
+    params.push_back(std::move(*v));
   }
-  if (!strings.empty()) {
+  if (!sig.strings.empty()) {
     SmallVector<NamedAttribute> fixed;
-    for (const auto &[name, value] : strings)
+    for (const auto &[name, value] : sig.strings)
       fixed.push_back(b.getNamedAttr(name, b.getStringAttr(value)));
     func->setAttr("kiln.strings", b.getDictionaryAttr(fixed));
   }
-  OpBuilder fb(&context);
-  fb.setInsertionPointToStart(entry);
-  FunctionLowering fl(*this, fb);
   inProgress.insert(def);
   std::optional<PyValue> result = fl.lowerBody(*def, std::move(params));
   inProgress.erase(def);
@@ -341,7 +680,7 @@ bool ModuleLowering::lowerEntry(const ast::FunctionDef *def,
     return false;
   resultShapes[def->name] = *result;
   std::string key = def->name + "(";
-  for (Type t : argTypes) {
+  for (Type t : sig.argTypes) {
     llvm::raw_string_ostream os(key);
     os << t << ",";
   }

@@ -10,6 +10,7 @@
 #include "frontend/LoweringImpl.h"
 
 #include "frontend/AstPrinter.h"
+#include "frontend/EntryPoints.h"
 #include "frontend/Prelude.h"
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
@@ -239,6 +240,14 @@ FunctionLowering::lowerBody(const ast::FunctionDef &fn,
                                      describe(result) +
                                      "; return a tensor in every case");
     return std::nullopt;
+  }
+  // A list's elements are results of their own, as a tuple's are.
+  if (func->hasAttr("kiln.entry")) {
+    std::optional<PyValue> leaves =
+        entryResultLeaves(*this, result, returnRange.value_or(fn.nameRange));
+    if (!leaves)
+      return std::nullopt;
+    result = std::move(*leaves);
   }
   // A dict of tensors and scalars (Hugging Face's outputs) is its values,
   // in order, each result named by its key in the manifest.

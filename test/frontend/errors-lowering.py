@@ -705,7 +705,7 @@ def annotated_list(x):
 
 # An entry point parameter of an unsupported type is named as written.
 # RUN: not kiln compile %s --entry optional_param 2>&1 | FileCheck %s --check-prefix=OPTPARAM --implicit-check-not=error:
-# OPTPARAM: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: parameter 'o' of entry point 'optional_param' has type 'Optional[List[int]]'; entry points take Tensor, int, float and bool, and Optional of each
+# OPTPARAM: {{.*}}errors-lowering.py:{{[0-9]+}}:{{[0-9]+}}: error: parameter 'o' of entry point 'optional_param' has type 'Optional[List[int]]'; entry points take Tensor, int, float and bool, Optional of each, str, and Lists and Tuples of Tensor, int, float and bool
 # kiln: x=f32[3]
 def optional_param(x, o: Optional[List[int]]):
     return x

@@ -30,7 +30,7 @@ def returns_it(x: Tensor, k: Optional[float] = None):
 
 # Optional of anything else is still refused.
 # RUN: not kiln compile %s --entry optional_list 2>&1 | FileCheck %s --check-prefix=STR --implicit-check-not=error:
-# STR: optional-scalars-errors.py:[[@LINE+2]]:36: error: parameter 'mode' of entry point 'optional_list' has type 'Optional[List[int]]'; entry points take Tensor, int, float and bool, and Optional of each
+# STR: optional-scalars-errors.py:[[@LINE+2]]:36: error: parameter 'mode' of entry point 'optional_list' has type 'Optional[List[int]]'; entry points take Tensor, int, float and bool, Optional of each, str, and Lists and Tuples of Tensor, int, float and bool
 # kiln: x=f32[N]
 def optional_list(x: Tensor, mode: Optional[List[int]] = None) -> Tensor:
     return x

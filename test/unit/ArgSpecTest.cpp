@@ -100,6 +100,53 @@ TEST_CASE("argspec: lists", "[argspec]") {
   CHECK(bad.error == "expected '=' in argument spec 'y'");
 }
 
+TEST_CASE("argspec: lists and tuples", "[argspec]") {
+  auto list = parseArgSpec("xs=[f32[B,3], f32[B,3]]");
+  REQUIRE(list.ok());
+  CHECK(list.value.isContainer);
+  CHECK_FALSE(list.value.isTensor());
+  REQUIRE(list.value.elems.size() == 2);
+  CHECK(list.value.elems[1].dims[0].symbol == "B");
+  CHECK(printArgSpec(list.value) == "xs=[f32[B,3], f32[B,3]]");
+
+  auto tuple = parseArgSpec("hc=( f32[B,H] , (int, f32[2]), float ,)");
+  REQUIRE(tuple.ok());
+  CHECK(tuple.value.parenthesized);
+  REQUIRE(tuple.value.elems.size() == 3);
+  CHECK(tuple.value.elems[1].elems[0].scalar == "int");
+  CHECK(tuple.value.elems[2].scalar == "float");
+  CHECK(printArgSpec(tuple.value) == "hc=(f32[B,H], (int, f32[2]), float)");
+
+  auto ints = parseArgSpec("sizes=int[3]");
+  REQUIRE(ints.ok());
+  REQUIRE(ints.value.elems.size() == 3);
+  CHECK(ints.value.elems[2].scalar == "int");
+  CHECK(printArgSpec(ints.value) == "sizes=[int, int, int]");
+
+  // bool[3] stays a tensor of three bools; a list of bools is [bool, bool].
+  auto bools = parseArgSpec("m=bool[3]");
+  REQUIRE(bools.ok());
+  CHECK(bools.value.isTensor());
+  auto floats = parseArgSpec("scales=float[2]");
+  REQUIRE(floats.ok());
+  CHECK(floats.value.elems.size() == 2);
+
+  auto empty = parseArgSpec("xs=[]");
+  REQUIRE(empty.ok());
+  CHECK(empty.value.isContainer);
+  CHECK(empty.value.elems.empty());
+
+  auto runtime = parseArgSpec("mode=str");
+  REQUIRE(runtime.ok());
+  CHECK(runtime.value.runtimeStr);
+  CHECK(printArgSpec(runtime.value) == "mode=str");
+
+  // Commas inside brackets and parentheses separate elements, not specs.
+  auto several = parseArgSpecList("x=f32[N], hc=(f32[N], f32[N]), k=int[2]");
+  REQUIRE(several.ok());
+  CHECK(several.value.size() == 3);
+}
+
 TEST_CASE("argspec: bad specs", "[argspec]") {
   struct Case {
     const char *text;
@@ -122,6 +169,20 @@ TEST_CASE("argspec: bad specs", "[argspec]") {
                     "valid size"},
       {"=f32[3]", "invalid argument name '' in argument spec '=f32[3]'"},
       {"1x=f32[3]", "invalid argument name '1x' in argument spec '1x=f32[3]'"},
+      {"hc=(f32[3], f32[3]", "expected ')' at the end of (f32[3], f32[3] in "
+                             "argument spec 'hc=(f32[3], f32[3]'"},
+      {"xs=[f32[3],, f32[3]]",
+       "empty element in argument spec 'xs=[f32[3],, f32[3]]'"},
+      {"xs=[f32[3], integer]",
+       "unknown dtype 'integer' in argument spec 'xs=[f32[3], integer]' "
+       "(expected one of f32, f16, bf16, f64, i32, i64, bool, or int, "
+       "float, bool for a Python scalar)"},
+      {"k=int", "unknown dtype 'int' in argument spec 'k=int' (expected one "
+                "of f32, f16, bf16, f64, i32, i64, bool)"},
+      {"k=int[N]", "'int[N]' in argument spec 'k=int[N]' must give the "
+                   "list's length as a number, as in int[3]"},
+      {"k=[[[[[[[[[f32[1]]]]]]]]]]",
+       "argument spec 'k=[[[[[[[[[f32[1]]]]]]]]]]' nests more than 8 deep"},
   };
   for (const Case &c : cases) {
     INFO(c.text);

@@ -89,6 +89,23 @@ std::string describeEntry(const nlohmann::json &entry) {
   std::string text =
       fmt::format("  {}({}) -> ({})", escaped(entry.value("name", "?")),
                   fmt::join(args, ", "), fmt::join(results, ", "));
+  // "    xs: List[Tensor] is xs.0, xs.1": a List or Tuple parameter, whose
+  // elements are inputs of their own.
+  auto containers = entry.find("containers");
+  if (containers != entry.end() && containers->is_array())
+    for (const auto &c : *containers) {
+      if (!c.is_object())
+        continue;
+      std::vector<std::string> leaves;
+      auto args = c.find("args");
+      if (args != c.end() && args->is_array())
+        for (const auto &leaf : *args)
+          leaves.push_back(scalarText(leaf));
+      text += fmt::format("\n    {}: {} is {}", escaped(c.value("name", "?")),
+                          escaped(c.value("type", "?")),
+                          leaves.empty() ? std::string("empty")
+                                         : fmt::format("{}", fmt::join(leaves, ", ")));
+    }
   // "    compiled for mode = 'relu'": the str parameters, fixed at compile
   // time.
   auto strings = entry.find("str_args");

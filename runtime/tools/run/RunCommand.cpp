@@ -193,8 +193,19 @@ int gatherInputs(const RunOptions &o, const EntryInfo &entry,
     }
     if (std::none_of(entry.args.begin(), entry.args.end(),
                      [&](const ValueInfo &a) { return a.name == name; })) {
-      error("--input {}: '{}' has no input named '{}'", input, entry.name,
-            name);
+      // A List or Tuple parameter's elements are inputs "xs.0", "xs.1",
+      // ...; no Python name has a dot, so the prefix is only theirs.
+      std::vector<std::string> elements;
+      for (const ValueInfo &a : entry.args)
+        if (a.name.rfind(name + ".", 0) == 0)
+          elements.push_back(escaped(a.name) + "=...");
+      if (!elements.empty())
+        error("--input {}: '{}' is a list or tuple, whose elements are "
+              "inputs of their own: give --input {}",
+              input, name, fmt::join(elements, " --input "));
+      else
+        error("--input {}: '{}' has no input named '{}'", input, entry.name,
+              name);
       return 2;
     }
     given[name] = source;
