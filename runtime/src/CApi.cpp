@@ -502,6 +502,16 @@ const kiln_value *kiln_entry_output(const kiln_entry_point *entry,
   return reinterpret_cast<const kiln_value *>(&asEntry(entry)->results[index]);
 }
 
+int64_t kiln_entry_find_input(const kiln_entry_point *entry,
+                              const char *name) {
+  return entry && name ? asEntry(entry)->argIndex(name) : -1;
+}
+
+int64_t kiln_entry_find_output(const kiln_entry_point *entry,
+                               const char *name) {
+  return entry && name ? asEntry(entry)->resultIndex(name) : -1;
+}
+
 const char *kiln_value_name(const kiln_value *value) {
   return value ? asValue(value)->name.c_str() : nullptr;
 }

@@ -102,6 +102,9 @@ static void check_signature(const kiln_model *model) {
   x = kiln_entry_input(entry, 0);
   y = kiln_entry_output(entry, 0);
   CHECK(kiln_entry_input(entry, 1) == NULL);
+  CHECK(kiln_entry_find_input(entry, "x") == 0);
+  CHECK(kiln_entry_find_output(entry, "result0") == 0);
+  CHECK(kiln_entry_find_output(entry, "logits") == -1);
   CHECK(strcmp(kiln_value_name(x), "x") == 0);
   CHECK(kiln_value_dtype(x) == KILN_F32);
   CHECK(kiln_value_rank(x) == 1);

@@ -57,8 +57,17 @@ struct EntryInfo {
   std::vector<ValueInfo> results;
   /// The index in run()'s outputs of the result called `name`, or -1.
   int64_t resultIndex(std::string_view name) const {
-    for (size_t i = 0; i < results.size(); ++i)
-      if (results[i].name == name)
+    return indexOf(results, name);
+  }
+  /// The index in run()'s inputs of the input called `name` ("x", or
+  /// "xs.1" for an element of a List or Tuple parameter), or -1.
+  int64_t argIndex(std::string_view name) const { return indexOf(args, name); }
+
+private:
+  static int64_t indexOf(const std::vector<ValueInfo> &values,
+                         std::string_view name) {
+    for (size_t i = 0; i < values.size(); ++i)
+      if (values[i].name == name)
         return static_cast<int64_t>(i);
     return -1;
   }

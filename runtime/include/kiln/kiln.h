@@ -51,8 +51,9 @@ extern "C" {
 #endif
 
 /* 2 added kiln_value_is_optional and NULL for an optional input; 3 added
- * kiln_value_default and NULL for an input with a default. */
-#define KILN_C_API_VERSION 3
+ * kiln_value_default and NULL for an input with a default; 4 added
+ * kiln_entry_find_input and kiln_entry_find_output. */
+#define KILN_C_API_VERSION 4
 
 /* The library is built with hidden visibility; this exports the API. */
 #if defined(__GNUC__)
@@ -187,7 +188,18 @@ KILN_API const kiln_value *kiln_entry_input(const kiln_entry_point *entry,
 KILN_API const kiln_value *kiln_entry_output(const kiln_entry_point *entry,
                                              size_t index);
 
-/* The Python parameter name ("x"); "result0", "result1"... for outputs. */
+/* The index of the input called `name` ("x"; "xs.1" for an element of a
+ * List or Tuple parameter), or of the output called `name` ("logits" of a
+ * returned dict, "result0"), for kiln_model_run's arrays; -1 when there is
+ * none, or for a NULL argument. */
+KILN_API int64_t kiln_entry_find_input(const kiln_entry_point *entry,
+                                       const char *name);
+KILN_API int64_t kiln_entry_find_output(const kiln_entry_point *entry,
+                                        const char *name);
+
+/* The Python parameter name ("x"; "xs.0", "xs.1"... for the elements of a
+ * List or Tuple parameter); "result0", "result1"... for outputs, or a
+ * returned dict's keys. */
 KILN_API const char *kiln_value_name(const kiln_value *value);
 KILN_API kiln_dtype kiln_value_dtype(const kiln_value *value);
 /* 1 for an Optional input (of a tensor or a scalar), which kiln_model_run

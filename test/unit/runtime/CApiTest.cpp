@@ -170,6 +170,8 @@ TEST_CASE("C API: NULL handles get defaults, never a crash", "[capi]") {
   CHECK(kiln_entry_output_count(nullptr) == 0);
   CHECK(kiln_entry_input(nullptr, 0) == nullptr);
   CHECK(kiln_entry_output(nullptr, 0) == nullptr);
+  CHECK(kiln_entry_find_input(nullptr, "x") == -1);
+  CHECK(kiln_entry_find_output(nullptr, "result0") == -1);
   CHECK(kiln_value_name(nullptr) == nullptr);
   CHECK(kiln_value_rank(nullptr) == 0);
   CHECK(kiln_value_dim(nullptr, 0) == -1);
@@ -359,6 +361,12 @@ TEST_CASE("C API: the signature, from a model loaded from memory", "[capi]") {
   CHECK(kiln_value_dtype(s) == KILN_F64);
   CHECK(std::string(kiln_value_name(kiln_entry_output(two, 1))) == "result1");
   CHECK(kiln_entry_output(two, 2) == nullptr);
+  // Inputs and outputs by name (C API version 4).
+  CHECK(kiln_entry_find_input(two, "s") == 1);
+  CHECK(kiln_entry_find_input(two, "result0") == -1);
+  CHECK(kiln_entry_find_input(two, nullptr) == -1);
+  CHECK(kiln_entry_find_output(two, "result1") == 1);
+  CHECK(kiln_entry_find_output(two, "m") == -1);
   const kiln_entry_point *none = nullptr;
   Status missing(kiln_model_find_entry(raw, "forward", &none));
   CHECK(missing.code() == KILN_STATUS_NOT_FOUND);
