@@ -139,18 +139,22 @@ struct ListExpr : Expr {
   static bool classof(const Expr *e) { return e->kind == Kind::List; }
 };
 
-/// `[elt for target in iter if c1 if c2]`: one `for` clause, any number of
-/// filters. A generator expression (`sum(d for d in s)`) is one too: every
-/// consumer kiln supports reads it as it would the list.
-struct ListCompExpr : Expr {
-  ExprPtr elt;
+/// One `for target in iter if c1 if c2` clause of a comprehension.
+struct CompFor {
   ExprPtr target;
   ExprPtr iter;
   std::vector<ExprPtr> conds;
-  ListCompExpr(SourceRange r, ExprPtr elt, ExprPtr target, ExprPtr iter,
-               std::vector<ExprPtr> conds = {})
-      : Expr(Kind::ListComp, r), elt(std::move(elt)), target(std::move(target)),
-        iter(std::move(iter)), conds(std::move(conds)) {}
+};
+
+/// `[elt for a in xs if c1 for b in ys if c2]`: one or more `for` clauses,
+/// each nested in the one before, with their filters. A generator
+/// expression (`sum(d for d in s)`) is one too: every consumer kiln
+/// supports reads it as it would the list.
+struct ListCompExpr : Expr {
+  ExprPtr elt;
+  std::vector<CompFor> fors; // never empty
+  ListCompExpr(SourceRange r, ExprPtr elt, std::vector<CompFor> fors)
+      : Expr(Kind::ListComp, r), elt(std::move(elt)), fors(std::move(fors)) {}
   static bool classof(const Expr *e) { return e->kind == Kind::ListComp; }
 };
 

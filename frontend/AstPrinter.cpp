@@ -153,10 +153,12 @@ std::string unparse(const Expr &e, int minPrec) {
     break;
   case Expr::Kind::ListComp: {
     const auto &c = cast<ListCompExpr>(e);
-    s = "[" + unparse(*c.elt, 1) + " for " + unparse(*c.target, 6) + " in " +
-        unparse(*c.iter, 2);
-    for (const ExprPtr &cond : c.conds)
-      s += " if " + unparse(*cond, 2);
+    s = "[" + unparse(*c.elt, 1);
+    for (const CompFor &f : c.fors) {
+      s += " for " + unparse(*f.target, 6) + " in " + unparse(*f.iter, 2);
+      for (const ExprPtr &cond : f.conds)
+        s += " if " + unparse(*cond, 2);
+    }
     s += "]";
     break;
   }
@@ -325,10 +327,12 @@ void Printer::expr(const Expr &e, unsigned indent, bool isTarget) {
     const auto &c = cast<ListCompExpr>(e);
     line(indent, "ListComp", e.range, suffix);
     expr(*c.elt, indent + 1);
-    expr(*c.target, indent + 1, /*isTarget=*/true);
-    expr(*c.iter, indent + 1);
-    for (const ExprPtr &cond : c.conds)
-      expr(*cond, indent + 1);
+    for (const CompFor &f : c.fors) {
+      expr(*f.target, indent + 1, /*isTarget=*/true);
+      expr(*f.iter, indent + 1);
+      for (const ExprPtr &cond : f.conds)
+        expr(*cond, indent + 1);
+    }
     return;
   }
   case Expr::Kind::Dict: {

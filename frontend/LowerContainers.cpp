@@ -412,43 +412,78 @@ std::optional<bool> lowerContainerFor(FunctionLowering &fl,
                      });
 }
 
-MaybeValue lowerListComp(FunctionLowering &fl, const ast::ListCompExpr &e) {
-  std::optional<Iteration> it = lowerIterable(fl, *e.iter, true);
+namespace {
+
+/// The variables a comprehension bound are its own, as in Python 3: the
+/// names go back to `saved`, keeping the control-flow flags.
+void restoreEnv(FunctionLowering &fl, const Env &saved) {
+  Env now = std::move(fl.env);
+  fl.env = saved;
+  for (auto &[name, binding] : now)
+    if (isFlag(name))
+      fl.env[name] = binding;
+}
+
+/// Decides an element's filters: false when one known while compiling
+/// drops it (the later ones are not evaluated, as in Python); those known
+/// only at run time are and-ed into `cond`. nullopt after an error.
+std::optional<bool> applyFilters(FunctionLowering &fl,
+                                 const std::vector<ast::ExprPtr> &conds,
+                                 std::optional<Value> &cond) {
+  for (const ast::ExprPtr &c : conds) {
+    std::optional<Decided> d = decideCondition(fl, *c);
+    if (!d)
+      return std::nullopt;
+    if (d->known) {
+      if (!*d->known)
+        return false;
+      continue;
+    }
+    cond = cond ? fl.b.create<arith::AndIOp>(fl.loc(c->range), *cond, d->cond)
+                      .getResult()
+                : d->cond;
+  }
+  return true;
+}
+
+/// `start` (a compile-time sequence or a run-time list) as a run-time list.
+MaybeValue listOf(FunctionLowering &fl, const PyValue &start,
+                  SourceRange where) {
+  if (start.kind != PyValue::Kind::Tuple)
+    return start;
+  MaybeValue l = PyValue::ofValue(emptyList(fl, where));
+  for (const PyValue &x : start.elems)
+    if (!(l = appendTo(fl, *l, x, where)))
+      return std::nullopt;
+  return l;
+}
+
+/// `start` followed by the elements the last `for` clause of `e` gives (the
+/// only clause, or the innermost one, run once per element of the clauses
+/// around it, which accumulate into `start`); `outer` is a run-time filter
+/// of those clauses, which guards every element as the clause's own
+/// filters do.
+MaybeValue lowerLastClause(FunctionLowering &fl, const ast::ListCompExpr &e,
+                           const ast::CompFor &f, std::optional<Value> outer,
+                           const PyValue &start) {
+  std::optional<Iteration> it = lowerIterable(fl, *f.iter, true);
   if (!it)
     return std::nullopt;
   // The comprehension's variables are its own, as in Python 3.
   Env saved = fl.env;
-  auto restoreTargets = [&] {
-    Env now = std::move(fl.env);
-    fl.env = saved;
-    for (auto &[name, binding] : now)
-      if (isFlag(name))
-        fl.env[name] = binding;
-  };
   if (it->unrolled) {
     // Known elements whose filters are known give a compile-time sequence.
     std::vector<PyValue> out;
     bool runtimeFilter = false;
     std::vector<std::pair<PyValue, std::optional<Value>>> picked;
     for (const PyValue &x : it->elems) {
-      if (!fl.lowerAssign(*e.target, x, e.target->range))
+      if (!fl.lowerAssign(*f.target, x, f.target->range))
         return std::nullopt;
-      std::optional<Value> cond;
-      bool keep = true;
-      for (const ast::ExprPtr &c : e.conds) {
-        std::optional<Decided> d = decideCondition(fl, *c);
-        if (!d)
-          return std::nullopt;
-        if (d->known) {
-          keep = keep && *d->known;
-          continue;
-        }
-        cond = cond ? fl.b.create<arith::AndIOp>(fl.loc(c->range), *cond,
-                                                 d->cond)
-                          .getResult()
-                    : d->cond;
-      }
+      std::optional<Value> cond = outer;
+      std::optional<bool> keep = applyFilters(fl, f.conds, cond);
       if (!keep)
+        return std::nullopt;
+      if (!*keep)
         continue;
       MaybeValue v = fl.lowerExpr(*e.elt);
       if (!v)
@@ -456,15 +491,19 @@ MaybeValue lowerListComp(FunctionLowering &fl, const ast::ListCompExpr &e) {
       runtimeFilter |= cond.has_value();
       picked.push_back({*v, cond});
     }
-    restoreTargets();
-    if (!runtimeFilter) {
+    restoreEnv(fl, saved);
+    if (!runtimeFilter && start.kind == PyValue::Kind::Tuple) {
+      out = start.elems;
       for (auto &[v, c] : picked)
         out.push_back(v);
       return PyValue::tuple(std::move(out));
     }
     // A filter decided at run time: the result's length is too.
+    MaybeValue first = listOf(fl, start, e.range);
+    if (!first)
+      return std::nullopt;
     std::string acc = "$tmp" + std::to_string(fl.tempCounter++);
-    fl.env[acc] = Binding{PyValue::ofValue(emptyList(fl, e.range)), e.range};
+    fl.env[acc] = Binding{*first, e.range};
     for (auto &[v, c] : picked) {
       auto append = [&, v = v] {
         MaybeValue r = appendTo(fl, fl.env[acc].value, v, e.elt->range);
@@ -485,7 +524,14 @@ MaybeValue lowerListComp(FunctionLowering &fl, const ast::ListCompExpr &e) {
   // only, so its element type must be fixed before the loop: the element
   // is lowered once, in a block that is thrown away, to learn it.
   Value init = emptyList(fl, e.range);
-  if (!e.conds.empty()) {
+  if (start.kind != PyValue::Kind::Tuple || !start.elems.empty()) {
+    // Earlier clauses' elements fix the element type already.
+    init.getDefiningOp()->erase();
+    MaybeValue l = listOf(fl, start, e.range);
+    if (!l)
+      return std::nullopt;
+    init = l->value;
+  } else if (!f.conds.empty() || outer) {
     Block scratch;
     Type et;
     {
@@ -493,8 +539,8 @@ MaybeValue lowerListComp(FunctionLowering &fl, const ast::ListCompExpr &e) {
       fl.b.setInsertionPointToStart(&scratch);
       Env outer = fl.env;
       MaybeValue v;
-      if (fl.lowerAssign(*e.target, it->element(fl.constInt(0, e.range)),
-                         e.target->range))
+      if (fl.lowerAssign(*f.target, it->element(fl.constInt(0, e.range)),
+                         f.target->range))
         v = fl.lowerExpr(*e.elt);
       fl.env = std::move(outer);
       if (!v)
@@ -513,21 +559,14 @@ MaybeValue lowerListComp(FunctionLowering &fl, const ast::ListCompExpr &e) {
   MaybeValue r = foldAtRunTime(
       fl, *it, PyValue::ofValue(init), e.range,
       [&](const PyValue &acc, const PyValue &x) -> MaybeValue {
-        if (!fl.lowerAssign(*e.target, x, e.target->range))
+        if (!fl.lowerAssign(*f.target, x, f.target->range))
           return std::nullopt;
-        std::optional<Value> cond;
-        for (const ast::ExprPtr &c : e.conds) {
-          std::optional<Decided> d = decideCondition(fl, *c);
-          if (!d)
-            return std::nullopt;
-          if (d->known && !*d->known)
-            return acc;
-          if (!d->known)
-            cond = cond ? fl.b.create<arith::AndIOp>(fl.loc(c->range), *cond,
-                                                     d->cond)
-                              .getResult()
-                        : d->cond;
-        }
+        std::optional<Value> cond = outer;
+        std::optional<bool> keep = applyFilters(fl, f.conds, cond);
+        if (!keep)
+          return std::nullopt;
+        if (!*keep)
+          return acc;
         if (!cond) {
           MaybeValue v = fl.lowerExpr(*e.elt);
           return v ? appendTo(fl, acc, *v, e.elt->range) : std::nullopt;
@@ -551,6 +590,55 @@ MaybeValue lowerListComp(FunctionLowering &fl, const ast::ListCompExpr &e) {
         return ok ? MaybeValue(out) : std::nullopt;
       });
   return r;
+}
+
+/// The clauses from the k-th on, appended to `acc`. Those before the last
+/// are walked while compiling (unrolled, as a single clause over a known
+/// sequence is): each element binds the clause's target and passes its
+/// filters on to the clauses inside it.
+bool lowerClauses(FunctionLowering &fl, const ast::ListCompExpr &e, size_t k,
+                  std::optional<Value> cond, PyValue &acc) {
+  const ast::CompFor &f = e.fors[k];
+  if (k + 1 == e.fors.size()) {
+    MaybeValue r = lowerLastClause(fl, e, f, cond, acc);
+    if (r)
+      acc = *r;
+    return r.has_value();
+  }
+  std::optional<Iteration> it = lowerIterable(fl, *f.iter, true);
+  if (!it)
+    return false;
+  if (!it->unrolled) {
+    fl.error(f.iter->range,
+             "a comprehension's 'for' clauses before the last must walk a "
+             "sequence known while compiling (a tuple, a shape, a list "
+             "display, a constant range), not a run-time list or a range "
+             "with run-time bounds");
+    return false;
+  }
+  for (const PyValue &x : it->elems) {
+    if (!fl.lowerAssign(*f.target, x, f.target->range))
+      return false;
+    std::optional<Value> c = cond;
+    std::optional<bool> keep = applyFilters(fl, f.conds, c);
+    if (!keep)
+      return false;
+    if (*keep && !lowerClauses(fl, e, k + 1, c, acc))
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+MaybeValue lowerListComp(FunctionLowering &fl, const ast::ListCompExpr &e) {
+  Env saved = fl.env;
+  PyValue acc = PyValue::tuple({});
+  bool ok = lowerClauses(fl, e, 0, std::nullopt, acc);
+  restoreEnv(fl, saved);
+  if (!ok)
+    return std::nullopt;
+  return acc;
 }
 
 } // namespace kiln

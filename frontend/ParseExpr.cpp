@@ -33,8 +33,11 @@ static uint32_t childHeight(const Expr &e) {
   } else if (auto *l = llvm::dyn_cast<ListExpr>(&e)) {
     seeAll(l->elts);
   } else if (auto *c = llvm::dyn_cast<ListCompExpr>(&e)) {
-    see(c->elt), see(c->target), see(c->iter);
-    seeAll(c->conds);
+    see(c->elt);
+    for (const CompFor &f : c->fors) {
+      see(f.target), see(f.iter);
+      seeAll(f.conds);
+    }
   } else if (auto *d = llvm::dyn_cast<DictExpr>(&e)) {
     seeAll(d->keys);
     seeAll(d->values);
@@ -601,31 +604,33 @@ ExprPtr Parser::parseListDisplay() {
 }
 
 ExprPtr Parser::parseComprehension(SourceLoc begin, ExprPtr elt) {
-  next(); // for
-  ExprPtr target = parseExprList();
-  if (!target || !checkTarget(*target))
-    return nullptr;
-  if (!atKw("in"))
-    return failAtCur("expected 'in'");
-  next();
-  ExprPtr iter = parseOrTest();
-  if (!iter)
-    return nullptr;
-  std::vector<ExprPtr> conds;
-  while (atKw("if")) {
-    next();
-    // As in CPython's grammar: a filter is an or_test, so a conditional
-    // expression there needs parentheses.
-    ExprPtr c = parseOrTest();
-    if (!c)
+  std::vector<CompFor> fors;
+  while (atKw("for")) {
+    next(); // for
+    CompFor f;
+    f.target = parseExprList();
+    if (!f.target || !checkTarget(*f.target))
       return nullptr;
-    conds.push_back(std::move(c));
+    if (!atKw("in"))
+      return failAtCur("expected 'in'");
+    next();
+    f.iter = parseOrTest();
+    if (!f.iter)
+      return nullptr;
+    while (atKw("if")) {
+      next();
+      // As in CPython's grammar: a filter is an or_test, so a conditional
+      // expression there needs parentheses.
+      ExprPtr c = parseOrTest();
+      if (!c)
+        return nullptr;
+      f.conds.push_back(std::move(c));
+    }
+    fors.push_back(std::move(f));
   }
-  if (atKw("for") || atKw("async"))
-    return fail(cur().range,
-                "comprehension with several 'for' clauses is not supported");
-  return make<ListCompExpr>(from(begin), std::move(elt), std::move(target),
-                            std::move(iter), std::move(conds));
+  if (atKw("async"))
+    return fail(cur().range, "async is not supported");
+  return make<ListCompExpr>(from(begin), std::move(elt), std::move(fors));
 }
 
 ExprPtr Parser::parseBraceDisplay() {

@@ -10,7 +10,7 @@
 # RUN: not kiln compile %s --entry enumerate_value 2>&1 | FileCheck %s --check-prefix=ENUM
 # ENUM: containers-errors.py:44:12: error: enumerate() of a run-time list is supported as the iterable of a for loop or a comprehension only
 # RUN: not kiln compile %s --entry two_fors 2>&1 | FileCheck %s --check-prefix=FORS
-# FORS: containers-errors.py:49:36: error: comprehension with several 'for' clauses is not supported
+# FORS: containers-errors.py:49:28: error: a comprehension's 'for' clauses before the last must walk a sequence known while compiling (a tuple, a shape, a list display, a constant range), not a run-time list or a range with run-time bounds
 # RUN: not kiln compile %s --entry sum_tensors 2>&1 | FileCheck %s --check-prefix=SUMT
 # SUMT: containers-errors.py:55:16: error: sum() of a run-time list takes a list of ints or floats; for tensors use torch.stack(xs).sum(0)
 import torch
@@ -45,8 +45,8 @@ def enumerate_value(x: Tensor, n: int):
 
 
 # kiln: x=f32[2]
-def two_fors(x: Tensor):
-    return [a + b for a in x.shape for b in x.shape]
+def two_fors(x: Tensor, n: int):
+    return [a + b for a in range(n) for b in x.shape]
 
 
 # kiln: x=f32[2]

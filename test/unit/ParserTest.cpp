@@ -65,6 +65,8 @@ TEST_CASE("parser: atoms and primaries", "[parser]") {
   CHECK(roundTrip("torch.nn.functional.relu(x)") ==
         "torch.nn.functional.relu(x)");
   CHECK(roundTrip("[x * 2 for x in range(3)]") == "[x * 2 for x in range(3)]");
+  CHECK(roundTrip("[a * b for a in xs if a for b in ys if b > a if b]") ==
+        "[a * b for a in xs if a for b in ys if b > a if b]");
   CHECK(roundTrip("[i for i, j in pairs]") == "[i for (i, j) in pairs]");
   CHECK(roundTrip("a, b") == "(a, b)");
   CHECK(roundTrip("x.size(0)") == "x.size(0)");
