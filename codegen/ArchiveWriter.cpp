@@ -99,6 +99,17 @@ static bool hasContainerInput(ModuleOp module) {
   return false;
 }
 
+/// A str chosen at run time adds "str_choices" (minor version 3): to an
+/// older runtime its input is an int, the value's index.
+static bool hasStrChoice(ModuleOp module) {
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn->hasAttr("kiln.entry"))
+      for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+        if (fn.getArgAttr(i, "kiln.str_choices"))
+          return true;
+  return false;
+}
+
 static json describeEntries(ModuleOp module) {
   json entries = json::array();
   for (auto fn : module.getOps<func::FuncOp>()) {
@@ -119,6 +130,13 @@ static json describeEntries(ModuleOp module) {
         arg["optional"] = true;
       if (Attribute d = fn.getArgAttr(i, "kiln.default"))
         arg["default"] = defaultValue(d);
+      // A str chosen at run time: the input is the index of its value.
+      if (auto choices = fn.getArgAttrOfType<ArrayAttr>(i, "kiln.str_choices")) {
+        json listed = json::array();
+        for (Attribute c : choices)
+          listed.push_back(cast<StringAttr>(c).str());
+        arg["str_choices"] = listed;
+      }
       args.push_back(arg);
     }
     // Results are result0, result1, ..., or a returned dict's keys.
@@ -223,7 +241,10 @@ std::string buildManifest(
   json manifest;
   manifest["format"] = "kiln";
   ModuleOp module = const_cast<ModuleOp &>(inputs.kilnModule);
-  int minor = hasContainerInput(module) ? 2 : hasDefault(module) ? 1 : 0;
+  int minor = hasStrChoice(module)        ? 3
+              : hasContainerInput(module) ? 2
+              : hasDefault(module)        ? 1
+                                          : 0;
   if (hasOptionalInput(module, /*scalar=*/true))
     manifest["format_version"] = {4, minor};
   else if (hasOptionalInput(module, /*scalar=*/false))

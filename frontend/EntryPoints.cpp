@@ -3,7 +3,8 @@
 // An entry point's parameters get their types from `# kiln:` comments and
 // `--arg` specs (tensors), their annotations (Python scalars, Optional, str)
 // and their defaults, which the manifest records. A str parameter is not an
-// input: the entry is compiled for one value of it. A List or Tuple
+// input: the entry is compiled for one value of it (for several, chosen at
+// run time, see EntryStrChoices.cpp). A List or Tuple
 // parameter has the length its spec gives (an archive has a fixed calling
 // convention, as torch.export's does): each element is an input of its own,
 // `xs.0`, `xs.1`, ..., and the body sees a list or tuple of them. lowerEntry
@@ -187,6 +188,14 @@ static Attribute scalarDefault(ModuleLowering &m, OpBuilder &b,
 static bool entryString(ModuleLowering &m, const ast::FunctionDef *def,
                         const ast::Param &p, const ArgSpec *spec,
                         std::map<std::string, std::string> &strings) {
+  if (spec && !strChoices(*spec).empty()) {
+    m.diags.error(p.range, "str parameter '" + p.name + "' is given values "
+                           "to choose from at run time ('" +
+                           printArgSpec(*spec) + "'), but another one of '" +
+                           def->name + "' already is; one str parameter of "
+                           "an entry point may be chosen at run time");
+    return false;
+  }
   if (spec) {
     strings[p.name] = *spec->str;
     return true;
@@ -208,7 +217,8 @@ static bool entryString(ModuleLowering &m, const ast::FunctionDef *def,
                              "value; pass --arg " + p.name +
                              "=str:VALUE, write '# kiln: " + p.name +
                              "=str:VALUE' on the line above the def, or give "
-                             "it a default");
+                             "it a default (or choose among values at run "
+                             "time with --arg " + p.name + "=str:A|B|...)");
   return false;
 }
 
@@ -378,10 +388,10 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
     }
     if (isStr) {
       if (given && given->runtimeStr) {
-        m.diags.error(p.range, "str parameter '" + p.name + "' must be "
-                               "given a value when compiling (--arg " +
-                               p.name + "=str:VALUE); kiln does not take "
-                               "strings at run time yet");
+        m.diags.error(p.range, "str parameter '" + p.name + "' chosen at "
+                               "run time needs the values it may take, one "
+                               "compiled function each: --arg " + p.name +
+                               "=str:A|B|...");
         return false;
       }
       if (!entryString(m, def, p, given, sig.strings))
@@ -576,10 +586,20 @@ std::optional<PyValue> entryResultLeaves(FunctionLowering &fl,
   return out;
 }
 
+std::vector<std::string> strChoices(const ArgSpec &spec) {
+  std::vector<std::string> choices;
+  if (!spec.str || spec.str->find('|') == std::string::npos)
+    return choices;
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(*spec.str).split(parts, '|');
+  for (llvm::StringRef part : parts)
+    if (!llvm::is_contained(choices, part.str()))
+      choices.push_back(part.str());
+  return choices;
+}
+
 bool ModuleLowering::lowerEntry(const ast::FunctionDef *def,
                                 const ModuleObject *self) {
-  OpBuilder b(&context);
-
   // Specs from `# kiln:` comments, then the command line on top.
   std::map<std::string, ArgSpec> specs;
   for (const ast::SpecComment &c : def->specs) {
@@ -608,23 +628,38 @@ bool ModuleLowering::lowerEntry(const ast::FunctionDef *def,
     if (s.entry == def->name)
       specs[s.name] = s;
 
-  EntrySignature sig;
-  if (!typeEntryParams(*this, b, def, self != nullptr, specs, sig))
-    return false;
+  // A str chosen at run time among values (`mode=str:relu|gelu`).
+  for (const ast::Param &p : def->params)
+    if (auto it = specs.find(p.name); it != specs.end())
+      if (std::vector<std::string> choices = strChoices(it->second);
+          !choices.empty())
+        return lowerStrChoiceEntry(*this, def, self, specs, p, choices);
+  return static_cast<bool>(
+      lowerEntryFunction(*this, def, self, specs, def->name));
+}
 
-  b.setInsertionPointToEnd(module.getBody());
-  auto fnLoc = FileLineColLoc::get(fileName, def->range.begin.line,
+func::FuncOp lowerEntryFunction(ModuleLowering &m, const ast::FunctionDef *def,
+                                const ModuleObject *self,
+                                const std::map<std::string, ArgSpec> &specs,
+                                const std::string &name) {
+  OpBuilder b(&m.context);
+  EntrySignature sig;
+  if (!typeEntryParams(m, b, def, self != nullptr, specs, sig))
+    return {};
+
+  b.setInsertionPointToEnd(m.module.getBody());
+  auto fnLoc = FileLineColLoc::get(m.fileName, def->range.begin.line,
                                    def->range.begin.col);
-  auto func = b.create<func::FuncOp>(fnLoc, def->name,
+  auto func = b.create<func::FuncOp>(fnLoc, name,
                                      b.getFunctionType(sig.argTypes, {}));
   func.setAllArgAttrs(sig.argAttrs);
   func->setAttr("kiln.entry", b.getUnitAttr());
   if (!sig.containers.empty())
     func->setAttr("kiln.containers", b.getArrayAttr(sig.containers));
   Block *entry = func.addEntryBlock();
-  OpBuilder fb(&context);
+  OpBuilder fb(&m.context);
   fb.setInsertionPointToStart(entry);
-  FunctionLowering fl(*this, fb);
+  FunctionLowering fl(m, fb);
 
   std::vector<PyValue> params;
   if (self)
@@ -664,28 +699,28 @@ bool ModuleLowering::lowerEntry(const ast::FunctionDef *def,
     param = &p;
     std::optional<PyValue> v = build(sig.layouts[index++]);
     if (!v)
-      return false;
+      return {};
     params.push_back(std::move(*v));
   }
   if (!sig.strings.empty()) {
     SmallVector<NamedAttribute> fixed;
-    for (const auto &[name, value] : sig.strings)
-      fixed.push_back(b.getNamedAttr(name, b.getStringAttr(value)));
+    for (const auto &[strName, value] : sig.strings)
+      fixed.push_back(b.getNamedAttr(strName, b.getStringAttr(value)));
     func->setAttr("kiln.strings", b.getDictionaryAttr(fixed));
   }
-  inProgress.insert(def);
+  m.inProgress.insert(def);
   std::optional<PyValue> result = fl.lowerBody(*def, std::move(params));
-  inProgress.erase(def);
+  m.inProgress.erase(def);
   if (!result)
-    return false;
-  resultShapes[def->name] = *result;
-  std::string key = def->name + "(";
+    return {};
+  m.resultShapes[name] = *result;
+  std::string key = name + "(";
   for (Type t : sig.argTypes) {
     llvm::raw_string_ostream os(key);
     os << t << ",";
   }
-  specializations[key] = func;
-  return true;
+  m.specializations[key] = func;
+  return func;
 }
 
 } // namespace kiln

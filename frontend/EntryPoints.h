@@ -25,6 +25,28 @@ std::optional<PyValue> entryResultLeaves(FunctionLowering &fl,
                                          const PyValue &result,
                                          SourceRange where);
 
+/// Lowers entry point `def` (a method of `self` when not null) as the
+/// function `name`, its parameters typed by `specs`. Null after an error.
+mlir::func::FuncOp lowerEntryFunction(ModuleLowering &m,
+                                      const ast::FunctionDef *def,
+                                      const ModuleObject *self,
+                                      const std::map<std::string, ArgSpec> &specs,
+                                      const std::string &name);
+
+/// The values a str spec offers for a choice at run time: `mode=str:relu|
+/// gelu` gives relu and gelu (once each). Empty for one value.
+std::vector<std::string> strChoices(const ArgSpec &spec);
+
+/// Lowers entry point `def`, whose str parameter `param` is chosen at run
+/// time among `choices`: one function per value, and the entry point
+/// itself, which takes the value's index and calls that one
+/// (EntryStrChoices.cpp). False after an error.
+bool lowerStrChoiceEntry(ModuleLowering &m, const ast::FunctionDef *def,
+                         const ModuleObject *self,
+                         std::map<std::string, ArgSpec> specs,
+                         const ast::Param &param,
+                         std::vector<std::string> choices);
+
 } // namespace kiln
 
 #endif // KILN_FRONTEND_ENTRYPOINTS_H

@@ -512,6 +512,16 @@ int64_t kiln_entry_find_output(const kiln_entry_point *entry,
   return entry && name ? asEntry(entry)->resultIndex(name) : -1;
 }
 
+size_t kiln_value_str_choice_count(const kiln_value *value) {
+  return value ? asValue(value)->strChoices.size() : 0;
+}
+
+const char *kiln_value_str_choice(const kiln_value *value, size_t index) {
+  if (!value || index >= asValue(value)->strChoices.size())
+    return nullptr;
+  return asValue(value)->strChoices[index].c_str();
+}
+
 const char *kiln_value_name(const kiln_value *value) {
   return value ? asValue(value)->name.c_str() : nullptr;
 }

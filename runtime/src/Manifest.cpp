@@ -93,6 +93,20 @@ ValueInfo parseValue(const json &value) {
   // Format 2.1: a scalar input's Python default.
   if (auto given = value.find("default"); given != value.end())
     info.defaultValue = parseDefault(*given, info);
+  // Format 2.3: a str chosen at run time, passed as its value's index.
+  if (auto choices = value.find("str_choices"); choices != value.end()) {
+    info.strChoices = choices->get<std::vector<std::string>>();
+    if (!info.scalar || info.dtype != DType::I64 || info.strChoices.empty())
+      throw std::runtime_error(
+          "the str_choices of " + inQuotes(info.name) +
+          ": only an i64 scalar input has them, and at least one");
+    if (info.hasDefault() &&
+        (*info.defaultValue.data<int64_t>() < 0 ||
+         *info.defaultValue.data<int64_t>() >=
+             static_cast<int64_t>(info.strChoices.size())))
+      throw std::runtime_error("the default of " + inQuotes(info.name) +
+                               " indexes none of its str_choices");
+  }
   std::string what = "a dim of " + inQuotes(info.name);
   const json &dims = value.at("dims");
   if (dims.size() > KILN_MAX_RANK)

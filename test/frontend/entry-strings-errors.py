@@ -5,7 +5,7 @@ from torch import Tensor
 
 
 # RUN: not kiln compile %s --entry no_value 2>&1 | FileCheck %s --check-prefix=NOVALUE --implicit-check-not=error:
-# NOVALUE: entry-strings-errors.py:[[@LINE+2]]:25: error: no value for str parameter 'mode' of 'no_value', which kiln compiles for one value; pass --arg mode=str:VALUE, write '# kiln: mode=str:VALUE' on the line above the def, or give it a default
+# NOVALUE: entry-strings-errors.py:[[@LINE+2]]:25: error: no value for str parameter 'mode' of 'no_value', which kiln compiles for one value; pass --arg mode=str:VALUE, write '# kiln: mode=str:VALUE' on the line above the def, or give it a default (or choose among values at run time with --arg mode=str:A|B|...)
 # kiln: x=f32[N]
 def no_value(x: Tensor, mode: str) -> Tensor:
     return x

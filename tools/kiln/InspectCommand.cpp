@@ -65,6 +65,21 @@ std::string describeValue(const nlohmann::json &value) {
   auto optional = value.find("optional");
   bool mayBeNone = optional != value.end() && optional->is_boolean() &&
                    optional->get<bool>();
+  // "mode: str in {'relu', 'gelu'} = 'relu'": a str chosen at run time,
+  // whose default is an index.
+  auto choices = value.find("str_choices");
+  if (choices != value.end() && choices->is_array()) {
+    std::vector<std::string> listed;
+    for (const auto &c : *choices)
+      listed.push_back("'" + scalarText(c) + "'");
+    auto given = value.find("default");
+    std::string chosen;
+    if (given != value.end() && given->is_number_unsigned() &&
+        given->get<uint64_t>() < choices->size())
+      chosen = " = '" + scalarText((*choices)[given->get<uint64_t>()]) + "'";
+    return fmt::format("{}: str in {{{}}}{}", name, fmt::join(listed, ", "),
+                       chosen);
+  }
   if (value.value("scalar", false)) {
     auto given = value.find("default");
     return fmt::format("{}: {}{} (Python scalar){}", name, dtype,

@@ -47,6 +47,17 @@ struct ValueInfo {
   /// out or given as Tensor::none(). Tensor::none() when there is none.
   Tensor defaultValue = Tensor::none();
   bool hasDefault() const { return !defaultValue.isNone(); }
+  /// For a `str` parameter chosen at run time (`--arg mode=str:relu|gelu`):
+  /// the values it may take. The input is then an i64 scalar, the index
+  /// of the value in this list (choiceIndex), and its default an index too.
+  std::vector<std::string> strChoices;
+  /// The index of `value` in strChoices, or -1.
+  int64_t choiceIndex(std::string_view value) const {
+    for (size_t i = 0; i < strChoices.size(); ++i)
+      if (strChoices[i] == value)
+        return static_cast<int64_t>(i);
+    return -1;
+  }
 };
 
 struct EntryInfo {

@@ -52,7 +52,8 @@ extern "C" {
 
 /* 2 added kiln_value_is_optional and NULL for an optional input; 3 added
  * kiln_value_default and NULL for an input with a default; 4 added
- * kiln_entry_find_input and kiln_entry_find_output. */
+ * kiln_entry_find_input, kiln_entry_find_output, kiln_value_str_choice_count
+ * and kiln_value_str_choice. */
 #define KILN_C_API_VERSION 4
 
 /* The library is built with hidden visibility; this exports the API. */
@@ -210,6 +211,13 @@ KILN_API int kiln_value_is_optional(const kiln_value *value);
  * which kiln_model_run uses when the input is NULL or, trailing, left
  * out. NULL when the input has none. Valid as long as the model. */
 KILN_API const void *kiln_value_default(const kiln_value *value);
+/* For a str parameter chosen at run time (compiled with --arg
+ * mode=str:relu|gelu): the number of values it may take, and value
+ * `index` ("gelu"), NULL past the end. The input is then a KILN_I64
+ * scalar, the index of its value; 0 values for any other input. */
+KILN_API size_t kiln_value_str_choice_count(const kiln_value *value);
+KILN_API const char *kiln_value_str_choice(const kiln_value *value,
+                                           size_t index);
 /* 0 for a Python scalar. */
 KILN_API size_t kiln_value_rank(const kiln_value *value);
 /* Dim `index`: its static size, or -1 when it is a symbol bound per call

@@ -228,6 +228,28 @@ int gatherInputs(const RunOptions &o, const EntryInfo &entry,
       error("missing --input {}=...", arg.name);
       return 2;
     }
+    // A str chosen at run time: the code takes its index among the values
+    // it was compiled for. `str:` may prefix it, as in kiln compile's --arg.
+    if (!arg.strChoices.empty()) {
+      std::string text = it->second;
+      if (text.rfind("str:", 0) == 0)
+        text.erase(0, 4);
+      int64_t index = arg.choiceIndex(text);
+      if (index < 0) {
+        std::vector<std::string> quoted;
+        for (const std::string &c : arg.strChoices)
+          quoted.push_back(inQuotes(c));
+        error("--input {}={}: '{}' of '{}' was compiled for {}; recompile "
+              "with the value among those of --arg {}=str:A|B|...",
+              arg.name, it->second, arg.name, escaped(entry.name),
+              fmt::join(quoted, ", "), arg.name);
+        return 2;
+      }
+      Tensor chosen = Tensor::zeros(DType::I64, {});
+      *chosen.data<int64_t>() = index;
+      inputs.push_back(chosen);
+      continue;
+    }
     if (it->second == "None") {
       if (!arg.optional) {
         error("--input {}=None: input '{}' of '{}' is required; only an "
