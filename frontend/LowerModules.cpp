@@ -121,6 +121,15 @@ MaybeValue FunctionLowering::lowerObjectAttribute(const ModuleObject &obj,
   // `if self.training:` is decided False and its branch is never lowered.
   if (e.attr == "training")
     return PyValue::ofValue(constBool(false, e.range));
+  for (const auto &[name, what] : obj.opaque)
+    if (name == e.attr) {
+      error(e.attrRange,
+            "'" + obj.typeName + "." + name + "' is " + what +
+                "; forward can read constants (numbers, strings, dtypes, "
+                "and tuples, lists and dicts of them), submodules and "
+                "weights");
+      return std::nullopt;
+    }
   std::vector<std::string> known;
   for (const auto &[name, value] : obj.attrs)
     known.push_back(name);

@@ -207,11 +207,17 @@ mlir::OwningOpRef<ModuleOp> ModuleLowering::run() {
         diags.report(it->second->error);
         ok = false;
       } else if (auto it = classes.find(name); it != classes.end()) {
+        // The kiln driver has Python build the instance first
+        // (tools/kiln/InitInPython.h).
+        if (!options.description) {
+          diags.error(it->second->nameRange,
+                      "compiling the class '" + name +
+                          "' needs its instance, built by Python: a module "
+                          "description");
+          return nullptr;
+        }
         std::shared_ptr<ModuleObject> root =
-            options.description
-                ? buildDescribedModule(*this, *options.description,
-                                       *it->second)
-                : instantiateModule(*it->second, it->second->nameRange);
+            buildDescribedModule(*this, *options.description, *it->second);
         if (!root)
           return nullptr;
         roots.push_back(root);

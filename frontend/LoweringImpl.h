@@ -377,10 +377,6 @@ public:
   /// The prelude's globals, swapped with this file's while it is lowered.
   std::shared_ptr<PreludeScope> preludeScope;
 
-  /// Runs `cls.__init__` with no arguments (ModuleEval.cpp), names the
-  /// weights of the tree and appends them to `weights`. Null on error.
-  std::shared_ptr<ModuleObject> instantiateModule(const ast::ClassDef &cls,
-                                                  SourceRange where);
   /// Every weight of the compiled modules, in state_dict() order.
   std::vector<DeclaredWeight> weights;
   /// The compiled module instances; PyValues point into them.

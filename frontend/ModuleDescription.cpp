@@ -13,6 +13,7 @@
 #include "frontend/Prelude.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <nlohmann/json.hpp>
 
@@ -96,7 +97,11 @@ public:
     return true;
   }
   bool value(const Field &f, ConstValue &out, int depth);
+  /// A dict attribute with str keys, as [[key, value], ...] in insertion
+  /// order (a JSON object would not keep it).
+  bool dict(const Field &f, ConstValue &out, int depth);
   bool tensor(const Field &f, DescribedTensor &out, bool isBuffer);
+  bool source(const Field &f, DescribedModule &out);
   bool module(const Field &f, DescribedModule &out);
 };
 
@@ -142,8 +147,8 @@ bool Reader::value(const Field &f, ConstValue &out, int depth) {
     return true;
   case json::value_t::object: {
     if (v.size() != 1)
-      return fail(f, "a value object has one key: \"tuple\", \"float\" or "
-                     "\"dtype\"");
+      return fail(f, "a value object has one key: \"tuple\", \"dict\", "
+                     "\"float\" or \"dtype\"");
     if (v.contains("tuple")) {
       Field elems = f.at("tuple");
       if (!array(elems) || !value(elems, out, depth + 1))
@@ -151,6 +156,8 @@ bool Reader::value(const Field &f, ConstValue &out, int depth) {
       out.kind = ConstValue::Kind::Tuple;
       return true;
     }
+    if (v.contains("dict"))
+      return dict(f.at("dict"), out, depth);
     std::string text;
     if (v.contains("float")) {
       if (!string(f.at("float"), text))
@@ -175,11 +182,38 @@ bool Reader::value(const Field &f, ConstValue &out, int depth) {
       return true;
     }
     return fail(f, "unknown value object \"" + v.begin().key() +
-                       "\"; expected \"tuple\", \"float\" or \"dtype\"");
+                       "\"; expected \"tuple\", \"dict\", \"float\" or "
+                       "\"dtype\"");
   }
   default:
     return fail(f, "not a value kiln can describe");
   }
+}
+
+bool Reader::dict(const Field &f, ConstValue &out, int depth) {
+  if (!array(f))
+    return false;
+  out.kind = ConstValue::Kind::List;
+  out.str = kDictMarker;
+  for (size_t i = 0; i < f.value.size(); ++i) {
+    Field pair = f.at(i);
+    if (!pair.value.is_array() || pair.value.size() != 2 ||
+        !pair.value[0].is_string())
+      return fail(pair, "expected a [key, value] pair with a string key");
+    ConstValue entry;
+    entry.kind = ConstValue::Kind::Tuple;
+    entry.elems.resize(2);
+    entry.elems[0].kind = ConstValue::Kind::Str;
+    entry.elems[0].str = pair.value[0].get<std::string>();
+    if (llvm::any_of(out.elems, [&](const ConstValue &e) {
+          return e.elems[0].str == entry.elems[0].str;
+        }))
+      return fail(pair, "the key '" + entry.elems[0].str + "' comes twice");
+    if (!value(pair.at(1), entry.elems[1], depth + 1))
+      return false;
+    out.elems.push_back(std::move(entry));
+  }
+  return true;
 }
 
 bool Reader::tensor(const Field &f, DescribedTensor &out, bool isBuffer) {
@@ -217,10 +251,27 @@ bool Reader::tensor(const Field &f, DescribedTensor &out, bool isBuffer) {
   return true;
 }
 
+bool Reader::source(const Field &f, DescribedModule &out) {
+  if (!object(f, {"file", "line", "col", "end_col"}, {}) ||
+      !string(f.at("file"), out.sourceFile))
+    return false;
+  uint32_t at[3];
+  const char *keys[] = {"line", "col", "end_col"};
+  for (int i = 0; i < 3; ++i) {
+    const json &v = f.value.at(keys[i]);
+    if (!v.is_number_integer() || v.get<int64_t>() < 1 ||
+        v.get<int64_t>() > (int64_t(1) << 30))
+      return fail(f.at(keys[i]), "expected a line or column from 1");
+    at[i] = v.get<uint32_t>();
+  }
+  out.source = {{at[0], at[1]}, {at[0], std::max(at[2], at[1] + 1)}};
+  return true;
+}
+
 bool Reader::module(const Field &f, DescribedModule &out) {
   if (!object(f, {"path", "class"},
               {"training", "attributes", "parameters", "buffers", "children",
-               "opaque"}))
+               "opaque", "source"}))
     return false;
   if (!string(f.at("path"), out.path))
     return false;
@@ -234,6 +285,8 @@ bool Reader::module(const Field &f, DescribedModule &out) {
              !string(cls.at("qualname"), out.qualname)) {
     return false;
   }
+  if (f.value.contains("source") && !source(f.at("source"), out))
+    return false;
   // Recorded for the reader; kiln compiles every module in eval mode.
   bool training = false;
   if (f.value.contains("training") && !boolean(f.at("training"), training))
@@ -420,7 +473,7 @@ private:
   std::shared_ptr<ModuleObject> visit(size_t index, const std::string &path);
   bool bindClass(const DescribedModule &dm, ModuleObject &obj);
   bool addTensor(const DescribedModule &dm, const DescribedTensor &t,
-                 ConstValue::TensorRole role, ModuleObject &obj);
+                 ModuleObject &obj);
   bool declareAll();
 
   ModuleLowering &m;
@@ -462,7 +515,7 @@ bool Builder::bindClass(const DescribedModule &dm, ModuleObject &obj) {
 }
 
 bool Builder::addTensor(const DescribedModule &dm, const DescribedTensor &t,
-                        ConstValue::TensorRole role, ModuleObject &obj) {
+                        ModuleObject &obj) {
   std::string full = (dm.path.empty() ? "" : dm.path + ".") + t.name;
   if (!t.sameAs.empty()) {
     auto it = declared.find(t.sameAs);
@@ -477,7 +530,6 @@ bool Builder::addTensor(const DescribedModule &dm, const DescribedTensor &t,
   v.kind = ConstValue::Kind::Tensor;
   v.elementType = dtypeFromGlobal(ob, PyValue::global("torch." + t.dtype));
   v.shape = t.shape;
-  v.role = role;
   v.weightName = full;
   v.where = obj.createdAt;
   declared[full] = v;
@@ -507,17 +559,21 @@ std::shared_ptr<ModuleObject> Builder::visit(size_t index,
   built[index] = obj;
   active.insert(index);
   obj->attrs = dm.attributes;
+  obj->opaque = dm.opaque;
   if (!bindClass(dm, *obj))
     return nullptr;
+  if (!dm.sourceFile.empty() && llvm::sys::fs::equivalent(
+                                    dm.sourceFile, m.diags.file().path()))
+    obj->createdAt = dm.source;
   for (const DescribedTensor &t : dm.parameters)
-    if (!addTensor(dm, t, ConstValue::TensorRole::Parameter, *obj))
+    if (!addTensor(dm, t, *obj))
       return nullptr;
   // Non-persistent buffers are not in state_dict(); kiln needs their
   // values all the same, so the weights file holds them too, after.
   for (bool persistent : {true, false})
     for (const DescribedTensor &t : dm.buffers)
       if (t.persistent == persistent &&
-          !addTensor(dm, t, ConstValue::TensorRole::Buffer, *obj))
+          !addTensor(dm, t, *obj))
         return nullptr;
   for (const auto &[name, childPath] : dm.children) {
     std::string at = path.empty() ? name : path + "." + name;

@@ -56,6 +56,10 @@ struct DescribedModule {
   /// Attributes Python could not describe (a function, a config object),
   /// with what they were, for error messages.
   std::vector<std::pair<std::string, std::string>> opaque;
+  /// Where the source created it (`self.fc = nn.Linear(...)`), if known:
+  /// errors about its weights point there.
+  std::string sourceFile;
+  SourceRange source;
 };
 
 struct ModuleDescription {

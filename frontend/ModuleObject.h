@@ -1,12 +1,12 @@
 //===- ModuleObject.h - nn.Module instances known at compile time -*- C++
 //-*-===//
 //
-// kiln runs a module's __init__ while compiling (ModuleEval.cpp), as
-// torch.jit.script(Net()) scripts an already-built instance. The result is
-// a tree of ModuleObjects whose attributes are plain compile-time values:
-// numbers, strings, submodules and declared weights. forward() then reads
-// them through `self` (LowerModules.cpp); numbers become constants and
-// weights become kiln.param ops whose values come from --weights.
+// kiln compiles an instance that Python has built, as torch.jit.script(Net())
+// scripts one: Python describes it (ModuleDescription.h) and kiln rebuilds
+// it as a tree of ModuleObjects whose attributes are plain compile-time
+// values: numbers, strings, submodules and declared weights. forward() then
+// reads them through `self` (LowerModules.cpp); numbers become constants
+// and weights become kiln.param ops whose values come from --weights.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_MODULEOBJECT_H
@@ -25,11 +25,11 @@ namespace kiln {
 
 struct ModuleObject;
 
-/// The `str` of a List that __init__ built from a dict display: its
-/// elements are (key, value) tuples.
+/// The `str` of a List that stands for a dict attribute: its elements are
+/// (key, value) tuples.
 inline constexpr const char *kDictMarker = "$dict";
 
-/// A Python value computed while evaluating __init__.
+/// A constant attribute of a module, or one of its weights.
 struct ConstValue {
   enum class Kind {
     None,
@@ -44,11 +44,6 @@ struct ConstValue {
     /// A dotted name such as torch.float16 (in `str`).
     Global
   };
-  /// What a Tensor value is to its module: only parameters and buffers are
-  /// weights; a plain tensor is an intermediate such as the argument of
-  /// nn.Parameter(...).
-  enum class TensorRole { Plain, Parameter, Buffer };
-
   Kind kind = Kind::None;
   int64_t i = 0;                 // Int, Bool
   double f = 0;                  // Float
@@ -58,7 +53,6 @@ struct ConstValue {
   // Tensor
   mlir::Type elementType;
   std::vector<int64_t> shape;
-  TensorRole role = TensorRole::Plain;
   /// The state_dict() name, set once the module tree is complete.
   std::string weightName;
   /// Where the value was made, for errors that name a weight.
@@ -78,6 +72,9 @@ struct ModuleObject {
   std::string prefix;
   /// Attributes in assignment order (state_dict() order).
   std::vector<std::pair<std::string, ConstValue>> attrs;
+  /// Attributes that are no constant (a function, a plain tensor), with
+  /// what Python said they are, for the error when forward reads one.
+  std::vector<std::pair<std::string, std::string>> opaque;
   SourceRange createdAt;
 
   const ConstValue *lookup(const std::string &name) const {

@@ -58,13 +58,31 @@ def _const(value, depth=0):
         return {"tuple": [_const(v, depth + 1) for v in value]}
     if isinstance(value, list):
         return [_const(v, depth + 1) for v in value]
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return {"dict": [[k, _const(v, depth + 1)] for k, v in value.items()]}
     raise _Opaque()
 
 
 def _what(value):
-    """How an attribute that is not a constant reads in an error message."""
+    """How an attribute that is not a constant reads in an error message,
+    with the fix where there is a usual one."""
     if inspect.isclass(value):
         return "the class %s.%s" % (value.__module__, value.__qualname__)
+    if isinstance(value, torch.Tensor):
+        return ("a plain tensor, which is not a weight; make it one with "
+                "nn.Parameter(...) or self.register_buffer(...)")
+    if isinstance(value, (list, tuple)) and any(
+            isinstance(v, torch.nn.Module) for v in value):
+        return ("a plain %s of modules, which nn.Module does not register; "
+                "use nn.ModuleList" % type(value).__name__)
+    if isinstance(value, dict) and any(
+            isinstance(v, torch.nn.Module) for v in value.values()):
+        return ("a plain dict of modules, which nn.Module does not register; "
+                "use nn.ModuleDict")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return "an int that does not fit in 64 bits, as TorchScript's int must"
+    if inspect.isfunction(value) or inspect.ismethod(value):
+        return "the function %s" % value.__qualname__
     kind = type(value)
     return "a %s.%s" % (kind.__module__, kind.__qualname__)
 
@@ -117,7 +135,8 @@ def _join(prefix, name):
 
 
 class _Recorder:
-    def __init__(self):
+    def __init__(self, sources):
+        self.sources = sources
         self.modules = []
         self.paths = {}    # id(module) -> path
         self.tensors = {}  # id(tensor) -> its state_dict() name
@@ -138,6 +157,8 @@ class _Recorder:
         self.paths[id(module)] = path
         entry = {"path": path, "class": _class_of(module),
                  "training": module.training}
+        if id(module) in self.sources:
+            entry["source"] = self.sources[id(module)]
         self.modules.append(entry)  # before its children: pre-order
         attrs, opaque = {}, {}
         if "file" in entry["class"]:
@@ -179,19 +200,24 @@ class _Recorder:
             self.visit(child, child_path)
 
 
-def describe(module, path, weights=WEIGHTS_FILE):
+def describe(module, path, weights=WEIGHTS_FILE, sources=None):
     """Writes the description of `module` to `path` (JSON) and its weights
-    to `weights` (safetensors; relative to the description's folder).
-    Returns the description as a dict."""
+    to `weights` (safetensors; relative to the description's folder; None
+    writes none). `sources` maps id(submodule) to where the source created
+    it ({"file", "line", "col", "end_col"}). Returns the description as a
+    dict."""
     if not isinstance(module, torch.nn.Module):
         raise TypeError("kiln.describe takes an nn.Module instance, not %s"
                         % type(module).__name__)
-    recorder = _Recorder()
+    recorder = _Recorder(sources or {})
     recorder.visit(module, "")
-    description = {"format": FORMAT, "version": VERSION, "weights": weights,
+    description = {"format": FORMAT, "version": VERSION,
                    "modules": recorder.modules}
+    if weights is not None:
+        description["weights"] = weights
     folder = os.path.dirname(os.path.abspath(path))
     with open(path, "w") as f:
         json.dump(description, f, indent=1, allow_nan=False)
-    _safetensors.save(recorder.weights, os.path.join(folder, weights))
+    if weights is not None:
+        _safetensors.save(recorder.weights, os.path.join(folder, weights))
     return description

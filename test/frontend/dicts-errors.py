@@ -15,7 +15,7 @@
 # METHOD: dicts-errors.py:67:7: error: dict method 'clear' is not supported; kiln's dicts have items, keys, values, get, update, pop and setdefault
 # RUN: not kiln compile %s --entry ret_dict 2>&1 | FileCheck %s --check-prefix=RET
 # RUN: not kiln compile %s --entry PlainDict 2>&1 | FileCheck %s --check-prefix=PLAIN
-# PLAIN: dicts-errors.py:79:9: error: a plain dict of modules or tensors is not registered with the module, so its weights would be lost; use nn.ModuleDict({...})
+# PLAIN: dicts-errors.py:83:21: error: 'PlainDict.layers' is a plain dict of modules, which nn.Module does not register; use nn.ModuleDict
 # RET: dicts-errors.py:73:5: error: an entry point cannot return a dict {'a': a tuple (a Tensor[f32, 2x3], a Tensor[f32, 2x3])}; it may return a dict whose values are tensors and scalars, or its values as a tuple
 import torch
 import torch.nn as nn

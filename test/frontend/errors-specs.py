@@ -63,7 +63,7 @@ def spec_on_scalar(x: int):
 
 # An --entry naming a class that is not an nn.Module is rejected at its name.
 # RUN: not kiln compile %s --emit=ir --entry Holder 2>&1 | FileCheck %s --check-prefix=CLASSENTRY --strict-whitespace --implicit-check-not='{{error|note}}:'
-# CLASSENTRY: {{^.*}}errors-specs.py:[[@LINE+3]]:7: error: 'Holder' is not an nn.Module{{$}}
+# CLASSENTRY: {{^.*}}errors-specs.py:[[@LINE+3]]:7: error: building 'Holder' in Python: 'Holder' is not an nn.Module class{{$}}
 # CLASSENTRY-NEXT: {{^}}class Holder:{{$}}
 # CLASSENTRY-NEXT: {{^}}      ^~~~~~{{$}}
 class Holder:

@@ -37,6 +37,9 @@ struct CompileOptions {
   std::optional<uint64_t> randomWeights; // --random-weights=SEED
   // --module-description DESC.json: the instance, described by Python.
   std::string moduleDescription;
+  // Building an --entry class in Python (InitInPython.h).
+  std::vector<std::string> initArgs; // --init-arg NAME=VALUE
+  unsigned initTimeout = 300;        // --init-timeout SECONDS
 };
 
 /// Registers `kiln compile` on `app`; the options are filled when parsed.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tools/kiln/Commands.h"
+#include "tools/kiln/InitInPython.h"
 
 #include "codegen/ArchiveWriter.h"
 #include "codegen/Passes.h"
@@ -98,8 +99,9 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
   // A flag whose value only follows '=', so that `--random-weights -o x`
   // and `--random-weights model.py` leave the next word alone.
   cmd->add_flag("--random-weights",
-                "Instead of --weights, deterministic random weights from "
-                "SEED (--random-weights=SEED; 0 without it), for testing")
+                "Instead of --weights, the weights the class's __init__ "
+                "makes after torch.manual_seed(SEED) (--random-weights=SEED; "
+                "0 without it), for testing")
       ->type_name("[=SEED]")
       ->check(CLI::Validator(
           [](std::string &seed) -> std::string {
@@ -117,6 +119,18 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
         o.randomWeights = seed == "true" ? 0 : std::stoull(seed);
       })
       ->excludes(weights);
+  cmd->add_option("--init-arg", o.initArgs,
+                  "An argument of the --entry class's constructor: VALUE is "
+                  "a Python literal, or an expression over the file's names "
+                  "(norm_layer=nn.BatchNorm2d); repeatable. kiln builds the "
+                  "instance by running __init__ in Python with torch")
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false);
+  cmd->add_option("--init-timeout", o.initTimeout,
+                  "Seconds that building the --entry class in Python may "
+                  "take; default 300")
+      ->check(CLI::Range(1, 86400))
+      ->type_name("SECONDS");
   cmd->add_option("--module-description", o.moduleDescription,
                   "Compile the nn.Module instance this file describes (as "
                   "written by kiln.describe in Python) instead of running "
@@ -330,46 +344,105 @@ static bool looksLikeIR(llvm::StringRef path, llvm::StringRef text) {
          first.starts_with("func.func");
 }
 
-/// --module-description: reads and checks the description, makes its root
-/// class the entry point and its weights file the default --weights.
-/// Returns "" or the error.
-static std::string useDescription(CompileOptions &o, ModuleDescription &d,
-                                  LoweringOptions &lowering) {
+/// Reads and checks a module description; its weights file becomes the
+/// default --weights. Returns "" or the error.
+static std::string loadDescription(const std::string &path, CompileOptions &o,
+                                   ModuleDescription &d) {
   std::string text;
-  std::string error =
-      readRegularFile(o.moduleDescription, text, kMaxSourceBytes * 4);
+  std::string error = readRegularFile(path, text, kMaxSourceBytes * 4);
   if (error.empty())
     error = parseModuleDescription(text, d);
   if (!error.empty())
-    return inQuotes(o.moduleDescription) + ": " + error;
+    return inQuotes(path) + ": " + error;
+  if (o.weights.empty() && !o.randomWeights && !d.weights.empty()) {
+    llvm::SmallString<256> file(d.weights);
+    if (!llvm::sys::path::is_absolute(file)) {
+      file = llvm::sys::path::parent_path(path);
+      llvm::sys::path::append(file, d.weights);
+    }
+    o.weights = file.str().str();
+  }
+  return "";
+}
+
+/// --module-description: its root class is the entry point.
+static std::string useDescription(CompileOptions &o, ModuleDescription &d) {
+  if (!o.initArgs.empty())
+    return "--init-arg builds a class in Python; the instance of "
+           "--module-description is already built";
+  if (std::string error = loadDescription(o.moduleDescription, o, d);
+      !error.empty())
+    return error;
   const std::string &root = d.modules[0].qualname;
   if (o.entries.empty())
     o.entries = {root};
   else if (o.entries.size() != 1 || o.entries[0] != root)
     return "--module-description describes an instance of '" + root +
            "'; --entry can only name that class";
-  if (o.weights.empty() && !o.randomWeights && !d.weights.empty()) {
-    llvm::SmallString<256> path(d.weights);
-    if (!llvm::sys::path::is_absolute(path)) {
-      path = llvm::sys::path::parent_path(o.moduleDescription);
-      llvm::sys::path::append(path, d.weights);
-    }
-    o.weights = path.str().str();
-  }
-  lowering.description = &d;
   return "";
+}
+
+/// Whether `module` defines the class `name` at top level and it parsed.
+static bool parsedClass(const ast::Module &module, const std::string &name) {
+  return llvm::any_of(module.items, [&](const ast::StmtPtr &item) {
+    auto *c = llvm::dyn_cast<ast::ClassDef>(item.get());
+    return c && c->name == name;
+  });
 }
 
 /// Whether `module` defines the class `name` at top level (or tried to:
 /// a class the parser skipped is reported by the lowering).
 static bool definesClass(const ast::Module &module, const std::string &name) {
-  for (const ast::StmtPtr &item : module.items)
-    if (auto *c = llvm::dyn_cast<ast::ClassDef>(item.get()))
-      if (c->name == name)
-        return true;
-  return llvm::any_of(module.skipped, [&](const ast::SkippedItem &s) {
-    return s.name == name;
-  });
+  return parsedClass(module, name) ||
+         llvm::any_of(module.skipped, [&](const ast::SkippedItem &s) {
+           return s.kind == ast::SkippedItem::Kind::Class && s.name == name;
+         });
+}
+
+/// `--entry Class` without --module-description: builds the instance in
+/// Python (InitInPython.h) and compiles from its description. --weights
+/// brings the values, --random-weights=SEED seeds torch before __init__
+/// runs. A class kiln could not parse is left to the lowering, which
+/// reports why. Returns false after reporting an error.
+static bool describeClassEntry(CompileOptions &o, const ast::Module &module,
+                               DiagnosticEngine &diags, InitFolder &folder,
+                               ModuleDescription &d) {
+  std::vector<std::string> classes;
+  for (const std::string &e : o.entries)
+    if (parsedClass(module, e))
+      classes.push_back(e);
+  if (classes.empty()) {
+    if (o.initArgs.empty())
+      return true;
+    fmt::print(stderr, "kiln: error: --init-arg is for an nn.Module class "
+                       "named by --entry, and no --entry names one\n");
+    return false;
+  }
+  if (classes.size() > 1) {
+    fmt::print(stderr,
+               "kiln: error: --entry names two classes, '{}' and '{}'; an "
+               "archive holds one nn.Module instance, so compile each "
+               "into its own\n",
+               classes[0], classes[1]);
+    return false;
+  }
+  InitRequest request;
+  request.file = o.input;
+  request.cls = classes[0];
+  request.initArgs = o.initArgs;
+  request.seed = o.randomWeights.value_or(0);
+  request.weights = o.randomWeights.has_value();
+  request.timeoutSeconds = o.initTimeout;
+  if (!instantiateInPython(request, diags, folder))
+    return false;
+  // Python made the random weights: they are read like any weights file.
+  o.randomWeights.reset();
+  std::string error = loadDescription(folder.path + "/module.json", o, d);
+  if (!error.empty()) {
+    fmt::print(stderr, "kiln: internal: {}\n", error);
+    return false;
+  }
+  return true;
 }
 
 int runCompile(const CompileOptions &given) {
@@ -410,11 +483,12 @@ int runCompile(const CompileOptions &given) {
   }
   ModuleDescription description;
   if (!o.moduleDescription.empty()) {
-    std::string error = useDescription(o, description, lowering);
+    std::string error = useDescription(o, description);
     if (!error.empty()) {
       fmt::print(stderr, "kiln: error: {}\n", error);
       return 1;
     }
+    lowering.description = &description;
   }
   lowering.entries = o.entries;
   std::vector<std::string> targets;
@@ -466,6 +540,13 @@ int runCompile(const CompileOptions &given) {
                inQuotes(o.moduleDescription), o.entries[0],
                inQuotes(description.modules[0].file), inQuotes(o.input));
     return 1;
+  }
+  InitFolder initFolder;
+  if (!lowering.description) {
+    if (!describeClassEntry(o, module, diags, initFolder, description))
+      return 1;
+    if (!description.modules.empty())
+      lowering.description = &description;
   }
 
   std::vector<DeclaredWeight> declared;

@@ -1,29 +1,9 @@
-# nn.Module classes whose __init__ would exhaust memory or time if kiln
-# evaluated it naively (test/frontend/limits.test compiles each with
-# --entry). The same file runs in PyTorch: do not instantiate these there.
+# nn.Module classes whose __init__ would exhaust memory or time, or makes
+# values forward cannot use (test/frontend/limits.test compiles each with
+# --entry). kiln runs __init__ in Python with a memory limit and a timeout.
+# The same file runs in PyTorch: do not instantiate these there.
 import torch
 from torch import nn
-
-
-class HugeRange(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.n = len(range(10**10))
-
-    def forward(self, x):
-        return x
-
-
-class DoubledList(nn.Module):
-    def __init__(self):
-        super().__init__()
-        sizes = [1]
-        for i in range(40):
-            sizes = sizes + sizes
-        self.n = len(sizes)
-
-    def forward(self, x):
-        return x
 
 
 class RepeatedList(nn.Module):
@@ -35,31 +15,44 @@ class RepeatedList(nn.Module):
         return x
 
 
+class HugeLinear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(100000, 100000)
+
+    # kiln: x=f32[B, 100000]
+    def forward(self, x):
+        return self.fc(x)
+
+
+class Spins(nn.Module):
+    def __init__(self):
+        super().__init__()
+        while True:
+            pass
+
+    def forward(self, x):
+        return x
+
+
+class Recurses(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inner = Recurses()
+
+    def forward(self, x):
+        return x
+
+
 class Overflow(nn.Module):
     def __init__(self):
         super().__init__()
+        # Python's ints have no bound; TorchScript's (and kiln's) are int64.
         self.big = 2**62 * 4
 
+    # kiln: x=f32[N]
     def forward(self, x):
-        return x
-
-
-class HugePower(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.big = 3 ** (10**18)
-
-    def forward(self, x):
-        return x
-
-
-class MinDivMinusOne(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.q = (-9223372036854775807 - 1) // -1
-
-    def forward(self, x):
-        return x
+        return x + self.big
 
 
 class WithinBudget(nn.Module):
@@ -74,13 +67,3 @@ class WithinBudget(nn.Module):
     # kiln: x=f32[N]
     def forward(self, x):
         return x + self.total + self.p // 2**62
-
-
-class HugeLinear(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(100000, 100000)
-
-    # kiln: x=f32[B, 100000]
-    def forward(self, x):
-        return self.fc(x)
