@@ -14,7 +14,6 @@
 #include "frontend/EntryPoints.h"
 
 #include "frontend/AstPrinter.h"
-#include "frontend/LowerContainers.h"
 #include "ir/KilnDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -140,17 +139,12 @@ static Type emptyListElement(OpBuilder &b, ParamKind kind) {
   }
 }
 
-/// The default of scalar entry parameter `p` (`k: int = 2`) as the
-/// attribute the manifest records: an i64, f64 or bool constant, written
-/// as a literal (a leading minus allowed). Null when it has none; sets
-/// `failed` after an error.
-static Attribute scalarDefault(ModuleLowering &m, OpBuilder &b,
-                               const ast::Param &p, ParamKind kind,
-                               bool optional, bool &failed) {
-  if (!p.defaultValue ||
-      (optional && llvm::isa<ast::NoneLitExpr>(*p.defaultValue)))
-    return {};
-  const ast::Expr *e = p.defaultValue.get();
+/// Literal `e` as the attribute a default of `kind` is recorded as: an
+/// i64, f64 or bool constant (a leading minus allowed). Null when it is
+/// no such literal.
+static Attribute scalarLiteral(OpBuilder &b, const ast::Expr *e,
+                               ParamKind kind) {
+  const ast::Expr *literal = e;
   bool negate = false;
   if (auto *u = llvm::dyn_cast<ast::UnaryOpExpr>(e);
       u && (u->op == ast::UnaryOpKind::Neg || u->op == ast::UnaryOpKind::Pos)) {
@@ -168,14 +162,32 @@ static Attribute scalarDefault(ModuleLowering &m, OpBuilder &b,
     if (std::isfinite(v))
       return b.getF64FloatAttr(negate ? -v : v);
   }
-  if (kind == ParamKind::Bool && bl && e == p.defaultValue.get())
+  if (kind == ParamKind::Bool && bl && e == literal)
     return b.getBoolAttr(bl->value);
-  std::string expected = kind == ParamKind::Int ? "an int literal"
-                         : kind == ParamKind::Float ? "a finite number literal"
-                                                    : "True or False";
+  return {};
+}
+
+/// "an int literal", for messages about a default of `kind`.
+static std::string expectedLiteral(ParamKind kind) {
+  return kind == ParamKind::Int     ? "an int literal"
+         : kind == ParamKind::Float ? "a finite number literal"
+                                    : "True or False";
+}
+
+/// The default of scalar entry parameter `p` (`k: int = 2`) as the
+/// attribute the manifest records. Null when it has none; sets `failed`
+/// after an error.
+static Attribute scalarDefault(ModuleLowering &m, OpBuilder &b,
+                               const ast::Param &p, ParamKind kind,
+                               bool optional, bool &failed) {
+  if (!p.defaultValue ||
+      (optional && llvm::isa<ast::NoneLitExpr>(*p.defaultValue)))
+    return {};
+  if (Attribute a = scalarLiteral(b, p.defaultValue.get(), kind))
+    return a;
   m.diags.error(p.defaultValue->range,
                 "the default of entry parameter '" + p.name + "' must be " +
-                    expected + (optional ? " or None" : "") +
+                    expectedLiteral(kind) + (optional ? " or None" : "") +
                     " (it is annotated '" + exprToString(*p.annotation) +
                     "'), got '" + exprToString(*p.defaultValue) + "'");
   failed = true;
@@ -360,6 +372,65 @@ static bool typeContainer(ModuleLowering &m, OpBuilder &b,
   return true;
 }
 
+/// The literals of a tuple default (`(1, 2)`, nested tuples), flattened
+/// in order; false when `e` is no such display.
+static bool defaultLeaves(const ast::Expr *e,
+                          std::vector<const ast::Expr *> &out) {
+  auto *tuple = llvm::dyn_cast<ast::TupleExpr>(e);
+  if (!tuple)
+    return false;
+  for (const ast::ExprPtr &x : tuple->elts) {
+    if (!llvm::isa<ast::TupleExpr, ast::ListExpr>(*x))
+      out.push_back(x.get());
+    else if (!defaultLeaves(x.get(), out))
+      return false;
+  }
+  return true;
+}
+
+/// Records the default of Tuple parameter `p` (`size: Tuple[int,
+/// int] = (1, 1)`) on its inputs, `sig`'s arguments from `first` on: each
+/// takes its element's literal, which the runtime passes when the input is
+/// left out. False after an error.
+static bool containerDefaults(ModuleLowering &m, OpBuilder &b,
+                              const ast::Param &p, EntrySignature &sig,
+                              size_t first) {
+  std::string written = "'" + exprToString(*p.defaultValue) + "'";
+  auto fail = [&](const std::string &message) {
+    m.diags.error(p.defaultValue->range, "the default of entry parameter '" +
+                                             p.name + "' " + message);
+    return false;
+  };
+  std::vector<const ast::Expr *> literals;
+  if (!defaultLeaves(p.defaultValue.get(), literals))
+    return fail("must be a tuple of literals (it is annotated '" +
+                exprToString(*p.annotation) + "'), got " + written);
+  size_t count = sig.argTypes.size() - first;
+  if (literals.size() != count)
+    return fail("has " + std::to_string(literals.size()) + " elements (" +
+                written + "), but its spec gives it " + std::to_string(count));
+  for (size_t i = 0; i < count; ++i) {
+    Type t = sig.argTypes[first + i];
+    std::string leaf =
+        sig.argAttrs[first + i].getAs<StringAttr>("kiln.name").str();
+    ParamKind kind = t.isInteger(64)  ? ParamKind::Int
+                     : t.isF64()      ? ParamKind::Float
+                     : t.isInteger(1) ? ParamKind::Bool
+                                      : ParamKind::Tensor;
+    if (kind == ParamKind::Tensor)
+      return fail("gives tensor input '" + leaf + "' a default; only "
+                  "scalar elements have one");
+    Attribute value = scalarLiteral(b, literals[i], kind);
+    if (!value)
+      return fail("gives '" + leaf + "' '" + exprToString(*literals[i]) +
+                  "', which is not " + expectedLiteral(kind));
+    NamedAttrList attrs(sig.argAttrs[first + i]);
+    attrs.set("kiln.default", value);
+    sig.argAttrs[first + i] = attrs.getDictionary(&m.context);
+  }
+  return true;
+}
+
 /// Types the parameters of entry point `def` from their annotations and
 /// `specs`: a tensor, a scalar, or for Optional[Tensor] the tensor plus an
 /// i1 "is present" argument; a List or Tuple, its elements. False after an
@@ -401,18 +472,37 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
     }
     if (std::optional<ContainerAnnotation> c =
             containerAnnotation(m, p.annotation.get())) {
-      if (p.defaultValue) {
+      if (c->isList && p.defaultValue) {
         m.diags.error(p.defaultValue->range,
-                      "entry parameter '" + p.name + "' is annotated '" +
-                          exprToString(*p.annotation) + "' and cannot have "
-                          "a default; each of its elements is an input of "
-                          "the archive");
+                      "entry parameter '" + p.name + "' is a list, whose "
+                      "default would be mutable, shared by every call; "
+                      "TorchScript refuses it too: annotate it as a "
+                      "Tuple[T, ...] with a tuple default");
         return false;
+      }
+      // A Tuple[T, ...] of scalars with a default and no spec has the
+      // default's length.
+      ArgSpec fromDefault;
+      if (!given && p.defaultValue && c->variadic) {
+        std::vector<const ast::Expr *> literals;
+        ParamKind k = classifyAnnotation(m, c->elems.front());
+        if (k != ParamKind::Tensor && k != ParamKind::OptionalTensor &&
+            defaultLeaves(p.defaultValue.get(), literals)) {
+          fromDefault.isContainer = true;
+          fromDefault.elems.assign(literals.size(), ArgSpec());
+          for (ArgSpec &e : fromDefault.elems)
+            e.scalar = k == ParamKind::Int     ? "int"
+                       : k == ParamKind::Float ? "float"
+                                               : "bool";
+          given = &fromDefault;
+        }
       }
       ParamLayout layout;
       SmallVector<Attribute> leaves;
+      size_t first = sig.argTypes.size();
       if (!typeContainer(m, b, def, p, p.name, *p.annotation, *c, given, sig,
-                         layout, leaves))
+                         layout, leaves) ||
+          (p.defaultValue && !containerDefaults(m, b, p, sig, first)))
         return false;
       sig.layouts.push_back(std::move(layout));
       sig.containers.push_back(b.getDictionaryAttr(
@@ -510,80 +600,6 @@ static bool typeEntryParams(ModuleLowering &m, OpBuilder &b,
     argAttrs.push_back(b.getDictionaryAttr(attrs));
   }
   return true;
-}
-
-/// The list a List parameter's elements make. Elements of one rank and
-/// dtype whose sizes differ join as one list of that rank with those dims
-/// dynamic, as a `[a, b]` display does; others cannot share a kiln list.
-static std::optional<PyValue> entryList(FunctionLowering &fl,
-                                        const ast::Param &p,
-                                        std::vector<PyValue> elems,
-                                        Type emptyElement) {
-  SourceRange where = p.range;
-  if (elems.empty())
-    return PyValue::ofValue(fl.b.create<ListConstructOp>(
-        fl.loc(where), ListType::get(emptyElement), ValueRange{}));
-  Type t = elems[0].value.getType();
-  for (size_t i = 1; i < elems.size(); ++i) {
-    Type et = elems[i].value.getType();
-    if (et == t)
-      continue;
-    auto a = dyn_cast<RankedTensorType>(t);
-    auto c = dyn_cast<RankedTensorType>(et);
-    if (!a || !c || a.getRank() != c.getRank() ||
-        a.getElementType() != c.getElementType()) {
-      fl.error(where, "the elements of list input '" + p.name +
-                          "' must share a dtype and rank, as a kiln list's "
-                          "do: '" + p.name + ".0' is " +
-                          fl.describe(elems[0]) + " and '" + p.name + "." +
-                          std::to_string(i) + "' is " +
-                          fl.describe(elems[i]) +
-                          "; annotate it as a Tuple for mixed elements");
-      return std::nullopt;
-    }
-    SmallVector<int64_t> dims;
-    for (int64_t d = 0; d < a.getRank(); ++d)
-      dims.push_back(a.getDimSize(d) == c.getDimSize(d) ? a.getDimSize(d)
-                                                        : ShapedType::kDynamic);
-    t = RankedTensorType::get(dims, a.getElementType());
-  }
-  SmallVector<Value> values;
-  for (const PyValue &e : elems) {
-    std::optional<Value> v = e.value;
-    if (v->getType() != t && !(v = fl.castForMerge(*v, t, where)))
-      return std::nullopt;
-    values.push_back(*v);
-  }
-  return PyValue::ofValue(fl.b.create<ListConstructOp>(
-      fl.loc(where), ListType::get(t), values));
-}
-
-std::optional<PyValue> entryResultLeaves(FunctionLowering &fl,
-                                         const PyValue &result,
-                                         SourceRange where) {
-  if (result.isValue() && isa<ListType>(result.value.getType())) {
-    std::optional<std::vector<PyValue>> elems =
-        containers::listDisplayElements(result);
-    if (!elems) {
-      fl.error(where, "an entry point cannot return " + fl.describe(result) +
-                          " whose length is known only at run time: each "
-                          "element is a result of the archive, so their "
-                          "number is fixed when it is compiled; return a "
-                          "tuple, or torch.stack the list");
-      return std::nullopt;
-    }
-    return entryResultLeaves(fl, PyValue::tuple(std::move(*elems)), where);
-  }
-  if (result.kind != PyValue::Kind::Tuple && !result.isDict())
-    return result;
-  PyValue out = result; // a dict's keys, a NamedTuple's fields
-  for (PyValue &e : out.elems) {
-    std::optional<PyValue> leaves = entryResultLeaves(fl, e, where);
-    if (!leaves)
-      return std::nullopt;
-    e = std::move(*leaves);
-  }
-  return out;
 }
 
 std::vector<std::string> strChoices(const ArgSpec &spec) {

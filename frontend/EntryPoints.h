@@ -2,7 +2,7 @@
 //
 // Private to the frontend: what an entry point's result check
 // (LowerFunction.cpp) and annotation reading (Annotations.cpp) share with
-// EntryPoints.cpp.
+// EntryPoints.cpp, EntryContainers.cpp and EntryStrChoices.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_ENTRYPOINTS_H
@@ -24,6 +24,13 @@ bool namesTyping(const std::string &resolved, llvm::StringRef name);
 std::optional<PyValue> entryResultLeaves(FunctionLowering &fl,
                                          const PyValue &result,
                                          SourceRange where);
+
+/// The list that List parameter `p`'s elements make (EntryContainers.cpp):
+/// of one type, or joined as a `[a, b]` display joins tensors of one rank
+/// and dtype; an error otherwise. `emptyElement` types an empty one.
+std::optional<PyValue> entryList(FunctionLowering &fl, const ast::Param &p,
+                                 std::vector<PyValue> elems,
+                                 mlir::Type emptyElement);
 
 /// Lowers entry point `def` (a method of `self` when not null) as the
 /// function `name`, its parameters typed by `specs`. Null after an error.

@@ -47,11 +47,28 @@ def mixed_ranks(xs: List[Tensor]) -> Tensor:
     return xs[0]
 
 
-# RUN: not kiln compile %s --entry with_default 2>&1 | FileCheck %s --check-prefix=DEFAULT --implicit-check-not=error:
-# DEFAULT: entry-containers-errors.py:[[@LINE+2]]:53: error: entry parameter 'size' is annotated 'Tuple[int, int]' and cannot have a default; each of its elements is an input of the archive
+# RUN: not kiln compile %s --entry list_default 2>&1 | FileCheck %s --check-prefix=LISTDEFAULT --implicit-check-not=error:
+# LISTDEFAULT: entry-containers-errors.py:[[@LINE+2]]:48: error: entry parameter 'sizes' is a list, whose default would be mutable, shared by every call; TorchScript refuses it too: annotate it as a Tuple[T, ...] with a tuple default
+# kiln: x=f32[N], sizes=int[2]
+def list_default(x: Tensor, sizes: List[int] = [1, 2]) -> Tensor:
+    return x * sizes[0]
+
+
+# RUN: not kiln compile %s --entry bad_defaults --arg "size=int[3]" 2>&1 | FileCheck %s --check-prefix=DEFAULTLEN --implicit-check-not=error:
+# DEFAULTLEN: error: the default of entry parameter 'size' has 2 elements ('(1, 2)'), but its spec gives it 3
+# RUN: not kiln compile %s --entry bad_defaults 2>&1 | FileCheck %s --check-prefix=DEFAULTKIND --implicit-check-not=error:
+# DEFAULTKIND: entry-containers-errors.py:[[@LINE+3]]:47: error: the default of entry parameter 'scale' gives 'scale.1' 'True', which is not a finite number literal
 # kiln: x=f32[N]
-def with_default(x: Tensor, size: Tuple[int, int] = (1, 2)) -> Tensor:
+def bad_defaults(x: Tensor, size: Tuple[int, ...] = (1, 2),
+                 scale: Tuple[float, float] = (1.0, True)) -> Tensor:
     return x * size[0]
+
+
+# RUN: not kiln compile %s --entry tensor_default 2>&1 | FileCheck %s --check-prefix=TENSORDEFAULT --implicit-check-not=error:
+# TENSORDEFAULT: entry-containers-errors.py:[[@LINE+2]]:47: error: the default of entry parameter 'pair' gives tensor input 'pair.0' a default; only scalar elements have one
+# kiln: pair=(f32[N], int)
+def tensor_default(pair: Tuple[Tensor, int] = (None, 2)) -> Tensor:
+    return pair[0]
 
 
 # RUN: not kiln compile %s --entry nested_list --arg "xs=[[int]]" 2>&1 | FileCheck %s --check-prefix=NESTED --implicit-check-not=error:

@@ -76,3 +76,14 @@ def variadic(ts: Tuple[Tensor, ...], none: List[int]) -> Tuple[Tensor, int]:
 # kiln: x=f32[4,6]
 def split_list(x: Tensor) -> Tuple[List[Tensor], int]:
     return [x[:2], x[2:]], 2
+
+
+# A tuple's default gives each element's input its literal; a Tuple[T,
+# ...] without a spec takes the default's length.
+# RUN: kiln compile %s --emit=ir --entry defaults 2>&1 | FileCheck %s --check-prefix=DEFAULTS
+# DEFAULTS: func.func @defaults(%arg0: tensor<?xf32> {kiln.dims = ["N"], kiln.name = "x"}, %arg1: i64 {kiln.default = 1 : i64, kiln.name = "size.0"}, %arg2: i64 {kiln.default = -2 : i64, kiln.name = "size.1"}, %arg3: f64 {kiln.default = 5.000000e-01 : f64, kiln.name = "scales.0"}, %arg4: f64 {kiln.default = 2.000000e+00 : f64, kiln.name = "scales.1"}, %arg5: f64 {kiln.default = 3.000000e+00 : f64, kiln.name = "scales.2"}, %arg6: i1 {kiln.default = true, kiln.name = "nested.0"}, %arg7: i64 {kiln.default = 3 : i64, kiln.name = "nested.1.0"}, %arg8: f64 {kiln.default = 4.500000e+00 : f64, kiln.name = "nested.1.1"})
+# kiln: x=f32[N]
+def defaults(x: Tensor, size: Tuple[int, int] = (1, -2),
+             scales: Tuple[float, ...] = (0.5, 2, 3.0),
+             nested: Tuple[bool, Tuple[int, float]] = (True, (3, 4.5))) -> Tensor:
+    return x * size[0] + size[1] * scales[2] + nested[1][1]

@@ -6,7 +6,8 @@ Usage: run_structured.py BIN_DIR test/e2e/Inputs/structured_inputs.py WORK_DIR
 Compiles the script's @torch.jit.script functions into one archive at -O0
 and at -O2. Each case runs through `kiln run` with every element of a list
 or tuple parameter given as an input of its own (`--input box_cls.0=...`,
-`--input box.2=5`), on two sets of dim sizes, and each result
+`--input box.2=5`; a parameter with a default also left out), on two
+sets of dim sizes, and each result
 (`result0`, `result1`, ...: the eager result's tensors and scalars in
 order, nested lists and tuples flattened) is compared with the eager
 function called with the lists and tuples themselves.
@@ -75,6 +76,12 @@ def cases():
         out.append(("mixed", [("pair", (r(hidden), 1.5 + n)),
                               ("feats", [r(2, hidden), r(3, hidden),
                                          r(1, hidden)])]))
+        # None: the parameter is left out, its elements take its default.
+        x = r(b, hidden)
+        for ab, bounds in ((None, None), ((0.5, 1.0), None),
+                           (None, (0, 1)), ((-1.0, 0.25), (-2, 3))):
+            out.append(("scale_clamp", [("x", x), ("ab", ab),
+                                        ("bounds", bounds)]))
     return out
 
 
@@ -96,6 +103,8 @@ def main():
         for i, (entry, params) in enumerate(cases()):
             args = ["run", archive, "--entry", entry, "--output", work]
             for name, value in params:
+                if value is None:
+                    continue
                 for leaf, v in leaves(name, value):
                     if isinstance(v, torch.Tensor):
                         path = os.path.join(work, "%d.%s.npy" % (i, leaf))
@@ -105,8 +114,10 @@ def main():
                         args += ["--input", "%s=%s" % (leaf, spell(v))]
             label = "%s %s %s" % (opt, entry, "x".join(
                 str(d) for d in leaves(*params[0])[0][1].shape))
-            if entry == "crop":
-                label += " box=%s" % params[1][1]
+            if entry in ("crop", "scale_clamp"):
+                label += " " + ", ".join(
+                    "%s=%s" % (n, "left out" if v is None else v)
+                    for n, v in params[1:])
             runs += 1
             done = kiln(bin_dir, *args)
             if done.returncode != 0:
@@ -114,7 +125,8 @@ def main():
                 failed = True
                 continue
             with torch.no_grad():
-                want = ns[entry](*[v for _, v in params])
+                want = ns[entry](**{n: v for n, v in params
+                                    if v is not None})
             problems = []
             for k, value in enumerate(results(want)):
                 got = np.load(os.path.join(work, "%s.result%d.npy" % (entry, k)))

@@ -83,3 +83,12 @@ def mixed(pair: Tuple[Tensor, float], feats: List[Tensor]) -> Tuple[Tensor, int]
     for f in feats:
         total = total + f.sum(0)
     return torch.cat(feats, 0) * s + x + total, len(feats)
+
+
+# Defaults of tuple parameters: each element's literal is its input's
+# default, so the caller may leave them out.
+# kiln: x=f32[N,C]
+@torch.jit.script
+def scale_clamp(x: Tensor, ab: Tuple[float, float] = (2.0, -1.0),
+                bounds: Tuple[int, int] = (-1, 2)) -> Tensor:
+    return torch.clamp(x * ab[0] + ab[1], bounds[0], bounds[1])
