@@ -83,6 +83,8 @@ bool FunctionLowering::lowerFor(const ast::ForStmt &stmt) {
     return false;
   if (iter->isDict()) // its keys, known while compiling
     iter = dictKeys(*iter);
+  if (std::optional<PyValue> children = sequentialChildren(*iter))
+    iter = *children;
   // A tuple is iterated at compile time: its elements may differ in type.
   if (iter->kind == PyValue::Kind::Tuple) {
     std::set<std::string> names;

@@ -91,13 +91,13 @@ PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,
   case ConstValue::Kind::Module:
     // A ModuleList is only iterated, indexed and measured: a tuple of its
     // modules does all of that, unrolled.
-    if (v.module->typeName == "ModuleList") {
+    if (v.module->torchKind() == "ModuleList") {
       std::vector<PyValue> elems;
       for (const auto &[name, child] : v.module->attrs)
         elems.push_back(PyValue::ofObject(child.module.get()));
       return PyValue::tuple(std::move(elems));
     }
-    if (v.module->typeName == "ModuleDict")
+    if (v.module->torchKind() == "ModuleDict")
       return moduleDictValue(*v.module);
     return PyValue::ofObject(v.module.get());
   case ConstValue::Kind::Tensor: {
@@ -108,6 +108,16 @@ PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,
   }
   }
   return PyValue::none();
+}
+
+std::optional<PyValue> sequentialChildren(const PyValue &v) {
+  if (v.kind != PyValue::Kind::Object || v.object->torchKind() != "Sequential")
+    return std::nullopt;
+  std::vector<PyValue> elems;
+  for (const auto &[name, child] : v.object->attrs)
+    if (child.kind == ConstValue::Kind::Module)
+      elems.push_back(PyValue::ofObject(child.module.get()));
+  return PyValue::tuple(std::move(elems));
 }
 
 MaybeValue FunctionLowering::lowerObjectAttribute(const ModuleObject &obj,
@@ -194,14 +204,14 @@ MaybeValue FunctionLowering::callObject(const ModuleObject &obj,
                                         const ast::CallExpr &call) {
   CallArgs args = CallArgs::of(call);
   if (obj.userClass) {
-    const ast::FunctionDef *forward = findMethod(module, obj, "forward");
-    if (!forward) {
+    if (const ast::FunctionDef *forward = findMethod(module, obj, "forward"))
+      return callObjectMethod(obj, *forward, args);
+    if (obj.torchBase.empty()) {
       error(call.func->range, "'" + obj.typeName + "' has no forward method");
       return std::nullopt;
     }
-    return callObjectMethod(obj, *forward, args);
   }
-  const std::string &type = obj.typeName;
+  const std::string &type = obj.torchKind();
   if (type == "ModuleList" || type == "ModuleDict") {
     error(call.func->range,
           "a " + type + " is not callable; loop over it or index it");
@@ -221,14 +231,14 @@ MaybeValue FunctionLowering::callObject(const ModuleObject &obj,
 
 MaybeValue FunctionLowering::applyObject(const ModuleObject &obj, PyValue input,
                                          SourceRange where) {
-  if (obj.userClass) {
-    error(where, "a user module inside nn.Sequential is not supported; call "
-                 "it from forward");
-    return std::nullopt;
-  }
-  const std::string &type = obj.typeName;
+  if (obj.userClass)
+    if (const ast::FunctionDef *forward = findMethod(module, obj, "forward"))
+      return applyUserForward(obj, *forward, input, where);
+  const std::string &type = obj.torchKind();
   if (type == "Sequential") {
     for (const auto &[name, child] : obj.attrs) {
+      if (child.kind != ConstValue::Kind::Module)
+        continue;
       MaybeValue y = applyObject(*child.module, input, where);
       if (!y)
         return std::nullopt;
@@ -236,16 +246,53 @@ MaybeValue FunctionLowering::applyObject(const ModuleObject &obj, PyValue input,
     }
     return input;
   }
+  // The forward is the prelude's (prelude/modules.py), run on this module.
+  const ast::FunctionDef *forward =
+      type.empty() ? nullptr : preludeMethod(type, "forward");
+  if (!forward) {
+    error(where, "'" + obj.typeName + "' has no forward method" +
+                     (type.empty() || type == obj.typeName
+                          ? std::string()
+                          : "; it derives from torch.nn." + type +
+                                ", whose forward kiln does not compile"));
+    return std::nullopt;
+  }
   if (!requireTensor(input, where, "the input of nn." + type))
     return std::nullopt;
-  // The forward is the prelude's (prelude/modules.py), run on this module.
-  const ast::FunctionDef *forward = preludeMethod(type, "forward");
-  assert(forward && "ModuleEval builds only the modules the prelude has");
   std::optional<func::FuncOp> callee =
       module.getOrLowerPrelude(*forward, {input}, where, &obj);
   if (!callee)
     return std::nullopt;
   return emitHelperCall(*callee, {input}, where);
+}
+
+/// A user module run by an nn.Sequential: its forward gets the one input,
+/// and any other parameter must have a default, as when PyTorch calls it.
+MaybeValue FunctionLowering::applyUserForward(const ModuleObject &obj,
+                                              const ast::FunctionDef &def,
+                                              PyValue input,
+                                              SourceRange where) {
+  if (def.params.size() < 2 || def.params[0].name != "self" ||
+      llvm::any_of(llvm::drop_begin(def.params, 2), [](const ast::Param &p) {
+        return p.defaultValue == nullptr;
+      })) {
+    error(where, "nn.Sequential calls '" + obj.typeName +
+                     ".forward' with one input, and it takes " +
+                     std::to_string(def.params.size() - 1));
+    return std::nullopt;
+  }
+  std::vector<PyValue> args = {input};
+  for (size_t i = 2; i < def.params.size(); ++i) {
+    MaybeValue v = lowerExpr(*def.params[i].defaultValue);
+    if (!v)
+      return std::nullopt;
+    args.push_back(*v);
+  }
+  std::optional<func::FuncOp> callee =
+      module.getOrLowerHelper(def, args, where, &obj);
+  if (!callee)
+    return std::nullopt;
+  return emitHelperCall(*callee, args, where);
 }
 
 } // namespace kiln

@@ -256,9 +256,12 @@ public:
                                   const ast::AttributeExpr &e);
   /// `obj(...)`: a torch.nn module's computation or the user's forward.
   MaybeValue callObject(const ModuleObject &obj, const ast::CallExpr &call);
-  /// A torch.nn module (or nn.Sequential of them) applied to `input`.
+  /// A module applied to one input, as nn.Sequential applies its children.
   MaybeValue applyObject(const ModuleObject &obj, PyValue input,
                          SourceRange where);
+  MaybeValue applyUserForward(const ModuleObject &obj,
+                              const ast::FunctionDef &def, PyValue input,
+                              SourceRange where);
   /// `obj.method(...)` for a method the user's class defines.
   MaybeValue callObjectMethod(const ModuleObject &obj,
                               const ast::FunctionDef &def,
@@ -529,6 +532,9 @@ MaybeValue lowerDictDisplay(FunctionLowering &fl, const ast::DictExpr &e);
 PyValue dictKeys(const PyValue &d);
 /// An nn.ModuleDict as a dict from names to its modules.
 PyValue moduleDictValue(const ModuleObject &m);
+/// An nn.Sequential's children as a tuple, for the loops that walk it
+/// (LowerModules.cpp); nullopt for any other value.
+std::optional<PyValue> sequentialChildren(const PyValue &v);
 /// What an attribute that __init__ computed is to forward
 /// (LowerModules.cpp).
 PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,

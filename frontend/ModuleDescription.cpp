@@ -280,9 +280,11 @@ bool Reader::module(const Field &f, DescribedModule &out) {
     if (!object(cls, {"torch"}, {}) ||
         !name(cls.at("torch"), out.torchClass))
       return false;
-  } else if (!object(cls, {"file", "qualname"}, {}) ||
+  } else if (!object(cls, {"file", "qualname"}, {"torch_base"}) ||
              !string(cls.at("file"), out.file) ||
-             !string(cls.at("qualname"), out.qualname)) {
+             !string(cls.at("qualname"), out.qualname) ||
+             (cls.value.contains("torch_base") &&
+              !name(cls.at("torch_base"), out.torchBase))) {
     return false;
   }
   if (f.value.contains("source") && !source(f.at("source"), out))
@@ -510,6 +512,7 @@ bool Builder::bindClass(const DescribedModule &dm, ModuleObject &obj) {
                  "; kiln compiles the classes of one source file");
   obj.typeName = dm.qualname;
   obj.userClass = it->second;
+  obj.torchBase = dm.torchBase;
   obj.createdAt = it->second->nameRange;
   return true;
 }

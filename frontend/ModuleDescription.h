@@ -47,8 +47,9 @@ struct DescribedModule {
   std::string path;
   /// torch.nn's own class ("Linear"), or empty for a user class.
   std::string torchClass;
-  /// A user class: its source file and qualified name.
-  std::string file, qualname;
+  /// A user class: its source file and qualified name, and the nearest
+  /// torch.nn class it derives from ("Sequential"), if any.
+  std::string file, qualname, torchBase;
   std::vector<std::pair<std::string, ConstValue>> attributes;
   std::vector<DescribedTensor> parameters, buffers;
   /// Name and the path of the module it names, in registration order.

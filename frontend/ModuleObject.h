@@ -68,6 +68,16 @@ struct ModuleObject {
   std::string typeName;
   /// The user's class, or null for torch.nn's own modules.
   const ast::ClassDef *userClass = nullptr;
+  /// The torch.nn class whose behaviour a user class inherits where it
+  /// defines none of its own (`class Stage(nn.Sequential)` without a
+  /// forward): the nearest one in its MRO, or empty.
+  std::string torchBase;
+
+  /// The torch.nn class whose forward, iteration and indexing apply:
+  /// typeName for torch's own modules, torchBase for a user class.
+  const std::string &torchKind() const {
+    return userClass ? torchBase : typeName;
+  }
   /// state_dict() prefix of everything below: "" for the root, "layers.0."
   std::string prefix;
   /// Attributes in assignment order (state_dict() order).

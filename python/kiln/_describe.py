@@ -110,7 +110,11 @@ def _class_of(module):
             "class %s has no source file (it was defined interactively?); "
             "kiln compiles forward from source, so define it in a .py file"
             % cls.__qualname__)
-    return {"file": os.path.abspath(path), "qualname": cls.__qualname__}
+    out = {"file": os.path.abspath(path), "qualname": cls.__qualname__}
+    base = next((k for k in cls.__mro__[1:] if _is_torch_class(k)), None)
+    if base is not None:  # class Stage(nn.Sequential): Sequential's forward
+        out["torch_base"] = base.__name__
+    return out
 
 
 def _class_constants(cls):

@@ -2,9 +2,12 @@
 """Differential test of an nn.Module: kiln with trained weights against eager.
 
 Usage: run_model.py BIN_DIR FILE.py CLASS [--rtol R] [--atol A]
+                    [--init-arg NAME=VALUE ...]
 
 As a user would, this script
-  * builds CLASS() in eager PyTorch after torch.manual_seed(0), gives its
+  * builds CLASS(**init args) in eager PyTorch after torch.manual_seed(0)
+    (a VALUE is a literal or an expression over FILE's names, as for
+    `kiln compile --init-arg`), gives its
     floating buffers (BatchNorm running statistics) seeded non-trivial
     values, and puts it in eval mode;
   * writes its state_dict() to safetensors with safetensors.torch.save_file;
@@ -81,9 +84,20 @@ def entry_methods(source, cls, path):
     raise ValueError("no class %s in %s" % (cls, path))
 
 
-def build_model(namespace, cls):
+def init_kwargs(namespace, items):
+    out = {}
+    for item in items:
+        key, _, text = item.partition("=")
+        try:
+            out[key] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            out[key] = eval(text, namespace)
+    return out
+
+
+def build_model(namespace, cls, kwargs):
     torch.manual_seed(0)
-    model = namespace[cls]()
+    model = namespace[cls](**kwargs)
     gen = torch.Generator().manual_seed(1)
     with torch.no_grad():
         for name, buf in model.named_buffers():
@@ -103,13 +117,15 @@ def main():
     parser.add_argument("cls")
     parser.add_argument("--rtol", type=float, default=RTOL)
     parser.add_argument("--atol", type=float, default=ATOL)
+    parser.add_argument("--init-arg", action="append", default=[])
     args = parser.parse_args()
     run_kiln.RTOL, run_kiln.ATOL = args.rtol, args.atol
     save_state_dict.add_python_deps()
 
     namespace, source = load_eager(args.path)
     methods = entry_methods(source, args.cls, args.path)
-    model = build_model(namespace, args.cls)
+    model = build_model(namespace, args.cls,
+                        init_kwargs(namespace, args.init_arg))
     ok, runs = True, 0
     with tempfile.TemporaryDirectory(prefix="kiln-model-") as work:
         weights = os.path.join(work, "weights.safetensors")
@@ -119,7 +135,9 @@ def main():
             proc = subprocess.run(
                 [os.path.join(args.bin_dir, "kiln"), "compile", args.path,
                  "--entry", args.cls, "--weights", weights, "-O%d" % opt,
-                 "-o", archive], capture_output=True, text=True)
+                 "-o", archive]
+                + ["--init-arg=" + a for a in args.init_arg],
+                capture_output=True, text=True)
             if proc.returncode != 0:
                 print("-O%d: error: kiln compile failed: %s" % (opt, proc.stderr.strip()))
                 ok = False
