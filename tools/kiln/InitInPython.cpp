@@ -37,7 +37,7 @@ constexpr int kUserError = 3;
 /// the first python3 on PATH.
 std::string findPython() {
   if (const char *env = std::getenv("KILN_PYTHON"); env && *env)
-    return env;
+    return env; // checked by the caller, which names it
   if (llvm::sys::fs::can_execute("/usr/bin/python3"))
     return "/usr/bin/python3";
   llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("python3");
@@ -160,6 +160,9 @@ bool instantiateInPython(const InitRequest &r, DiagnosticEngine &diags,
   if (python.empty())
     return fail("and no python3 was found; install Debian's python3-torch "
                 "or set KILN_PYTHON");
+  if (!llvm::sys::fs::can_execute(python))
+    return fail("and KILN_PYTHON names '" + python +
+                "', which is not an executable");
   std::string package = packageFolder();
   std::string script = package + "/kiln/_instantiate.py";
   if (!llvm::sys::fs::exists(script))
