@@ -219,9 +219,8 @@ StmtPtr Parser::parseFunctionDef(std::vector<ExprPtr> decorators,
   } else if (!ok && err && !isSyntaxError(err->message) && classDepth > 0) {
     // A method is compiled only if an entry point reaches it, so what kiln
     // does not support in it is reported then, as for a skipped top-level
-    // def. __init__ too: a module description (ModuleDescription.h) means
-    // Python ran it, and the C++ interpreter reports the error if it runs
-    // it.
+    // def. __init__ too: Python runs it (ModuleDescription.h), kiln never
+    // compiles it.
     fn->unsupported = std::move(err);
     err.reset();
     fn->body.clear();

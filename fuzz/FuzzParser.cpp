@@ -1,7 +1,8 @@
 //===- FuzzParser.cpp - libFuzzer target: Python source to kiln IR -------===//
 //
 // Source text in, diagnostics or verified IR out: the lexer, parser and
-// lowering (including the compile-time __init__ interpreter) on any bytes.
+// lowering on any bytes. (A class's instance comes from Python, so classes
+// are not entries here; test/description fuzzes the descriptions.)
 // A finding is a crash, a sanitizer report, a hang, or lowered IR that the
 // verifier rejects, since the frontend promises either diagnostics or valid
 // IR. No code is generated: that is what the golden and e2e tests cover.
@@ -76,18 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   SourceFile file("fuzz.py",
                   std::string(reinterpret_cast<const char *>(data), size));
   ast::Module module = parseModule(file);
-  // Every @torch.jit.script function, as `kiln compile` does by default...
-  mlir::MLIRContext &ctx = context();
-  lowerAndVerify(ctx, module, file, LoweringOptions());
-  // ...and each class as an nn.Module entry, as `--entry Net` does, so that
-  // the module interpreter is fuzzed too.
-  for (const ast::StmtPtr &item : module.items) {
-    auto *cls = llvm::dyn_cast<ast::ClassDef>(item.get());
-    if (!cls)
-      continue;
-    LoweringOptions options;
-    options.entries.push_back(cls->name);
-    lowerAndVerify(ctx, module, file, options);
-  }
+  // Every @torch.jit.script function, as `kiln compile` does by default.
+  lowerAndVerify(context(), module, file, LoweringOptions());
   return 0;
 }

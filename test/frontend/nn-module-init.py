@@ -1,8 +1,8 @@
 # An __init__ that calls plain functions of the file, picks a class through
 # a local (`norm_layer = nn.BatchNorm2d`), raises only on paths not taken,
-# and computes tensors for its buffers and parameters. kiln follows their
-# shapes and dtypes; their values are weights (state_dict() holds them), so
-# each becomes a kiln.param of the shape PyTorch computes.
+# and computes tensors for its buffers and parameters. Python runs it; the
+# values are weights (state_dict() holds them), so each becomes a
+# kiln.param of the shape and dtype PyTorch computed.
 # RUN: kiln compile %s --entry Computed --emit=ir | FileCheck %s
 #
 # CHECK-LABEL: func.func @forward

@@ -5,8 +5,8 @@ factory passed as a class (`norm_layer=nn.BatchNorm2d`), `functools.partial`
 binding its options, a `@dataclass` config, a module-level helper that
 returns a module, `nn.Sequential(*layers)`, a ModuleList built in a loop,
 a `raise` on a bad option, a submodule used twice (shared) and a tied
-weight. kiln's C++ __init__ interpreter cannot build it (its __init__
-takes a config); kiln.compile records the instance Python built instead.
+weight. Its __init__ takes a config, so kiln.compile records the
+instance Python built with one.
 """
 import functools
 from dataclasses import dataclass
