@@ -46,8 +46,19 @@ std::string_view SourceFile::line(uint32_t line) const {
 }
 
 Diagnostic &DiagnosticEngine::error(SourceRange range, std::string message) {
-  diags_.push_back(Diagnostic{range, std::move(message), {}});
+  diags_.push_back(Diagnostic{range, std::move(message), {}, current_});
   return diags_.back();
+}
+
+void DiagnosticEngine::report(Diagnostic diag) {
+  if (!diag.file)
+    diag.file = current_;
+  diags_.push_back(std::move(diag));
+}
+
+const SourceFile &DiagnosticEngine::addFile(std::unique_ptr<SourceFile> file) {
+  others_.push_back(std::move(file));
+  return *others_.back();
 }
 
 size_t utf8SequenceLength(std::string_view s, size_t i) {
@@ -59,15 +70,16 @@ size_t utf8SequenceLength(std::string_view s, size_t i) {
   return llvm::getUTF8SequenceSize(text + i, text + s.size());
 }
 
-std::string DiagnosticEngine::renderOne(SourceRange range,
+std::string DiagnosticEngine::renderOne(const SourceFile &file,
+                                        SourceRange range,
                                         std::string_view severity,
                                         std::string_view message) const {
   if (!range.begin.isValid())
-    return fmt::format("{}: {}: {}\n", file_.path(), severity, message);
-  std::string out = fmt::format("{}:{}:{}: {}: {}\n", file_.path(),
+    return fmt::format("{}: {}: {}\n", file.path(), severity, message);
+  std::string out = fmt::format("{}:{}:{}: {}: {}\n", file.path(),
                                 range.begin.line, range.begin.col, severity,
                                 message);
-  std::string_view text = file_.line(range.begin.line);
+  std::string_view text = file.line(range.begin.line);
   uint32_t startCol = std::max<uint32_t>(range.begin.col, 1);
   uint32_t endCol = range.end.line == range.begin.line
                         ? range.end.col
@@ -110,9 +122,10 @@ std::string DiagnosticEngine::renderOne(SourceRange range,
 }
 
 std::string DiagnosticEngine::render(const Diagnostic &diag) const {
-  std::string out = renderOne(diag.range, "error", diag.message);
+  const SourceFile &file = diag.file ? *diag.file : file_;
+  std::string out = renderOne(file, diag.range, "error", diag.message);
   for (const DiagnosticNote &note : diag.notes)
-    out += renderOne(note.range, "note", note.message);
+    out += renderOne(file, note.range, "note", note.message);
   return out;
 }
 

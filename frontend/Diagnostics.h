@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <memory>
 #include <vector>
 
 namespace kiln {
@@ -70,16 +71,30 @@ struct Diagnostic {
   /// Lower case, no trailing period.
   std::string message;
   std::vector<DiagnosticNote> notes;
+  /// The file the ranges are in; null for the engine's own file.
+  const SourceFile *file = nullptr;
 };
 
-/// Collects diagnostics for one source file and renders them.
+/// Collects diagnostics for a source file, and for the other files its
+/// classes come from, and renders them.
 class DiagnosticEngine {
 public:
   explicit DiagnosticEngine(const SourceFile &file) : file_(file) {}
 
-  /// Records an error and returns it so callers can attach notes.
+  /// Records an error in the current file and returns it so callers can
+  /// attach notes.
   Diagnostic &error(SourceRange range, std::string message);
-  void report(Diagnostic diag) { diags_.push_back(std::move(diag)); }
+  /// Records a diagnostic; one without a file is in the current file.
+  void report(Diagnostic diag);
+
+  /// Keeps another file for the diagnostics that point into it.
+  const SourceFile &addFile(std::unique_ptr<SourceFile> file);
+  /// The file that error() and report() blame: null for the engine's own.
+  /// Returns the previous one.
+  const SourceFile *setCurrentFile(const SourceFile *file) {
+    std::swap(file, current_);
+    return file;
+  }
 
   bool hasErrors() const { return !diags_.empty(); }
   /// Whether more errors were found than are shown, so that looking for
@@ -98,9 +113,12 @@ public:
   static constexpr size_t kMaxErrors = 20;
 
 private:
-  std::string renderOne(SourceRange range, std::string_view severity,
+  std::string renderOne(const SourceFile &file, SourceRange range,
+                        std::string_view severity,
                         std::string_view message) const;
   const SourceFile &file_;
+  const SourceFile *current_ = nullptr;
+  std::vector<std::unique_ptr<SourceFile>> others_;
   std::vector<Diagnostic> diags_;
 };
 

@@ -45,8 +45,9 @@ const ast::ClassDef *userBaseClass(ModuleLowering &m,
 const ast::FunctionDef *findMethodIn(ModuleLowering &m,
                                      const ast::ClassDef *cls,
                                      const std::string &name) {
-  // __init__ already refused a class that derives from itself, so the walk
-  // ends; the bound is a second guard.
+  // Python cannot make a class derive from itself, so the walk ends; the
+  // bound is a second guard. Bases are names of the class's own file.
+  FileSwap inFile(m, cls);
   for (int depth = 0; cls && depth < 100; ++depth) {
     for (const ast::StmtPtr &s : cls->body)
       if (auto *f = llvm::dyn_cast<ast::FunctionDef>(s.get()))

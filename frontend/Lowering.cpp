@@ -348,7 +348,10 @@ ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
   // A method is specialized per instance: its `self` is compile-time state.
   std::string qualified =
       self ? self->prefix + def.name : def.name;
-  std::string key = (self ? "method " : "") + qualified + "(";
+  // Two files may each have a helper of one name.
+  FileScope *file = fileOf(&def);
+  std::string key = (self ? "method " : "") +
+                    (file ? file->source->path() + ":" : "") + qualified + "(";
   for (size_t i = 0; i < args.size(); ++i) {
     const PyValue &a = args[i];
     // A method's None argument (`self.attn(x)`, with `mask=None`) is part
@@ -388,6 +391,8 @@ ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
   DepthGuard guard(*this, callSite);
   if (!guard.ok())
     return std::nullopt;
+  // From here on, names and errors are those of the file defining `def`.
+  FileSwap inFile(*this, &def);
   if (!self && !checkDecorators(*this, def))
     return std::nullopt;
 

@@ -122,6 +122,7 @@ struct PreludeFrame {
   const PreludeFrame *parent = nullptr; // the prelude function calling it
 };
 struct PreludeScope;
+struct FileScope;
 
 /// One positional-or-keyword parameter of a builtin, as in a PyTorch schema.
 struct BuiltinParam {
@@ -390,6 +391,21 @@ public:
   /// Reports the first op whose result has more than kMaxRank dims.
   bool checkRanks(mlir::ModuleOp module);
 
+  //===--- other source files (FileScopes.cpp) --------------------------===//
+  /// The file at `path` (a module description's class from another file:
+  /// torchvision's blocks), parsed on first use; null after an error.
+  FileScope *loadFile(const std::string &path);
+  /// The file that defines `node` (a def or class): null for the main file.
+  FileScope *fileOf(const void *node) const;
+  /// Makes `file`'s names the globals, its path the location of new ops
+  /// and the file of new errors (null: the main file). FileSwap restores.
+  void switchTo(FileScope *file);
+  FileScope *activeFile = nullptr;
+  std::vector<std::unique_ptr<FileScope>> files;
+  std::map<const void *, FileScope *> definedIn;
+  /// The main file's globals while another file's are active.
+  std::unique_ptr<FileScope> mainStorage;
+
   /// Looks up a module-level name: a function, an import alias, a builtin.
   std::optional<PyValue> lookupGlobal(const std::string &name);
 
@@ -460,6 +476,34 @@ struct Globals {
   std::map<std::string, std::string> imports; // alias -> dotted path
 };
 void collectGlobals(const ast::Module &module, Globals &out);
+
+/// A source file other than the compiled one, whose classes a module
+/// description names. While its code is lowered, its names are
+/// ModuleLowering's globals (switchTo), as the prelude's are in prelude
+/// code.
+struct FileScope {
+  const SourceFile *source = nullptr; // owned by the DiagnosticEngine
+  ast::Module ast;
+  mlir::StringAttr fileName;
+  std::map<std::string, const ast::FunctionDef *> functions;
+  std::map<std::string, const ast::SkippedItem *> skipped;
+  std::map<std::string, const ast::ClassDef *> classes;
+  std::map<std::string, std::string> imports;
+};
+
+/// Lowers in the file that defines a def or class for its lifetime.
+class FileSwap {
+public:
+  FileSwap(ModuleLowering &m, const void *node);
+  ~FileSwap();
+  FileSwap(const FileSwap &) = delete;
+  FileSwap &operator=(const FileSwap &) = delete;
+
+private:
+  ModuleLowering &m;
+  FileScope *previous;
+  bool swapped = false;
+};
 
 /// Whether `def` is a function of the prelude (Prelude.cpp).
 bool isPreludeFunction(const ast::FunctionDef &def);

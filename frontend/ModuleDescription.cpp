@@ -13,7 +13,9 @@
 #include "frontend/Prelude.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <nlohmann/json.hpp>
 
@@ -504,16 +506,40 @@ bool Builder::bindClass(const DescribedModule &dm, ModuleObject &obj) {
           return error(shown(dm.path) + " (torch.nn." + t + "): " + u.why);
     return true;
   }
-  auto it = m.classes.find(dm.qualname);
-  if (dm.qualname.find('.') != std::string::npos || it == m.classes.end())
+  if (dm.qualname.find('.') != std::string::npos)
     return error(shown(dm.path) + " is a '" + dm.qualname + "' from " +
-                 dm.file + ", which is not a top-level class of " +
-                 m.diags.file().path() +
-                 "; kiln compiles the classes of one source file");
+                 dm.file + ", a class defined inside another; kiln compiles "
+                 "top-level classes");
+  // The compiled file's classes, or those of the file it came from (a
+  // relative path is relative to the compiled file's folder).
+  llvm::SmallString<256> path(dm.file);
+  if (llvm::sys::path::is_relative(path)) {
+    path = llvm::sys::path::parent_path(m.diags.file().path());
+    llvm::sys::path::append(path, dm.file);
+  }
+  bool here = llvm::sys::fs::equivalent(path, m.diags.file().path());
+  FileScope *file = here ? nullptr : m.loadFile(path.str().str());
+  if (!here && !file)
+    return false;
+  const auto &classes = file ? file->classes : m.classes;
+  auto it = classes.find(dm.qualname);
+  if (it == classes.end()) {
+    const auto &skipped = file ? file->skipped : m.skipped;
+    if (auto s = skipped.find(dm.qualname); s != skipped.end()) {
+      ast::SkippedItem item = *s->second;
+      item.error.file = file ? file->source : nullptr;
+      m.diags.report(item.error);
+      return false;
+    }
+    return error(shown(dm.path) + " is a '" + dm.qualname + "' from " +
+                 dm.file + ", which is not a top-level class there");
+  }
   obj.typeName = dm.qualname;
   obj.userClass = it->second;
   obj.torchBase = dm.torchBase;
-  obj.createdAt = it->second->nameRange;
+  // Errors about its weights point at a line of the compiled file.
+  if (here)
+    obj.createdAt = it->second->nameRange;
   return true;
 }
 

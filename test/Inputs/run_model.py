@@ -56,6 +56,11 @@ def load_eager(path):
     torch.jit.script_method = lambda fn: fn
     torch.jit.ScriptModule = nn.Module
     namespace = {"__name__": "kiln_model_eager", "__file__": path}
+    # Its imports of sibling files (`from layers import Block`) resolve as
+    # they would for `python3 FILE`.
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     try:
         exec(compile(source, path, "exec"), namespace)
     finally:

@@ -5,11 +5,14 @@ Usage: self_contained.py KILN ALLOWED.txt WORKDIR PATH...
 
 Each PATH is a .py file or a directory of them. A file's
 @torch.jit.script functions are compiled together, and each nn.Module or
-ScriptModule class on its own (--entry CLASS --random-weights=1), for
+ScriptModule class with a `# kiln:` spec in its body (one meant as an
+entry point, not a block of another) on its own (--entry CLASS
+--random-weights=1), for
 --target-cpu=x86-64 at -O0 and -O2 and for the host at -O2. Each archive
 goes through check_imports.py. Prints a line per failure and
 "checked N archives, all self-contained" when none failed.
 """
+import ast
 import glob
 import os
 import re
@@ -35,8 +38,13 @@ def compilations(path):
     text = open(path).read()
     if "@torch.jit.script\n" in text:
         yield []
-    for name in MODULE.findall(text):
-        yield ["--entry", name, "--random-weights=1"]
+    lines = text.splitlines()
+    entries = set(MODULE.findall(text))
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.ClassDef) and node.name in entries and any(
+                line.strip().startswith("# kiln:")
+                for line in lines[node.lineno:node.end_lineno]):
+            yield ["--entry", node.name, "--random-weights=1"]
 
 
 def main():
