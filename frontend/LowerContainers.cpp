@@ -84,6 +84,8 @@ std::optional<Iteration> iterationOfValue(FunctionLowering &fl,
     return unrolledOf(v.elems);
   if (v.isDict())
     return unrolledOf(dictKeys(v).elems);
+  if (std::optional<PyValue> children = sequentialChildren(v))
+    return unrolledOf(children->elems);
   if (v.isValue()) {
     Value x = v.value;
     Iteration it;
@@ -119,7 +121,7 @@ std::optional<Iteration> iterationOfValue(FunctionLowering &fl,
   }
   fl.error(r, "cannot iterate over " + fl.describe(v) +
                   "; kiln iterates over range(...), a list, a tuple, a "
-                  "ModuleList or a Tensor");
+                  "ModuleList, an nn.Sequential or a Tensor");
   return std::nullopt;
 }
 

@@ -135,7 +135,8 @@ bool FunctionLowering::lowerFor(const ast::ForStmt &stmt) {
   }
   return error(stmt.iter->range,
                "cannot iterate over " + describe(*iter) +
-                   "; for loops take range(...), a list, a tuple or a Tensor");
+                   "; for loops take range(...), a list, a tuple, a ModuleList, "
+                   "an nn.Sequential or a Tensor");
 }
 
 bool FunctionLowering::emitLoop(Location l, SourceRange where,

@@ -77,7 +77,10 @@ class Stem(nn.Module):
         x = self.layers(x)
         for block in self.stage:
             x = block(x)
-        return self.fc(x.mean(dim=(2, 3)))
+        # enumerate walks a Sequential too, as in torchvision's
+        # IntermediateLayerGetter.
+        feats = [block(x) * (i + 1) for i, block in enumerate(self.stage)]
+        return self.fc((x + feats[-1]).mean(dim=(2, 3)))
 
 
 @dataclass
