@@ -218,7 +218,33 @@ MaybeValue FunctionLowering::callObject(const ModuleObject &obj,
           "a " + type + " is not callable; loop over it or index it");
     return std::nullopt;
   }
-  // Every torch.nn module we compile takes one input tensor.
+  // A torch.nn module's forward takes the tensors its prelude forward
+  // declares: one input (applyObject, which nn.Sequential shares), or more
+  // (CosineSimilarity(x1, x2)).
+  const ast::FunctionDef *forward =
+      type.empty() ? nullptr : preludeMethod(type, "forward");
+  if (forward && forward->params.size() > 2) {
+    std::vector<BuiltinParam> params;
+    for (const ast::Param &p : forward->params)
+      params.push_back({p.name.c_str()});
+    auto bound = bindArgs(args, "nn." + type + ".forward", params, true);
+    if (!bound)
+      return std::nullopt;
+    std::vector<PyValue> inputs;
+    for (size_t i = 1; i < params.size(); ++i) {
+      MaybeValue v = lowerExpr(*(*bound)[i]);
+      if (!v || !requireTensor(*v, (*bound)[i]->range,
+                               std::string("the ") + params[i].name +
+                                   " of nn." + type))
+        return std::nullopt;
+      inputs.push_back(*v);
+    }
+    std::optional<func::FuncOp> callee =
+        module.getOrLowerPrelude(*forward, inputs, call.range, &obj);
+    if (!callee)
+      return std::nullopt;
+    return emitHelperCall(*callee, inputs, call.range);
+  }
   auto bound =
       bindArgs(args, "nn." + type + ".forward", {{"self"}, {"input"}}, true);
   if (!bound)
@@ -256,6 +282,12 @@ MaybeValue FunctionLowering::applyObject(const ModuleObject &obj, PyValue input,
                           ? std::string()
                           : "; it derives from torch.nn." + type +
                                 ", whose forward kiln does not compile"));
+    return std::nullopt;
+  }
+  if (forward->params.size() != 2) {
+    error(where, "nn.Sequential calls nn." + type + " with one input, and " +
+                     "its forward takes " +
+                     std::to_string(forward->params.size() - 1));
     return std::nullopt;
   }
   if (!requireTensor(input, where, "the input of nn." + type))

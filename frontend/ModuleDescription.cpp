@@ -430,6 +430,25 @@ struct Unsupported {
   bool (*ok)(const ConstValue &);
   const char *why;
 };
+bool tracksRunningStats(const ConstValue &v) {
+  return v.kind == ConstValue::Kind::Bool && v.i;
+}
+bool notNone(const ConstValue &v) { return v.kind != ConstValue::Kind::None; }
+bool oneNumber(const ConstValue &v) {
+  return v.kind != ConstValue::Kind::Tuple && v.kind != ConstValue::Kind::List;
+}
+constexpr const char *kBatchStats =
+    "track_running_stats=False normalizes with batch statistics even in "
+    "eval mode, which is not supported";
+constexpr const char *kImplicitDim =
+    "dim=None leaves the dim to PyTorch's deprecated implicit choice, which "
+    "kiln does not make; pass dim";
+constexpr const char *kSizePerDim =
+    "a size per spatial dim is not supported; kiln's F.interpolate takes "
+    "one size for every spatial dim";
+constexpr const char *kScalePerDim =
+    "a scale_factor per spatial dim is not supported; kiln's F.interpolate "
+    "takes one scale for every spatial dim";
 const Unsupported kUnsupported[] = {
     {"Conv2d", "padding_mode",
      [](const ConstValue &v) {
@@ -450,6 +469,20 @@ const Unsupported kUnsupported[] = {
     {"Embedding", "max_norm",
      [](const ConstValue &v) { return v.kind == ConstValue::Kind::None; },
      "max_norm is not supported"},
+    {"BatchNorm1d", "track_running_stats", tracksRunningStats, kBatchStats},
+    {"BatchNorm3d", "track_running_stats", tracksRunningStats, kBatchStats},
+    {"Softmax", "dim", notNone, kImplicitDim},
+    {"LogSoftmax", "dim", notNone, kImplicitDim},
+    {"Softmin", "dim", notNone, kImplicitDim},
+    {"Upsample", "size", oneNumber, kSizePerDim},
+    {"Upsample", "scale_factor", oneNumber, kScalePerDim},
+    {"UpsamplingNearest2d", "size", oneNumber, kSizePerDim},
+    {"UpsamplingNearest2d", "scale_factor", oneNumber, kScalePerDim},
+    {"UpsamplingBilinear2d", "size", oneNumber, kSizePerDim},
+    {"UpsamplingBilinear2d", "scale_factor", oneNumber, kScalePerDim},
+    {"Unflatten", "dim",
+     [](const ConstValue &v) { return v.kind == ConstValue::Kind::Int; },
+     "a named dim (a str) is not supported: kiln has no named tensors"},
 };
 
 class Builder {

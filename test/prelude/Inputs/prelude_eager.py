@@ -224,7 +224,7 @@ def module_cases(modules, g):
         (nn.Sigmoid(), r(4, 5)),
         (nn.Dropout(0.3), r(4, 5)),
         (nn.Identity(), r(4, 5)),
-    ]
+    ] + more_module_cases(r, g)
     classes = {n for n, v in vars(modules).items()
                if isinstance(v, type) and issubclass(v, nn.Module)
                and v.__module__ == modules.__name__}
@@ -234,8 +234,112 @@ def module_cases(modules, g):
     for k, (module, x) in enumerate(cases):
         module = module.double().eval()
         cls = getattr(modules, type(module).__name__)
+        inputs = x if isinstance(x, tuple) else (x,)  # CosineSimilarity: 2
         yield ("%s.forward %d" % (type(module).__name__, k),
-               lambda x, m=module, c=cls: c.forward(m, x), module, (x,), {})
+               lambda *x, m=module, c=cls: c.forward(m, *x), module, inputs,
+               {})
+
+
+def more_module_cases(r, g):
+    """The modules beyond the first ones, with non-default options; a tuple
+    holds the inputs of a forward that takes several."""
+    nn = torch.nn
+    bn1, bn3, inorm = nn.BatchNorm1d(3), nn.BatchNorm3d(2), nn.InstanceNorm2d(
+        3, affine=True, track_running_stats=True)
+    for m in (bn1, bn3, inorm):
+        m.double()
+        m.running_mean.copy_(r(m.num_features))
+        m.running_var.copy_(r(m.num_features).abs() + 0.5)
+    prelu = nn.PReLU(3).double()
+    with torch.no_grad():
+        prelu.weight.copy_(r(3))
+        inorm.weight.copy_(r(3))
+        inorm.bias.copy_(r(3))
+    return [
+        (nn.LeakyReLU(0.2), r(4, 5)),
+        (nn.LeakyReLU(), r(4, 5)),
+        (nn.Hardtanh(-2.0, 0.5), r(4, 5)),
+        (nn.ReLU6(), r(4, 5) * 5),
+        (nn.Hardswish(), r(4, 5) * 4),
+        (nn.Hardsigmoid(), r(4, 5) * 4),
+        (nn.ELU(0.5), r(4, 5)),
+        (nn.CELU(1.5), r(4, 5)),
+        (nn.SELU(), r(4, 5)),
+        (nn.Mish(), r(4, 5)),
+        (nn.Softplus(beta=2, threshold=1), r(4, 5)),
+        (nn.LogSigmoid(), r(4, 5)),
+        (nn.Softsign(), r(4, 5)),
+        (nn.Tanhshrink(), r(4, 5)),
+        (nn.Hardshrink(0.3), r(4, 5)),
+        (nn.Softshrink(0.3), r(4, 5)),
+        (nn.Threshold(0.1, -2.0), r(4, 5)),
+        (prelu, r(2, 3, 4)),
+        (nn.PReLU(init=0.1), r(2, 3, 4)),
+        (nn.GLU(dim=1), r(3, 4, 5)),
+        (nn.Softmax(dim=1), r(3, 4, 5)),
+        (nn.LogSoftmax(dim=-1), r(3, 4)),
+        (nn.Softmin(dim=0), r(3, 4)),
+        (nn.Softmax2d(), r(2, 3, 4, 5)),
+        (nn.Flatten(), r(2, 3, 4, 5)),
+        (nn.Flatten(0, 2), r(2, 3, 4, 5)),
+        (nn.Unflatten(1, (2, 6)), r(3, 12)),
+        (nn.Dropout1d(0.2), r(2, 3, 4)),
+        (nn.Dropout2d(), r(2, 3, 4, 5)),
+        (nn.Dropout3d(), r(2, 3, 4, 5, 2)),
+        (nn.AlphaDropout(0.1), r(4, 5)),
+        (nn.FeatureAlphaDropout(0.1), r(2, 3, 4)),
+        (nn.GroupNorm(2, 4), r(2, 4, 3, 3)),
+        (nn.GroupNorm(3, 6, eps=1e-3, affine=False), r(2, 6, 5)),
+        (bn1, r(5, 3)),
+        (bn1, r(5, 3, 4)),
+        (bn3, r(2, 2, 3, 4, 5)),
+        (nn.InstanceNorm1d(3), r(2, 3, 6)),
+        (nn.InstanceNorm1d(3), r(3, 6)),
+        (inorm, r(2, 3, 4, 5)),
+        (inorm, r(3, 4, 5)),
+        (nn.InstanceNorm3d(2, affine=True), r(2, 2, 3, 4, 5)),
+        (nn.PixelShuffle(2), r(2, 8, 3, 4)),
+        (nn.PixelUnshuffle(2), r(2, 2, 4, 6)),
+        (nn.Upsample(scale_factor=2.0), r(2, 3, 4, 5)),
+        (nn.Upsample(size=7, mode="bilinear", align_corners=False), r(2, 3, 4, 5)),
+        (nn.UpsamplingNearest2d(size=6), r(2, 3, 4, 5)),
+        (nn.UpsamplingBilinear2d(scale_factor=2), r(2, 3, 4, 5)),
+        (nn.ConstantPad1d((1, 2), 3.5), r(2, 3, 4)),
+        (nn.ConstantPad2d(1, -1.0), r(2, 3, 4)),
+        (nn.ConstantPad3d((1, 0, 2, 1, 0, 1), 0.5), r(1, 2, 3, 4, 5)),
+        (nn.ZeroPad2d((1, 2, 0, 3)), r(2, 3, 4, 5)),
+        (nn.ReflectionPad1d(2), r(2, 3, 4)),
+        (nn.ReflectionPad2d((1, 2, 2, 1)), r(2, 3, 4, 5)),
+        (nn.ReflectionPad3d(1), r(1, 2, 3, 4, 5)),
+        (nn.ReplicationPad1d((3, 1)), r(2, 3, 4)),
+        (nn.ReplicationPad2d(2), r(2, 3, 4, 5)),
+        (nn.ReplicationPad3d((1, 2, 0, 1, 2, 0)), r(1, 2, 3, 4, 5)),
+        (nn.CosineSimilarity(), (r(3, 4, 5), r(3, 4, 5))),
+        (nn.CosineSimilarity(dim=-1, eps=1e-4), (r(3, 5), r(1, 5))),
+        (nn.PairwiseDistance(), (r(3, 5), r(3, 5))),
+        (nn.PairwiseDistance(p=1.0, keepdim=True), (r(3, 5), r(3, 5))),
+    ] + loss_cases(r, g)
+
+
+def loss_cases(r, g):
+    nn = torch.nn
+    prob = lambda *s: torch.rand(*s, generator=g, dtype=torch.float64)
+    idx = lambda *s: torch.randint(0, 4, s, generator=g)
+    w = prob(4) + 0.5
+    return [
+        (nn.L1Loss(), (r(3, 4), r(3, 4))),
+        (nn.MSELoss(reduction="sum"), (r(3, 4), r(3, 4))),
+        (nn.SmoothL1Loss(reduction="none", beta=0.5), (r(3, 4), r(3, 4))),
+        (nn.BCELoss(), (prob(3, 4), prob(3, 4))),
+        (nn.BCELoss(weight=w, reduction="sum"), (prob(3, 4), prob(3, 4))),
+        (nn.KLDivLoss(reduction="batchmean"), (r(3, 4), prob(3, 4))),
+        (nn.KLDivLoss(log_target=True), (r(3, 4), r(3, 4))),
+        (nn.NLLLoss(), (r(5, 4), idx(5))),
+        (nn.NLLLoss(weight=w, ignore_index=2), (r(5, 4), idx(5))),
+        (nn.CrossEntropyLoss(), (r(5, 4), idx(5))),
+        (nn.CrossEntropyLoss(weight=w, label_smoothing=0.1, reduction="sum"),
+         (r(5, 4), idx(5))),
+    ]
 
 
 def all_cases(table, mods, g):
