@@ -174,6 +174,12 @@ MaybeValue FunctionLowering::callObjectMethod(const ModuleObject &obj,
       return std::nullopt;
     }
   }
+  // A signature kiln does not compile (`*args`) has no parameters to bind:
+  // lowering the method reports why, in its file (lowerBody).
+  if (def.unsupported) {
+    module.getOrLowerHelper(def, {}, call.range, &obj);
+    return std::nullopt;
+  }
   if (def.params.empty() || def.params[0].name != "self") {
     error(def.nameRange, "method '" + def.name + "' must take self first");
     return std::nullopt;

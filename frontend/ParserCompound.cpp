@@ -153,20 +153,41 @@ StmtPtr Parser::parseFunctionDef(std::vector<ExprPtr> decorators,
   next();
   if (!expectOp("("))
     return nullptr;
+  // A signature kiln does not compile (torchvision's `**kwargs: Any` in
+  // __init__) is valid Python: in a method, it is reported only if an
+  // entry point reaches the method, as an unsupported body is; Python runs
+  // __init__. Elsewhere it fails the def.
+  auto unsupportedSignature = [&](SourceRange range,
+                                  std::string message) -> StmtPtr {
+    fail(range, std::move(message));
+    if (classDepth == 0)
+      return nullptr;
+    fn->unsupported = std::move(err);
+    err.reset();
+    fn->params.clear();
+    pos = skipStatement(defIndex);
+    fn->range = from(begin);
+    fn->decorators = std::move(decorators);
+    return StmtPtr(std::move(fn));
+  };
   std::set<std::string> seen;
   bool sawDefault = false;
   while (!atOp(")")) {
     if (atOp("*")) {
       if (ahead(1).is(TokenKind::Name))
-        return fail(SourceRange::cover(cur().range, ahead(1).range),
-                    "*args is not supported");
-      return fail(cur().range, "keyword-only parameters are not supported");
+        return unsupportedSignature(
+            SourceRange::cover(cur().range, ahead(1).range),
+            "*args is not supported");
+      return unsupportedSignature(cur().range,
+                                  "keyword-only parameters are not supported");
     }
     if (atOp("**"))
-      return fail(SourceRange::cover(cur().range, ahead(1).range),
-                  "**kwargs is not supported");
+      return unsupportedSignature(
+          SourceRange::cover(cur().range, ahead(1).range),
+          "**kwargs is not supported");
     if (atOp("/"))
-      return fail(cur().range, "positional-only parameters are not supported");
+      return unsupportedSignature(
+          cur().range, "positional-only parameters are not supported");
     if (!cur().is(TokenKind::Name) || cur().isKeyword())
       return failAtCur("expected a parameter name");
     Param param;

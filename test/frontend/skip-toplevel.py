@@ -19,7 +19,7 @@
 # AST: {{^}}FunctionDef scale @[[@LINE+23]]:1 [decorators: torch.jit.script]
 # AST: {{^}}FunctionDef uses_train_step @[[@LINE+29]]:1
 # AST: {{^}}Skipped function 'train_step' @[[@LINE+32]]:1: with is not supported (at [[@LINE+33]]:5)
-# AST: {{^}}Skipped class 'Odd' @[[@LINE+40]]:1: *args is not supported (at [[@LINE+43]]:22)
+# AST: {{^}}Skipped class 'Odd' @[[@LINE+40]]:1: async is not supported (at [[@LINE+46]]:5)
 # AST-NOT: Skipped
 # AST-NOT: For
 # AST-NOT: If
