@@ -212,6 +212,13 @@ static bool describeForKey(const PyValue &v, std::string &key) {
   llvm::raw_string_ostream os(key);
   switch (v.kind) {
   case PyValue::Kind::Value:
+    // A number known while compiling (a module attribute passed on, as
+    // torchvision's stochastic_depth(x, self.p, self.mode, self.training)
+    // does) folds inside the helper too.
+    if (keyOfScalarConstant(v.value, os)) {
+      os << ":" << v.value.getType() << ",";
+      return true;
+    }
     os << v.value.getType() << ",";
     return false;
   case PyValue::Kind::None:
@@ -269,6 +276,11 @@ lowerSpecialization(FunctionLowering &fl, const ast::FunctionDef &def,
     fl.error(callSite, "recursive call to '" + def.name + "' is not supported");
     return std::nullopt;
   }
+  DepthGuard guard(m, callSite);
+  if (!guard.ok())
+    return std::nullopt;
+  // From here on, names and errors are those of the file defining `def`.
+  FileSwap inFile(m, &def);
   if (!self)
     for (const ast::ExprPtr &d : def.decorators)
       if (resolveGlobalName(m, *d) != "torch.jit.script") {
@@ -276,9 +288,6 @@ lowerSpecialization(FunctionLowering &fl, const ast::FunctionDef &def,
                                "' is not supported; only @torch.jit.script is");
         return std::nullopt;
       }
-  DepthGuard guard(m, callSite);
-  if (!guard.ok())
-    return std::nullopt;
   SmallVector<Value> leaves;
   for (const PyValue &a : args)
     flattenValues(a, leaves);
@@ -302,10 +311,11 @@ lowerSpecialization(FunctionLowering &fl, const ast::FunctionDef &def,
   std::vector<PyValue> params;
   if (self)
     params.push_back(PyValue::ofObject(self));
-  for (const PyValue &a : args)
-    params.push_back(unflattenValues(a, rest));
   OpBuilder fb(&m.context);
   fb.setInsertionPointToStart(entry);
+  for (const PyValue &a : args)
+    params.push_back(bindParam(fb, func.getLoc(), a, rest,
+                               /*listsAsTuples=*/false));
   FunctionLowering inner(m, fb);
   m.inProgress.insert(&def);
   std::optional<PyValue> result = inner.lowerBody(def, std::move(params));
@@ -325,7 +335,9 @@ static std::optional<func::FuncOp>
 specializeOnConstants(FunctionLowering &fl, const ast::FunctionDef &def,
                       llvm::ArrayRef<PyValue> args, SourceRange callSite,
                       bool &handled) {
-  std::string key = "const " + def.name + "(";
+  FileScope *file = fl.module.fileOf(&def);
+  std::string key = "const " + (file ? file->source->path() + ":" : "") +
+                    def.name + "(";
   bool any = false;
   for (const PyValue &a : args)
     any |= describeForKey(a, key);

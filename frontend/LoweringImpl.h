@@ -505,6 +505,18 @@ private:
   bool swapped = false;
 };
 
+/// Specializing a helper on its constant arguments (Prelude.cpp):
+/// keyOfScalarConstant appends a constant number's value to a key (false
+/// for a run-time value); bindParam gives a parameter's value inside the
+/// specialization: a run-time leaf is the next block argument, a constant
+/// a fresh constant, so that `dim` or `self.p` is as constant inside the
+/// helper as at the call. `listsAsTuples` makes a literal list of ints a
+/// tuple, which the prelude's int[] parameters take.
+bool keyOfScalarConstant(mlir::Value v, llvm::raw_ostream &os);
+PyValue bindParam(mlir::OpBuilder &b, mlir::Location loc, const PyValue &arg,
+                  llvm::ArrayRef<mlir::Value> &blockArgs,
+                  bool listsAsTuples = true);
+
 /// Whether `def` is a function of the prelude (Prelude.cpp).
 bool isPreludeFunction(const ast::FunctionDef &def);
 /// Lowers a prelude function's body, folding each `if` whose condition is

@@ -228,16 +228,23 @@ bool keyOf(const PyValue &v, llvm::raw_ostream &os) {
   }
 }
 
-/// The parameter value inside the specialization: a run-time leaf is the
-/// next block argument; a constant is a fresh constant, so that inside the
-/// function `dim` is as constant as at the call.
+} // namespace
+
+bool keyOfScalarConstant(Value v, llvm::raw_ostream &os) {
+  Attribute a = constantOf(v);
+  if (a)
+    keyOfAttr(a, os);
+  return bool(a);
+}
+
 PyValue bindParam(OpBuilder &b, Location loc, const PyValue &arg,
-                  ArrayRef<Value> &blockArgs) {
-  if (arg.kind == PyValue::Kind::Tuple) {
-    std::vector<PyValue> elems;
-    for (const PyValue &e : arg.elems)
-      elems.push_back(bindParam(b, loc, e, blockArgs));
-    return PyValue::tuple(std::move(elems));
+                  ArrayRef<Value> &blockArgs, bool listsAsTuples) {
+  if (arg.kind == PyValue::Kind::Tuple || arg.isDict()) {
+    // A dict's keys and a NamedTuple's fields stay as they were.
+    PyValue r = arg;
+    for (PyValue &e : r.elems)
+      e = bindParam(b, loc, e, blockArgs, listsAsTuples);
+    return r;
   }
   if (arg.isOptional()) { // its presence flag, then its tensor
     PyValue r = PyValue::optional(blockArgs[0], blockArgs[1]);
@@ -255,7 +262,7 @@ PyValue bindParam(OpBuilder &b, Location loc, const PyValue &arg,
   };
   if (constantOf(arg.value))
     return PyValue::ofValue(fresh(arg.value));
-  if (isConstantList(arg.value)) {
+  if (listsAsTuples && isConstantList(arg.value)) {
     // A literal list of ints (`dim=[0, 1]`) is a tuple inside, which every
     // op taking int[] accepts.
     std::vector<PyValue> elems;
@@ -265,7 +272,6 @@ PyValue bindParam(OpBuilder &b, Location loc, const PyValue &arg,
   }
   return PyValue::ofValue(inner);
 }
-} // namespace
 
 bool isPreludeFunction(const ast::FunctionDef &def) {
   return parsed().fileOf.count(&def) != 0;
