@@ -180,7 +180,9 @@ def _functional_rows():
              ('x=f64[1,2,5,9]', '(2, 4)'),
              ('x=f32[2,3,H,W]', '(1, 1)'),
              ('x=f32[B,2,6,7]', '(None, 3)'),
-             ('x=f32[1,2,H,7]', '(1, 3)')])
+             ('x=f32[1,2,H,7]', '(1, 3)'),
+             ('x=f32[B,3,H,W]', '(3, 2)'),
+             ('x=f32[2,2,H,W]', '(7, 7)')])
 def adaptive_avg_pool2d(input: Tensor, output_size: List[int]) -> Tensor:
     if input.dim() != 4 or not input.is_floating_point():
         raise ValueError("adaptive_avg_pool2d takes a 4-D float input "
@@ -229,9 +231,8 @@ def _adaptive_along(x: Tensor, dim: int, size: Optional[int],
         return x
     if out == 1:
         return x.mean(dim, keepdim=True)
-    if not known(n):
-        raise ValueError("adaptive_avg_pool2d to a size other than 1 needs a "
-                         f"static input height and width, got {describe(x)}")
+    # With n known only at run time, the windows' bounds are run-time ints
+    # and each window a dynamic slice; their number is still `out`.
     windows = ()
     for i in range(out):
         start = i * n // out

@@ -97,17 +97,6 @@ def pool_rank(x):
     return F.avg_pool2d(x, 2)
 
 
-# adaptive_avg_pool2d to a size other than 1 needs static input sizes.
-# RUN: not kiln compile %s --emit=ir --entry adaptive_dynamic 2>&1 | FileCheck %s --check-prefix=ADAPTIVEDYNAMIC --strict-whitespace --implicit-check-not='{{error|note}}:'
-# ADAPTIVEDYNAMIC: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: adaptive_avg_pool2d to a size other than 1 needs a static input height and width, got a Tensor[f32, 2x3x?x?]{{$}}
-# ADAPTIVEDYNAMIC-NEXT: {{^}}    return F.adaptive_avg_pool2d(x, (2, 2)){{$}}
-# ADAPTIVEDYNAMIC-NEXT: {{^}}           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~{{$}}
-# ADAPTIVEDYNAMIC-NEXT: {{^.*}}nn-errors.py: note: in '_adaptive_along', called by 'adaptive_avg_pool2d', kiln's prelude decomposition of this call (frontend/prelude/functional.py:{{[0-9]+}}){{$}}
-# kiln: x=f32[2,3,H,W]
-def adaptive_dynamic(x):
-    return F.adaptive_avg_pool2d(x, (2, 2))
-
-
 # batch_norm in training mode is not supported.
 # RUN: not kiln compile %s --emit=ir --entry bn_training 2>&1 | FileCheck %s --check-prefix=BNTRAINING --strict-whitespace --implicit-check-not='{{error|note}}:'
 # BNTRAINING: {{^.*}}nn-errors.py:[[@LINE+6]]:12: error: batch_norm with training=True is not supported; models are compiled in eval mode{{$}}
