@@ -84,7 +84,7 @@ std::optional<Iteration> iterationOfValue(FunctionLowering &fl,
     return unrolledOf(v.elems);
   if (v.isDict())
     return unrolledOf(dictKeys(v).elems);
-  if (std::optional<PyValue> children = sequentialChildren(v))
+  if (std::optional<PyValue> children = childModules(v))
     return unrolledOf(children->elems);
   if (v.isValue()) {
     Value x = v.value;

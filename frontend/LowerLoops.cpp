@@ -83,7 +83,7 @@ bool FunctionLowering::lowerFor(const ast::ForStmt &stmt) {
     return false;
   if (iter->isDict()) // its keys, known while compiling
     iter = dictKeys(*iter);
-  if (std::optional<PyValue> children = sequentialChildren(*iter))
+  if (std::optional<PyValue> children = childModules(*iter))
     iter = *children;
   // A tuple is iterated at compile time: its elements may differ in type.
   if (iter->kind == PyValue::Kind::Tuple) {

@@ -111,8 +111,9 @@ PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,
   return PyValue::none();
 }
 
-std::optional<PyValue> sequentialChildren(const PyValue &v) {
-  if (v.kind != PyValue::Kind::Object || v.object->torchKind() != "Sequential")
+std::optional<PyValue> childModules(const PyValue &v) {
+  if (v.kind != PyValue::Kind::Object || (v.object->torchKind() != "Sequential" &&
+                                          v.object->torchKind() != "ModuleList"))
     return std::nullopt;
   std::vector<PyValue> elems;
   for (const auto &[name, child] : v.object->attrs)

@@ -588,9 +588,10 @@ MaybeValue lowerDictDisplay(FunctionLowering &fl, const ast::DictExpr &e);
 PyValue dictKeys(const PyValue &d);
 /// An nn.ModuleDict as a dict from names to its modules.
 PyValue moduleDictValue(const ModuleObject &m);
-/// An nn.Sequential's children as a tuple, for the loops that walk it
-/// (LowerModules.cpp); nullopt for any other value.
-std::optional<PyValue> sequentialChildren(const PyValue &v);
+/// The children of an nn.Sequential or nn.ModuleList object (one reached
+/// through a ModuleDict: `self.transformer["h"]`) as a tuple, for the loops
+/// that walk it (LowerModules.cpp); nullopt for any other value.
+std::optional<PyValue> childModules(const PyValue &v);
 /// What an attribute that __init__ computed is to forward
 /// (LowerModules.cpp).
 PyValue toPyValue(FunctionLowering &fl, const ConstValue &v,

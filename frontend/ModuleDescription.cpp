@@ -523,6 +523,8 @@ private:
   /// Weights in state_dict() order, and each one's value by name.
   std::vector<ConstValue> order;
   std::map<std::string, ConstValue> declared;
+  /// The later names of tied weights, by the first.
+  std::map<std::string, std::vector<std::string>> aliases;
 };
 
 bool Builder::bindClass(const DescribedModule &dm, ModuleObject &obj) {
@@ -585,6 +587,7 @@ bool Builder::addTensor(const DescribedModule &dm, const DescribedTensor &t,
       return error("weight '" + full + "' is the same as '" + t.sameAs +
                    "', which is not a weight described before it");
     obj.attrs.emplace_back(t.name, it->second);
+    aliases[t.sameAs].push_back(full);
     return true;
   }
   mlir::OpBuilder ob(&m.context);
@@ -664,7 +667,7 @@ bool Builder::declareAll() {
                    "' is declared by two compiled modules");
     m.weights.push_back({w.weightName,
                          mlir::RankedTensorType::get(w.shape, w.elementType),
-                         w.where});
+                         w.where, aliases[w.weightName]});
   }
   return true;
 }

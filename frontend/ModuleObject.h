@@ -110,6 +110,9 @@ struct DeclaredWeight {
   std::string name;
   mlir::Type type; // a RankedTensorType
   SourceRange where;
+  /// Its other state_dict() names (tied weights), which a weights file
+  /// saved from state_dict() holds too.
+  std::vector<std::string> aliases;
 };
 
 } // namespace kiln

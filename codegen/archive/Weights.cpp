@@ -259,15 +259,22 @@ std::string readSafetensors(const std::string &path,
     // shows everything that needs fixing.
     std::vector<std::pair<std::string, std::string>> problems;
     std::map<std::string, const WeightSpec *> declared;
+    // The stored name each spec's values come from: its own, else an alias.
+    std::map<const WeightSpec *, std::string> source;
     for (const WeightSpec &spec : expected) {
       declared.emplace(spec.name, &spec);
+      for (const std::string &alias : spec.aliases)
+        declared.emplace(alias, &spec);
       std::string want = weightTypeText(spec.dtype, spec.shape);
       auto it = stored.find(spec.name);
+      for (size_t i = 0; it == stored.end() && i < spec.aliases.size(); ++i)
+        it = stored.find(spec.aliases[i]);
       if (it == stored.end()) {
         problems.push_back({spec.name, "missing " + spec.name + ": expected " +
                                            want + declaredAt(spec)});
         continue;
       }
+      source[&spec] = it->first;
       const StoredTensor &found = it->second;
       bool dtypeDiffers = found.dtype != spec.dtype;
       bool shapeDiffers = found.shape != spec.shape;
@@ -281,10 +288,20 @@ std::string readSafetensors(const std::string &path,
                                          weightTypeText(found.dtype, found.shape) +
                                          declaredAt(spec)});
     }
-    for (const auto &[name, found] : stored)
-      if (!declared.count(name))
+    for (const auto &[name, found] : stored) {
+      auto it = declared.find(name);
+      if (it == declared.end())
         problems.push_back({name, "unexpected " + escaped(name) + ": found " +
                                       weightTypeText(found.dtype, found.shape)});
+      else if (name != it->second->name &&
+               (found.dtype != it->second->dtype ||
+                found.shape != it->second->shape))
+        problems.push_back(
+            {name, "wrong dtype or shape for " + name + ", the same tensor "
+                       "as " + it->second->name + ": expected " +
+                       weightTypeText(it->second->dtype, it->second->shape) +
+                       ", found " + weightTypeText(found.dtype, found.shape)});
+    }
     if (!problems.empty()) {
       std::stable_sort(
           problems.begin(), problems.end(),
@@ -298,7 +315,7 @@ std::string readSafetensors(const std::string &path,
     const char *data = reinterpret_cast<const char *>(file.data) + dataStart;
     std::vector<WeightData> weights;
     for (const WeightSpec &spec : expected) {
-      const StoredTensor &found = stored.at(spec.name);
+      const StoredTensor &found = stored.at(source.at(&spec));
       std::string bytes(data + found.begin, found.end - found.begin);
       // Compiled code treats a bool as 0 or 1; any other byte would make
       // `not` and `where` disagree with PyTorch.

@@ -21,6 +21,10 @@ struct WeightSpec {
   std::string dtype; // as the manifest spells it: "f32", "f16", "bf16", ...
   std::vector<int64_t> shape;
   std::string origin; // where __init__ declares it, "net.py:12:20"
+  /// Other state_dict() names of the same tensor (tied weights: GPT's
+  /// lm_head.weight is its wte.weight): a file may hold any of the names,
+  /// each with the same dtype and shape.
+  std::vector<std::string> aliases;
 };
 
 /// A weight's elements, dense row-major and little-endian.

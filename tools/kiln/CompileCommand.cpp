@@ -282,7 +282,8 @@ static std::string loadWeights(const CompileOptions &o, const SourceFile &file,
     specs.push_back({w.name, codegen::elementSuffix(type.getElementType()),
                      type.getShape().vec(),
                      file.path() + ":" + std::to_string(w.where.begin.line) +
-                         ":" + std::to_string(w.where.begin.col)});
+                         ":" + std::to_string(w.where.begin.col),
+                     w.aliases});
   }
   if (!o.weights.empty())
     return readSafetensors(o.weights, specs, weights);

@@ -421,6 +421,38 @@ TEST_CASE("readSafetensors accepts what the format allows", "[weights]") {
   CHECK(out[2].bytes.empty());
 }
 
+TEST_CASE("readSafetensors takes a tied weight under any of its names",
+          "[weights]") {
+  TempDir dir;
+  // state_dict() of a GPT with a tied lm_head holds the tensor twice.
+  std::string one = std::string("\0\0\x80\x3f", 4);
+  std::string path = dir / "both.safetensors";
+  writeFile(path, safetensors("{\"wte\": {\"dtype\": \"F32\", \"shape\": [1], "
+                              "\"data_offsets\": [0, 4]}, "
+                              "\"head\": {\"dtype\": \"F32\", \"shape\": [1], "
+                              "\"data_offsets\": [4, 8]}}",
+                              one + one));
+  WeightSpec tied{"wte", "f32", {1}, "", {"head"}};
+  CHECK(floatsOf(readOk(path, {tied})[0]) == std::vector<float>{1.0f});
+  // Only the later name: its values serve.
+  std::string later = dir / "later.safetensors";
+  writeFile(later, safetensors("{\"head\": {\"dtype\": \"F32\", "
+                               "\"shape\": [1], \"data_offsets\": [0, 4]}}",
+                               one));
+  CHECK(floatsOf(readOk(later, {tied})[0]) == std::vector<float>{1.0f});
+  // An alias of another shape is not the same tensor.
+  std::string bad = dir / "bad.safetensors";
+  writeFile(bad, safetensors("{\"wte\": {\"dtype\": \"F32\", \"shape\": [1], "
+                             "\"data_offsets\": [0, 4]}, "
+                             "\"head\": {\"dtype\": \"F32\", \"shape\": [2], "
+                             "\"data_offsets\": [4, 12]}}",
+                             one + one + one));
+  CHECK_THAT(readError(bad, {tied}),
+             Catch::Matchers::Contains(
+                 "wrong dtype or shape for head, the same tensor as wte: "
+                 "expected f32[1], found f32[2]"));
+}
+
 //===----------------------------------------------------------------------===//
 // Random weights
 //===----------------------------------------------------------------------===//
