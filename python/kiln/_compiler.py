@@ -17,15 +17,18 @@ class CompileError(RuntimeError):
 
 
 def kiln_binary():
-    """The kiln compiler: $KILN_BIN, else the kiln of the build tree this
-    package sits in (<checkout>/build/bin/kiln), else `kiln` on PATH."""
+    """The kiln compiler: $KILN_BIN, else the kiln this package was installed
+    or built with (<prefix>/bin/kiln for <prefix>/share/kiln/python/kiln),
+    else the kiln of the build tree of the checkout it sits in
+    (<checkout>/build/bin/kiln), else `kiln` on PATH."""
     path = os.environ.get("KILN_BIN")
     if path:
         return path
     here = os.path.dirname(os.path.abspath(__file__))
-    built = os.path.join(here, "..", "..", "build", "bin", "kiln")
-    if os.path.isfile(built) and os.access(built, os.X_OK):
-        return os.path.normpath(built)
+    for built in (os.path.join(here, "..", "..", "..", "..", "bin", "kiln"),
+                  os.path.join(here, "..", "..", "build", "bin", "kiln")):
+        if os.path.isfile(built) and os.access(built, os.X_OK):
+            return os.path.normpath(built)
     found = shutil.which("kiln")
     if not found:
         raise FileNotFoundError(
