@@ -1,9 +1,11 @@
-"""kiln.compile: describe a live module and run the kiln compiler on it."""
+"""kiln.compile: run the kiln compiler on a live module (described first)
+or on a top-level function (from its source file)."""
 import builtins
 import inspect
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import torch
@@ -45,8 +47,38 @@ def _spec(tensor, dims):
                        ",".join(sizes))
 
 
-def _args_from_examples(module, example_inputs, dynamic):
-    params = list(inspect.signature(module.forward).parameters)
+def _params(obj):
+    """The names of the inputs: forward's for a module, the function's own
+    otherwise."""
+    if isinstance(obj, torch.jit.ScriptFunction):
+        return [a.name for a in obj.schema.arguments]
+    fn = obj.forward if isinstance(obj, torch.nn.Module) else obj
+    return list(inspect.signature(fn).parameters)
+
+
+def _function_source(fn):
+    """(source file, name) of a top-level function, plain or scripted:
+    kiln compiles it from its file, as `kiln compile FILE --entry NAME`."""
+    if isinstance(fn, torch.jit.ScriptFunction):
+        # A ScriptFunction keeps no source file: find the module holding it
+        # (its qualified_name misses a script's __main__).
+        name = fn.name
+        module = next((m for m in list(sys.modules.values())
+                       if getattr(m, name, None) is fn), None)
+        path = getattr(module, "__file__", None)
+    elif inspect.isfunction(fn) and "." not in fn.__qualname__:
+        path, name = inspect.getsourcefile(fn), fn.__name__
+    else:
+        raise TypeError(
+            "kiln.compile takes an nn.Module instance or a top-level "
+            "function (plain or @torch.jit.script), not %r" % (fn,))
+    if not path:
+        raise TypeError("%s has no source file to compile it from" % name)
+    return os.path.abspath(path), name
+
+
+def _args_from_examples(obj, example_inputs, dynamic):
+    params = _params(obj)
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     if len(example_inputs) > len(params):
@@ -62,7 +94,10 @@ def _args_from_examples(module, example_inputs, dynamic):
 
 def compile(obj, args=None, example_inputs=None, dynamic=None,
             output="m.kiln", opt=2, target="cpu", entries=None):
-    """Compiles the live nn.Module `obj` into the archive `output`.
+    """Compiles `obj` into the archive `output`: a live nn.Module (its
+    forward and @torch.jit.export methods, with the instance's attributes
+    and weights), or a top-level function, plain or @torch.jit.script,
+    compiled from its source file with the helpers it calls.
 
     Shapes come from `args` ({"x": "f32[B,3,224,224]"}) or from
     `example_inputs` (a tensor or tuple, in forward's order), where
@@ -70,10 +105,6 @@ def compile(obj, args=None, example_inputs=None, dynamic=None,
     compiled in eval mode. Raises CompileError with the compiler's
     diagnostic on failure; returns `output`.
     """
-    if not isinstance(obj, torch.nn.Module):
-        raise NotImplementedError(
-            "kiln.compile takes a live nn.Module here; compile script "
-            "functions with the kiln command line")
     if target != "cpu":
         raise ValueError("kiln compiles for target='cpu' only")
     if entries is not None:
@@ -83,11 +114,16 @@ def compile(obj, args=None, example_inputs=None, dynamic=None,
     if args is None and example_inputs is not None:
         args = _args_from_examples(obj, example_inputs, dynamic)
     with tempfile.TemporaryDirectory(prefix="kiln-describe-") as work:
-        desc_path = os.path.join(work, "module.json")
-        description = describe(obj, desc_path)
-        source = description["modules"][0]["class"]["file"]
-        cmd = [kiln_binary(), "compile", source, "--module-description",
-               desc_path, "-O%d" % builtins.int(opt), "-o", output]
+        if isinstance(obj, torch.nn.Module):
+            desc_path = os.path.join(work, "module.json")
+            description = describe(obj, desc_path)
+            source = description["modules"][0]["class"]["file"]
+            what = ["--module-description", desc_path]
+        else:
+            source, name = _function_source(obj)
+            what = ["--entry", name]
+        cmd = [kiln_binary(), "compile", source] + what + [
+            "-O%d" % builtins.int(opt), "-o", output]
         for name, spec in (args or {}).items():
             cmd += ["--arg", "%s=%s" % (name, spec)]
         proc = subprocess.run(cmd, capture_output=True, text=True)
