@@ -446,6 +446,25 @@ static bool describeClassEntry(CompileOptions &o, const ast::Module &module,
   return true;
 }
 
+/// The --arg specs; returns "" or the error for the first bad one.
+static std::string parseArgSpecs(const std::vector<std::string> &args,
+                                 std::vector<ArgSpec> &out) {
+  for (const std::string &a : args) {
+    // ENTRY.NAME=...: the entry's name is cut off before the spec is parsed.
+    size_t dot = a.find('.'), eq = a.find('=');
+    bool keyed = dot != std::string::npos && dot < eq;
+    SpecResult<ArgSpec> spec = parseArgSpec(keyed ? a.substr(dot + 1) : a);
+    if (keyed && spec.ok() && dot == 0)
+      spec.error = "an entry point name must come before the '.'";
+    if (!spec.ok())
+      return "--arg " + a + ": " + spec.error;
+    if (keyed)
+      spec.value.entry = a.substr(0, dot);
+    out.push_back(spec.value);
+  }
+  return "";
+}
+
 int runCompile(const CompileOptions &given) {
   CompileOptions o = given;
   std::string text;
@@ -466,21 +485,10 @@ int runCompile(const CompileOptions &given) {
   DiagnosticEngine diags(file);
 
   LoweringOptions lowering;
-  for (const std::string &a : o.args) {
-    // ENTRY.NAME=...: the entry's name is cut off before the spec is parsed.
-    size_t dot = a.find('.'), eq = a.find('=');
-    bool keyed = dot != std::string::npos && dot < eq;
-    SpecResult<ArgSpec> spec =
-        parseArgSpec(keyed ? a.substr(dot + 1) : a);
-    if (keyed && spec.ok() && dot == 0)
-      spec.error = "an entry point name must come before the '.'";
-    if (!spec.ok()) {
-      fmt::print(stderr, "kiln: error: --arg {}: {}\n", a, spec.error);
-      return 2;
-    }
-    if (keyed)
-      spec.value.entry = a.substr(0, dot);
-    lowering.argSpecs.push_back(spec.value);
+  if (std::string error = parseArgSpecs(o.args, lowering.argSpecs);
+      !error.empty()) {
+    fmt::print(stderr, "kiln: error: {}\n", error);
+    return 2;
   }
   ModuleDescription description;
   if (!o.moduleDescription.empty()) {
