@@ -30,10 +30,12 @@ std::optional<PyValue> entryList(FunctionLowering &fl, const ast::Param &p,
     Type et = elems[i].value.getType();
     if (et == t)
       continue;
-    auto a = dyn_cast<RankedTensorType>(t);
-    auto c = dyn_cast<RankedTensorType>(et);
-    if (!a || !c || a.getRank() != c.getRank() ||
-        a.getElementType() != c.getElementType()) {
+    // Tensors of one rank and dtype, with the sizes they disagree on
+    // dynamic.
+    Type joined = isa<RankedTensorType>(t) && isa<RankedTensorType>(et)
+                      ? joinTypes(t, et)
+                      : Type();
+    if (!joined) {
       fl.error(where, "the elements of list input '" + p.name +
                           "' must share a dtype and rank, as a kiln list's "
                           "do: '" + p.name + ".0' is " +
@@ -43,11 +45,7 @@ std::optional<PyValue> entryList(FunctionLowering &fl, const ast::Param &p,
                           "; annotate it as a Tuple for mixed elements");
       return std::nullopt;
     }
-    SmallVector<int64_t> dims;
-    for (int64_t d = 0; d < a.getRank(); ++d)
-      dims.push_back(a.getDimSize(d) == c.getDimSize(d) ? a.getDimSize(d)
-                                                        : ShapedType::kDynamic);
-    t = RankedTensorType::get(dims, a.getElementType());
+    t = joined;
   }
   SmallVector<Value> values;
   for (const PyValue &e : elems) {

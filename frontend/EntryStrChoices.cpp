@@ -27,23 +27,6 @@ using namespace mlir;
 
 namespace kiln {
 
-/// The type both `a` and `b` fit: equal types, or tensors of one rank
-/// and dtype with the sizes they disagree on dynamic. Null when none.
-static Type joinResultType(Type a, Type b) {
-  if (a == b)
-    return a;
-  auto ta = dyn_cast<RankedTensorType>(a);
-  auto tb = dyn_cast<RankedTensorType>(b);
-  if (!ta || !tb || ta.getRank() != tb.getRank() ||
-      ta.getElementType() != tb.getElementType())
-    return {};
-  SmallVector<int64_t> dims;
-  for (int64_t d = 0; d < ta.getRank(); ++d)
-    dims.push_back(ta.getDimSize(d) == tb.getDimSize(d) ? ta.getDimSize(d)
-                                                        : ShapedType::kDynamic);
-  return RankedTensorType::get(dims, ta.getElementType());
-}
-
 /// The index among `variant`'s arguments where the choice goes: before the
 /// first argument of a parameter that comes after `param` in `def`.
 static unsigned choicePosition(const ast::FunctionDef *def,
@@ -136,7 +119,7 @@ bool lowerStrChoiceEntry(ModuleLowering &m, const ast::FunctionDef *def,
                 variants[k]->getAttr("kiln.result_names") == names;
     for (size_t i = 0; same && i < other.size(); ++i)
       same = static_cast<bool>(resultTypes[i] =
-                                   joinResultType(resultTypes[i], other[i]));
+                                   joinTypes(resultTypes[i], other[i]));
     if (!same) {
       m.diags.error(def->nameRange,
                     "'" + def->name + "' returns different kinds of results "

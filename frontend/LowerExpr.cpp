@@ -544,10 +544,13 @@ MaybeValue FunctionLowering::lowerListLiteral(const ast::ListExpr &e) {
     Type et = elems[i].getType();
     if (et == t)
       continue;
-    auto a = llvm::dyn_cast<RankedTensorType>(t);
-    auto c = llvm::dyn_cast<RankedTensorType>(et);
-    if (!a || !c || a.getRank() != c.getRank() ||
-        a.getElementType() != c.getElementType()) {
+    // Tensors of one rank and dtype, with the sizes they disagree on
+    // dynamic.
+    Type joined =
+        llvm::isa<RankedTensorType>(t) && llvm::isa<RankedTensorType>(et)
+            ? joinTypes(t, et)
+            : Type();
+    if (!joined) {
       error(e.elts[i]->range,
             "list elements must have one type: element 0 is " +
                 describe(PyValue::ofValue(elems[0])) + " and element " +
@@ -555,11 +558,7 @@ MaybeValue FunctionLowering::lowerListLiteral(const ast::ListExpr &e) {
                 describe(PyValue::ofValue(elems[i])));
       return std::nullopt;
     }
-    SmallVector<int64_t> dims;
-    for (int64_t d = 0; d < a.getRank(); ++d)
-      dims.push_back(a.getDimSize(d) == c.getDimSize(d) ? a.getDimSize(d)
-                                                        : ShapedType::kDynamic);
-    t = RankedTensorType::get(dims, a.getElementType());
+    t = joined;
   }
   for (Value &v : elems)
     if (v.getType() != t)
