@@ -18,11 +18,11 @@ and the exit status is 1.
 import os
 import sys
 
-import numpy as np
 import torch
 
 # The eager loader and the kiln runner of the Optional-input test.
-from run_optional import kiln, load_eager  # noqa: E402
+from run_optional import (  # noqa: E402
+    input_args, kiln, load_eager, result_problems)
 
 # rsqrt and exp are polynomials in the compiled code, good to a few f32
 # ulps, and reductions sum in other orders; a wrong scalar (a default not
@@ -65,10 +65,6 @@ def cases():
     return out
 
 
-def spell(value):
-    return "True" if value is True else "False" if value is False else repr(value)
-
-
 def main():
     bin_dir, script, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -88,13 +84,9 @@ def main():
                 return 1
         for i, (key, entry, tensors, given) in enumerate(cases()):
             args = ["run", archives[key], "--entry", entry, "--output", work]
-            for name, t in tensors:
-                path = os.path.join(work, "%d.%s.npy" % (i, name))
-                np.save(path, t.numpy())
-                args += ["--input", name + "=" + path]
-            for name, v in given.items():
-                if not isinstance(v, str):
-                    args += ["--input", "%s=%s" % (name, spell(v))]
+            # A str is compiled for (its archive), never given at run time.
+            args += input_args(work, str(i), tensors + [
+                (n, v) for n, v in given.items() if not isinstance(v, str)])
             done = kiln(bin_dir, *args)
             label = "%s %s%s(%s)" % (opt, key + "." if key == "Scale" else "",
                                      entry, ", ".join(
@@ -109,16 +101,7 @@ def main():
             want = fn(*[t.clone() for _, t in tensors], **given)
             # A dict's values are saved by key: ENTRY.KEY.npy.
             wants = want if isinstance(want, dict) else {"result0": want}
-            problems = []
-            for name, value in wants.items():
-                got = np.load(os.path.join(work, "%s.%s.npy" % (entry, name)))
-                value = value.numpy()
-                if got.shape != value.shape:
-                    problems.append("%s: shape %s vs %s" % (
-                        name, got.shape, value.shape))
-                elif not np.allclose(got, value, rtol=RTOL, atol=ATOL):
-                    problems.append("%s: max diff %s" % (
-                        name, np.abs(got - value).max()))
+            problems = result_problems(work, entry, wants, RTOL, ATOL)
             if problems:
                 print("FAILED: %s: %s" % (label, "; ".join(problems)))
                 failed = True

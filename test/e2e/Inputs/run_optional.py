@@ -53,6 +53,43 @@ def kiln(bin_dir, *args):
                           capture_output=True, text=True)
 
 
+def spell(value):
+    """A scalar as `kiln run --input NAME=VALUE` takes it."""
+    return "True" if value is True else "False" if value is False else repr(value)
+
+
+def input_args(work, tag, named):
+    """`--input` arguments for (name, value) pairs: a tensor is saved as
+    WORK/TAG.NAME.npy, a scalar or str is spelled out."""
+    args = []
+    for name, value in named:
+        if isinstance(value, torch.Tensor):
+            path = os.path.join(work, "%s.%s.npy" % (tag, name))
+            np.save(path, value.numpy())
+            args += ["--input", name + "=" + path]
+        else:
+            args += ["--input", "%s=%s" % (
+                name, value if isinstance(value, str) else spell(value))]
+    return args
+
+
+def result_problems(work, entry, wants, rtol, atol):
+    """What differs between `kiln run --output WORK`'s ENTRY.NAME.npy files
+    and `wants` ({NAME: eager tensor}): one line per result, none if all
+    match."""
+    problems = []
+    for name, want in wants.items():
+        got = np.load(os.path.join(work, "%s.%s.npy" % (entry, name)))
+        want = want.numpy() if isinstance(want, torch.Tensor) else np.asarray(want)
+        if got.shape != want.shape:
+            problems.append("%s: shape %s vs %s" % (name, got.shape,
+                                                    want.shape))
+        elif not np.allclose(got, want, rtol=rtol, atol=atol):
+            problems.append("%s: max diff %s" % (name,
+                                                 np.abs(got - want).max()))
+    return problems
+
+
 def causal_mask(t):
     return torch.tril(torch.ones(t, t))
 

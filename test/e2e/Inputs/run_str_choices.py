@@ -16,10 +16,10 @@ and the exit status is 1.
 import os
 import sys
 
-import numpy as np
 import torch
 
-from run_optional import kiln, load_eager  # noqa: E402
+from run_optional import (  # noqa: E402
+    input_args, kiln, load_eager, result_problems)
 
 # linear goes through oneDNN's GEMM and gelu's erf is a polynomial, each
 # good to a few f32 ulps, and sums run in other orders; the wrong function
@@ -60,10 +60,7 @@ def main():
             return 1
         for i, (entry, tensors, param, values) in enumerate(cases()):
             args = ["run", archive, "--entry", entry, "--output", work]
-            for name, t in tensors:
-                path = os.path.join(work, "%d.%s.npy" % (i, name))
-                np.save(path, t.numpy())
-                args += ["--input", name + "=" + path]
+            args += input_args(work, str(i), tensors)
             for value in values:
                 given = [] if value is None else ["--input",
                                                   "%s=%s" % (param, value)]
@@ -78,15 +75,11 @@ def main():
                     continue
                 kwargs = {} if value is None else {param: value}
                 with torch.no_grad():
-                    want = ns[entry](*[t for _, t in tensors], **kwargs).numpy()
-                got = np.load(os.path.join(work, entry + ".result0.npy"))
-                if got.shape != want.shape:
-                    print("FAILED: %s: shape %s vs %s" % (label, got.shape,
-                                                          want.shape))
-                    failed = True
-                elif not np.allclose(got, want, rtol=RTOL, atol=ATOL):
-                    print("FAILED: %s: max diff %s" % (
-                        label, np.abs(got - want).max()))
+                    want = ns[entry](*[t for _, t in tensors], **kwargs)
+                problems = result_problems(work, entry, {"result0": want},
+                                           RTOL, ATOL)
+                if problems:
+                    print("FAILED: %s: %s" % (label, "; ".join(problems)))
                     failed = True
                 else:
                     print("ok: %s" % label)

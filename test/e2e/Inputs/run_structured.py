@@ -21,7 +21,8 @@ import sys
 import numpy as np
 import torch
 
-from run_optional import kiln, load_eager  # noqa: E402
+from run_optional import (  # noqa: E402
+    input_args, kiln, load_eager, result_problems)
 
 # mm goes through oneDNN's GEMM and the compiled sigmoid and tanh are
 # polynomials, each good to a few f32 ulps; an element taken from the wrong
@@ -85,10 +86,6 @@ def cases():
     return out
 
 
-def spell(value):
-    return "True" if value is True else "False" if value is False else repr(value)
-
-
 def main():
     bin_dir, script, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -102,16 +99,9 @@ def main():
             return 1
         for i, (entry, params) in enumerate(cases()):
             args = ["run", archive, "--entry", entry, "--output", work]
-            for name, value in params:
-                if value is None:
-                    continue
-                for leaf, v in leaves(name, value):
-                    if isinstance(v, torch.Tensor):
-                        path = os.path.join(work, "%d.%s.npy" % (i, leaf))
-                        np.save(path, v.numpy())
-                        args += ["--input", leaf + "=" + path]
-                    else:
-                        args += ["--input", "%s=%s" % (leaf, spell(v))]
+            args += input_args(work, str(i), [
+                leaf for name, value in params if value is not None
+                for leaf in leaves(name, value)])
             label = "%s %s %s" % (opt, entry, "x".join(
                 str(d) for d in leaves(*params[0])[0][1].shape))
             if entry in ("crop", "scale_clamp"):
@@ -127,15 +117,10 @@ def main():
             with torch.no_grad():
                 want = ns[entry](**{n: v for n, v in params
                                     if v is not None})
-            problems = []
-            for k, value in enumerate(results(want)):
-                got = np.load(os.path.join(work, "%s.result%d.npy" % (entry, k)))
-                if got.shape != value.shape:
-                    problems.append("result%d: shape %s vs %s" % (
-                        k, got.shape, value.shape))
-                elif not np.allclose(got, value, rtol=RTOL, atol=ATOL):
-                    problems.append("result%d: max diff %s" % (
-                        k, np.abs(got - value).max()))
+            problems = result_problems(
+                work, entry, {"result%d" % k: v
+                              for k, v in enumerate(results(want))},
+                RTOL, ATOL)
             if problems:
                 print("FAILED: %s: %s" % (label, "; ".join(problems)))
                 failed = True
