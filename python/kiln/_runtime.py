@@ -230,23 +230,33 @@ def _flatten(value):
     return [value]
 
 
-class Entry:
-    """An entry point of a loaded archive; call it like the function:
-    positional or keyword inputs by their Python names."""
+class _Signature:
+    """An entry point's inputs and outputs, read once from the C API."""
 
-    def __init__(self, model, handle):
-        lib = model._lib
-        self._model = model  # keeps the C model alive as long as this
+    def __init__(self, lib, handle):
         self.name = _text(lib.kiln_entry_name(handle))
-        self._inputs = [_Value(lib, lib.kiln_entry_input(handle, i))
-                        for i in range(lib.kiln_entry_input_count(handle))]
-        self._outputs = [_Value(lib, lib.kiln_entry_output(handle, i))
-                         for i in range(lib.kiln_entry_output_count(handle))]
+        self.inputs = [_Value(lib, lib.kiln_entry_input(handle, i))
+                       for i in range(lib.kiln_entry_input_count(handle))]
+        self.outputs = [_Value(lib, lib.kiln_entry_output(handle, i))
+                        for i in range(lib.kiln_entry_output_count(handle))]
         # Python parameters, in order, each with the indices of its values
         # (one, or one per element of a List or Tuple parameter).
-        self._params = {}
-        for index, value in enumerate(self._inputs):
-            self._params.setdefault(_param_name(value.name), []).append(index)
+        self.params = {}
+        for index, value in enumerate(self.inputs):
+            self.params.setdefault(_param_name(value.name), []).append(index)
+
+
+class Entry:
+    """An entry point of a loaded archive; call it like the function:
+    positional or keyword inputs by their Python names. It keeps its
+    Model open as long as it lives."""
+
+    def __init__(self, model, signature):
+        self._model = model
+        self.name = signature.name
+        self._inputs = signature.inputs
+        self._outputs = signature.outputs
+        self._params = signature.params
 
     @property
     def inputs(self):
@@ -440,10 +450,13 @@ class Model:
         _check(self._lib, self._lib.kiln_model_load(
             os.fsencode(self.path), ctypes.byref(handle)))
         self._handle = handle.value
+        # Signatures, not Entry objects: an Entry refers to its Model, and
+        # a cycle would delay freeing the model until a garbage collection.
         self._entries = {}
         for i in range(self._lib.kiln_model_entry_count(self._handle)):
-            entry = Entry(self, self._lib.kiln_model_entry(self._handle, i))
-            self._entries[entry.name] = entry
+            sig = _Signature(self._lib,
+                             self._lib.kiln_model_entry(self._handle, i))
+            self._entries[sig.name] = sig
 
     @property
     def entries(self):
@@ -460,12 +473,12 @@ class Model:
             found = _P()
             _check(self._lib, self._lib.kiln_model_find_entry(
                 self._live_handle(), name.encode(), ctypes.byref(found)))
-        return self._entries[name]
+        return Entry(self, self._entries[name])
 
     def __getattr__(self, name):
         entries = self.__dict__.get("_entries", {})
         if name in entries:
-            return entries[name]
+            return Entry(self, entries[name])
         raise AttributeError("%r has no entry point or attribute %r"
                              % (self.__dict__.get("path", "model"), name))
 
@@ -493,7 +506,7 @@ class Model:
 
     def __repr__(self):
         return "<kiln.Model %r: %s>" % (
-            self.path, "; ".join(repr(e) for e in self._entries.values()))
+            self.path, "; ".join(repr(self[name]) for name in self._entries))
 
 
 def load(path):

@@ -9,6 +9,7 @@ prints `LABEL: EXCEPTION [CODE]: MESSAGE`.
 import os
 import subprocess
 import sys
+import weakref
 
 import numpy as np
 import torch
@@ -74,6 +75,13 @@ def main():
         m.blend(x, y)
     except kiln.RunError as e:
         print("closed: %s" % e)
+    # An entry keeps its model open; the model is freed with its last
+    # reference, not at a later garbage collection.
+    blend = kiln.load(path).blend
+    print("entry alone: %s" % list(blend(x, y).shape))
+    ref = weakref.ref(blend._model)
+    del blend
+    print("freed at once: %s" % (ref() is None))
     check_libraries(work, path)
     return 0
 
