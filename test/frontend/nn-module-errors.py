@@ -4,16 +4,16 @@
 # uses it. Each class is one case, compiled alone with --entry.
 #
 # RUN: not kiln compile %s --entry PlainTensor 2>&1 | FileCheck %s --check-prefix=PLAIN
-# PLAIN: nn-module-errors.py:[[@LINE+64]]:25: error: 'PlainTensor.w' is a plain tensor, which is not a weight; make it one with nn.Parameter(...) or self.register_buffer(...); forward can read constants
+# PLAIN: nn-module-errors.py:[[@LINE+67]]:25: error: 'PlainTensor.w' is a plain tensor, which is not a weight; make it one with nn.Parameter(...) or self.register_buffer(...); forward can read constants
 # RUN: not kiln compile %s --entry UnknownModule 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 # UNKNOWN: error: module description: module 'rnn' is a torch.nn.LSTM, which kiln does not compile yet
 # RUN: not kiln compile %s --entry PlainList 2>&1 | FileCheck %s --check-prefix=LIST
-# LIST: nn-module-errors.py:[[@LINE+79]]:27: error: 'PlainList.layers' is a plain list of modules, which nn.Module does not register; use nn.ModuleList
+# LIST: nn-module-errors.py:[[@LINE+82]]:27: error: 'PlainList.layers' is a plain list of modules, which nn.Module does not register; use nn.ModuleList
 #
 # Constructor arguments come from --init-arg: a literal, or an expression
 # over the file's names.
 # RUN: not kiln compile %s --entry NeedsArgs 2>&1 | FileCheck %s --check-prefix=ARGS
-# ARGS: nn-module-errors.py:[[@LINE+79]]:7: error: building 'NeedsArgs' in Python: NeedsArgs(): missing a required argument: 'width'; give constructor arguments with --init-arg NAME=VALUE
+# ARGS: nn-module-errors.py:[[@LINE+82]]:7: error: building 'NeedsArgs' in Python: NeedsArgs(): missing a required argument: 'width'; give constructor arguments with --init-arg NAME=VALUE
 # ARGS-NEXT: class NeedsArgs(nn.Module):
 # ARGS-NEXT: {{^      \^~~~~~~~~$}}
 # RUN: kiln compile %s --entry NeedsArgs --init-arg width=3 --init-arg act=nn.ReLU --emit=ir | FileCheck %s --check-prefix=ARGSOK
@@ -37,12 +37,15 @@
 # IGNORED: note: decorated here
 # torch's own checks run, and point at the user's line that called them.
 # RUN: not kiln compile %s --entry BadGroups 2>&1 | FileCheck %s --check-prefix=GROUPS
-# GROUPS: nn-module-errors.py:[[@LINE+98]]:21: error: building 'BadGroups' in Python: ValueError: in_channels must be divisible by groups (raised at {{.*}}torch/nn/modules/conv.py:{{[0-9]+}}, in __init__)
+# GROUPS: nn-module-errors.py:[[@LINE+101]]:21: error: building 'BadGroups' in Python: ValueError: in_channels must be divisible by groups (raised at {{.*}}torch/nn/modules/conv.py:{{[0-9]+}}, in __init__)
 # RUN: not kiln compile %s --entry NotAModule 2>&1 | FileCheck %s --check-prefix=NOTMOD
-# NOTMOD: nn-module-errors.py:[[@LINE+102]]:7: error: building 'NotAModule' in Python: 'NotAModule' is not an nn.Module class
+# NOTMOD: nn-module-errors.py:[[@LINE+105]]:7: error: building 'NotAModule' in Python: 'NotAModule' is not an nn.Module class
 # RUN: not kiln compile %s --entry FailedAssert 2>&1 | FileCheck %s --check-prefix=ASSERT
-# ASSERT: nn-module-errors.py:[[@LINE+108]]:16: error: building 'FailedAssert' in Python: AssertionError: heads must divide the width
+# ASSERT: nn-module-errors.py:[[@LINE+111]]:16: error: building 'FailedAssert' in Python: AssertionError: heads must divide the width
 # ASSERT-NEXT: assert n_embd % n_head == 0, "heads must divide the width"
+# The same line when the file is named by a relative path.
+# RUN: cd %S && not kiln compile ./nn-module-errors.py --entry FailedAssert 2>&1 | FileCheck %s --check-prefix=RELATIVE
+# RELATIVE: ./nn-module-errors.py:{{[0-9]+}}:16: error: building 'FailedAssert' in Python: AssertionError
 # A helper of the file that raises: the note shows the call in __init__.
 # RUN: not kiln compile %s --entry HelperRaises 2>&1 | FileCheck %s --check-prefix=HELPER
 # HELPER: nn-module-errors.py:[[@LINE+113]]:5: error: building 'HelperRaises' in Python: ValueError: unknown activation 'swish2'

@@ -107,12 +107,11 @@ void reportUserError(const InitRequest &r, const nlohmann::json &error,
   std::string what = "building '" + r.cls + "' in Python: " + message;
   std::vector<SourceRange> here;
   std::string elsewhere;
-  llvm::SmallString<256> self(r.file);
-  llvm::sys::fs::make_absolute(self);
   for (const nlohmann::json &f : error.value("frames", nlohmann::json::array())) {
     std::string file = f.value("file", std::string());
     uint32_t line = f.value("line", 0u);
-    if (file == self.str()) {
+    // Python's path is absolute and normalized; r.file is as given.
+    if (llvm::sys::fs::equivalent(file, r.file)) {
       uint32_t col = f.value("col", 1u), endLine = f.value("end_line", line),
                endCol = f.value("end_col", col + 1);
       if (endLine != line || endCol <= col)
