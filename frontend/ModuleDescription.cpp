@@ -67,7 +67,9 @@ public:
     for (const char *key : required)
       if (!f.value.contains(key))
         return fail(f, std::string("missing \"") + key + "\"");
-    for (const auto &[key, v] : f.value.items()) {
+    for (const auto &item : f.value.items()) {
+      // A structured binding cannot be captured before C++20.
+      const std::string &key = item.key();
       auto is = [&](const char *k) { return key == k; };
       if (std::none_of(required.begin(), required.end(), is) &&
           std::none_of(optional.begin(), optional.end(), is))
