@@ -448,6 +448,16 @@ std::optional<bool> applyFilters(FunctionLowering &fl,
   return true;
 }
 
+/// Binds a clause's target to `x` and decides its filters, starting from
+/// the run-time filter `cond` of the clauses around it (applyFilters).
+std::optional<bool> bindAndFilter(FunctionLowering &fl, const ast::CompFor &f,
+                                  const PyValue &x,
+                                  std::optional<Value> &cond) {
+  if (!fl.lowerAssign(*f.target, x, f.target->range))
+    return std::nullopt;
+  return applyFilters(fl, f.conds, cond);
+}
+
 /// `start` (a compile-time sequence or a run-time list) as a run-time list.
 MaybeValue listOf(FunctionLowering &fl, const PyValue &start,
                   SourceRange where) {
@@ -458,6 +468,33 @@ MaybeValue listOf(FunctionLowering &fl, const PyValue &start,
     if (!(l = appendTo(fl, *l, x, where)))
       return std::nullopt;
   return l;
+}
+
+/// `acc` with the element of `e` appended, lowered under the run-time
+/// condition `cond` when there is one, so that a dropped element is never
+/// computed.
+MaybeValue appendUnder(FunctionLowering &fl, const ast::ListCompExpr &e,
+                       const PyValue &acc, std::optional<Value> cond) {
+  if (!cond) {
+    MaybeValue v = fl.lowerExpr(*e.elt);
+    return v ? appendTo(fl, acc, *v, e.elt->range) : std::nullopt;
+  }
+  std::string tmp = "$tmp" + std::to_string(fl.tempCounter++);
+  fl.env[tmp] = Binding{acc, e.range};
+  bool ok = fl.emitIf(
+      fl.loc(e.range), *cond, e.range,
+      [&] {
+        MaybeValue v = fl.lowerExpr(*e.elt);
+        MaybeValue r =
+            v ? appendTo(fl, fl.env[tmp].value, *v, e.elt->range) : std::nullopt;
+        if (r)
+          fl.env[tmp] = Binding{*r, e.range};
+        return r.has_value();
+      },
+      [] { return true; });
+  PyValue out = fl.env[tmp].value;
+  fl.env.erase(tmp);
+  return ok ? MaybeValue(out) : std::nullopt;
 }
 
 /// `start` followed by the elements the last `for` clause of `e` gives (the
@@ -474,53 +511,37 @@ MaybeValue lowerLastClause(FunctionLowering &fl, const ast::ListCompExpr &e,
   // The comprehension's variables are its own, as in Python 3.
   Env saved = fl.env;
   if (it->unrolled) {
-    // Known elements whose filters are known give a compile-time sequence.
-    std::vector<PyValue> out;
+    // The elements that pass the filters known while compiling, with the
+    // run-time filter of each.
     bool runtimeFilter = false;
     std::vector<std::pair<PyValue, std::optional<Value>>> picked;
     for (const PyValue &x : it->elems) {
-      if (!fl.lowerAssign(*f.target, x, f.target->range))
-        return std::nullopt;
       std::optional<Value> cond = outer;
-      std::optional<bool> keep = applyFilters(fl, f.conds, cond);
+      std::optional<bool> keep = bindAndFilter(fl, f, x, cond);
       if (!keep)
         return std::nullopt;
-      if (!*keep)
-        continue;
-      MaybeValue v = fl.lowerExpr(*e.elt);
-      if (!v)
+      if (*keep)
+        picked.push_back({x, cond});
+      runtimeFilter |= *keep && cond.has_value();
+    }
+    // No filter decided at run time: a compile-time sequence. Else the
+    // result's length is known only at run time too.
+    bool known = !runtimeFilter && start.kind == PyValue::Kind::Tuple;
+    MaybeValue acc = known ? MaybeValue(start) : listOf(fl, start, e.range);
+    for (auto &[x, cond] : picked) {
+      if (!acc || !fl.lowerAssign(*f.target, x, f.target->range))
         return std::nullopt;
-      runtimeFilter |= cond.has_value();
-      picked.push_back({*v, cond});
+      if (known) {
+        MaybeValue v = fl.lowerExpr(*e.elt);
+        if (!v)
+          return std::nullopt;
+        acc->elems.push_back(*v);
+      } else {
+        acc = appendUnder(fl, e, *acc, cond);
+      }
     }
     restoreEnv(fl, saved);
-    if (!runtimeFilter && start.kind == PyValue::Kind::Tuple) {
-      out = start.elems;
-      for (auto &[v, c] : picked)
-        out.push_back(v);
-      return PyValue::tuple(std::move(out));
-    }
-    // A filter decided at run time: the result's length is too.
-    MaybeValue first = listOf(fl, start, e.range);
-    if (!first)
-      return std::nullopt;
-    std::string acc = "$tmp" + std::to_string(fl.tempCounter++);
-    fl.env[acc] = Binding{*first, e.range};
-    for (auto &[v, c] : picked) {
-      auto append = [&, v = v] {
-        MaybeValue r = appendTo(fl, fl.env[acc].value, v, e.elt->range);
-        if (r)
-          fl.env[acc] = Binding{*r, e.range};
-        return r.has_value();
-      };
-      if (!(c ? fl.emitIf(fl.loc(e.range), *c, e.range, append,
-                          [] { return true; })
-              : append()))
-        return std::nullopt;
-    }
-    PyValue r = fl.env[acc].value;
-    fl.env.erase(acc);
-    return r;
+    return acc;
   }
   // Under a run-time filter the list is appended to on one side of an if
   // only, so its element type must be fixed before the loop: the element
@@ -561,35 +582,11 @@ MaybeValue lowerLastClause(FunctionLowering &fl, const ast::ListCompExpr &e,
   MaybeValue r = foldAtRunTime(
       fl, *it, PyValue::ofValue(init), e.range,
       [&](const PyValue &acc, const PyValue &x) -> MaybeValue {
-        if (!fl.lowerAssign(*f.target, x, f.target->range))
-          return std::nullopt;
         std::optional<Value> cond = outer;
-        std::optional<bool> keep = applyFilters(fl, f.conds, cond);
+        std::optional<bool> keep = bindAndFilter(fl, f, x, cond);
         if (!keep)
           return std::nullopt;
-        if (!*keep)
-          return acc;
-        if (!cond) {
-          MaybeValue v = fl.lowerExpr(*e.elt);
-          return v ? appendTo(fl, acc, *v, e.elt->range) : std::nullopt;
-        }
-        std::string tmp = "$tmp" + std::to_string(fl.tempCounter++);
-        fl.env[tmp] = Binding{acc, e.range};
-        bool ok = fl.emitIf(
-            fl.loc(e.range), *cond, e.range,
-            [&] {
-              MaybeValue v = fl.lowerExpr(*e.elt);
-              MaybeValue r = v ? appendTo(fl, fl.env[tmp].value, *v,
-                                          e.elt->range)
-                               : std::nullopt;
-              if (r)
-                fl.env[tmp] = Binding{*r, e.range};
-              return r.has_value();
-            },
-            [] { return true; });
-        PyValue out = fl.env[tmp].value;
-        fl.env.erase(tmp);
-        return ok ? MaybeValue(out) : std::nullopt;
+        return *keep ? appendUnder(fl, e, acc, cond) : MaybeValue(acc);
       });
   return r;
 }
@@ -619,10 +616,8 @@ bool lowerClauses(FunctionLowering &fl, const ast::ListCompExpr &e, size_t k,
     return false;
   }
   for (const PyValue &x : it->elems) {
-    if (!fl.lowerAssign(*f.target, x, f.target->range))
-      return false;
     std::optional<Value> c = cond;
-    std::optional<bool> keep = applyFilters(fl, f.conds, c);
+    std::optional<bool> keep = bindAndFilter(fl, f, x, c);
     if (!keep)
       return false;
     if (*keep && !lowerClauses(fl, e, k + 1, c, acc))

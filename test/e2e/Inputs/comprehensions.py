@@ -39,3 +39,12 @@ def runtime_inner(x: Tensor):
     gated = [float(d) for d in x.shape if bool(x.sum() > 0.0) for _ in range(2)]
     idx = [i * 10 + j for i in range(2) for j in range(n)]
     return torch.stack(rows, 0), len(gated), sum(idx), len(idx)
+
+
+# A filter known only at run time guards its element: for N < 6, x[i] is
+# never computed for a dropped i, where it would be out of range.
+# kiln: x=f32[N]
+@torch.jit.script
+def guarded(x: Tensor):
+    n = x.size(0)
+    return torch.stack([x[i] * 2.0 for i in range(6) if i < n], 0)
