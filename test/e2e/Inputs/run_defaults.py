@@ -21,8 +21,7 @@ import sys
 import torch
 
 # The eager loader and the kiln runner of the Optional-input test.
-from run_optional import (  # noqa: E402
-    input_args, kiln, load_eager, result_problems)
+from run_optional import Tally, input_args, load_eager  # noqa: E402
 
 # rsqrt and exp are polynomials in the compiled code, good to a few f32
 # ulps, and reductions sum in other orders; a wrong scalar (a default not
@@ -72,45 +71,30 @@ def main():
     builds = [("fn", []), ("Scale", ["--entry", "Scale"])] + [
         (mode, ["--entry", "activation", "--arg",
                 "activation.mode=str:" + mode]) for mode in ("gelu", "tanh")]
-    runs, failed = 0, False
+    tally = Tally(bin_dir, work, RTOL, ATOL)
     for opt in ("-O0", "-O2"):
         archives = {}
         for key, extra in builds:
             archives[key] = os.path.join(work, "%s%s.kiln" % (key, opt))
-            done = kiln(bin_dir, "compile", script, opt, "-o", archives[key],
-                        *extra)
-            if done.returncode != 0:
-                print("FAILED: compile %s %s: %s" % (key, opt, done.stderr))
+            if not tally.compile(script, opt, archives[key], *extra):
                 return 1
         for i, (key, entry, tensors, given) in enumerate(cases()):
-            args = ["run", archives[key], "--entry", entry, "--output", work]
+            args = [archives[key], "--entry", entry]
             # A str is compiled for (its archive), never given at run time.
             args += input_args(work, str(i), tensors + [
                 (n, v) for n, v in given.items() if not isinstance(v, str)])
-            done = kiln(bin_dir, *args)
             label = "%s %s%s(%s)" % (opt, key + "." if key == "Scale" else "",
                                      entry, ", ".join(
                                          "%s=%s" % kv for kv in given.items()))
             label += " " + "x".join(str(d) for d in tensors[0][1].shape)
-            runs += 1
-            if done.returncode != 0:
-                print("FAILED: %s: %s" % (label, done.stderr.strip()))
-                failed = True
-                continue
-            fn = ns["Scale"]().forward if key == "Scale" else ns[entry]
-            want = fn(*[t.clone() for _, t in tensors], **given)
-            # A dict's values are saved by key: ENTRY.KEY.npy.
-            wants = want if isinstance(want, dict) else {"result0": want}
-            problems = result_problems(work, entry, wants, RTOL, ATOL)
-            if problems:
-                print("FAILED: %s: %s" % (label, "; ".join(problems)))
-                failed = True
-                continue
-            print("ok: %s" % label)
-    if failed:
-        return 1
-    print("all ok: %d runs" % runs)
-    return 0
+
+            def expected():
+                fn = ns["Scale"]().forward if key == "Scale" else ns[entry]
+                want = fn(*[t.clone() for _, t in tensors], **given)
+                # A dict's values are saved by key: ENTRY.KEY.npy.
+                return want if isinstance(want, dict) else {"result0": want}
+            tally.check(label, args, entry, expected)
+    return tally.exit_code()
 
 
 if __name__ == "__main__":

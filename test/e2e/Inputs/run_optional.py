@@ -90,6 +90,42 @@ def result_problems(work, entry, wants, rtol, atol):
     return problems
 
 
+class Tally:
+    """Runs archives against eager and counts: one line per run, `ok: LABEL`
+    or `FAILED: LABEL: why`, then `all ok: N runs` from exit_code()."""
+
+    def __init__(self, bin_dir, work, rtol, atol):
+        self.bin_dir, self.work = bin_dir, work
+        self.rtol, self.atol = rtol, atol
+        self.runs, self.failed = 0, False
+
+    def compile(self, script, opt, archive, *extra):
+        """Compiles `script`; False (after saying why) when it fails."""
+        done = kiln(self.bin_dir, "compile", script, opt, "-o", archive,
+                    *extra)
+        if done.returncode != 0:
+            print("FAILED: compile %s %s: %s" % (archive, opt, done.stderr))
+        return done.returncode == 0
+
+    def check(self, label, run_args, entry, expected):
+        """`kiln run RUN_ARGS --output WORK`, compared with `expected()`, the
+        eager results by name ({"result0": tensor})."""
+        self.runs += 1
+        done = kiln(self.bin_dir, "run", *run_args, "--output", self.work)
+        problems = ([done.stderr.strip()] if done.returncode != 0 else
+                    result_problems(self.work, entry, expected(), self.rtol,
+                                    self.atol))
+        self.failed |= bool(problems)
+        print("FAILED: %s: %s" % (label, "; ".join(problems)) if problems
+              else "ok: %s" % label)
+
+    def exit_code(self):
+        if self.failed:
+            return 1
+        print("all ok: %d runs" % self.runs)
+        return 0
+
+
 def causal_mask(t):
     return torch.tril(torch.ones(t, t))
 

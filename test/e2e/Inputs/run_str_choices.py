@@ -18,8 +18,7 @@ import sys
 
 import torch
 
-from run_optional import (  # noqa: E402
-    input_args, kiln, load_eager, result_problems)
+from run_optional import Tally, input_args, load_eager  # noqa: E402
 
 # linear goes through oneDNN's GEMM and gelu's erf is a polynomial, each
 # good to a few f32 ulps, and sums run in other orders; the wrong function
@@ -51,15 +50,13 @@ def main():
     bin_dir, script, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
     ns = load_eager(script)
-    runs, failed = 0, False
+    tally = Tally(bin_dir, work, RTOL, ATOL)
     for opt in ("-O0", "-O2"):
         archive = os.path.join(work, "fn%s.kiln" % opt)
-        done = kiln(bin_dir, "compile", script, opt, "-o", archive)
-        if done.returncode != 0:
-            print("FAILED: compile %s: %s" % (opt, done.stderr))
+        if not tally.compile(script, opt, archive):
             return 1
         for i, (entry, tensors, param, values) in enumerate(cases()):
-            args = ["run", archive, "--entry", entry, "--output", work]
+            args = [archive, "--entry", entry]
             args += input_args(work, str(i), tensors)
             for value in values:
                 given = [] if value is None else ["--input",
@@ -67,26 +64,14 @@ def main():
                 label = "%s %s(%s=%s) %s" % (
                     opt, entry, param, value or "left out",
                     "x".join(str(d) for d in tensors[0][1].shape))
-                runs += 1
-                done = kiln(bin_dir, *(args + given))
-                if done.returncode != 0:
-                    print("FAILED: %s: %s" % (label, done.stderr.strip()))
-                    failed = True
-                    continue
                 kwargs = {} if value is None else {param: value}
-                with torch.no_grad():
-                    want = ns[entry](*[t for _, t in tensors], **kwargs)
-                problems = result_problems(work, entry, {"result0": want},
-                                           RTOL, ATOL)
-                if problems:
-                    print("FAILED: %s: %s" % (label, "; ".join(problems)))
-                    failed = True
-                else:
-                    print("ok: %s" % label)
-    if failed:
-        return 1
-    print("all ok: %d runs" % runs)
-    return 0
+
+                def expected():
+                    with torch.no_grad():
+                        return {"result0": ns[entry](
+                            *[t for _, t in tensors], **kwargs)}
+                tally.check(label, args + given, entry, expected)
+    return tally.exit_code()
 
 
 if __name__ == "__main__":

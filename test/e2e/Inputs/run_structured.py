@@ -21,8 +21,7 @@ import sys
 import numpy as np
 import torch
 
-from run_optional import (  # noqa: E402
-    input_args, kiln, load_eager, result_problems)
+from run_optional import Tally, input_args, load_eager  # noqa: E402
 
 # mm goes through oneDNN's GEMM and the compiled sigmoid and tanh are
 # polynomials, each good to a few f32 ulps; an element taken from the wrong
@@ -90,15 +89,13 @@ def main():
     bin_dir, script, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
     ns = load_eager(script)
-    runs, failed = 0, False
+    tally = Tally(bin_dir, work, RTOL, ATOL)
     for opt in ("-O0", "-O2"):
         archive = os.path.join(work, "fn%s.kiln" % opt)
-        done = kiln(bin_dir, "compile", script, opt, "-o", archive)
-        if done.returncode != 0:
-            print("FAILED: compile %s: %s" % (opt, done.stderr))
+        if not tally.compile(script, opt, archive):
             return 1
         for i, (entry, params) in enumerate(cases()):
-            args = ["run", archive, "--entry", entry, "--output", work]
+            args = [archive, "--entry", entry]
             args += input_args(work, str(i), [
                 leaf for name, value in params if value is not None
                 for leaf in leaves(name, value)])
@@ -108,28 +105,14 @@ def main():
                 label += " " + ", ".join(
                     "%s=%s" % (n, "left out" if v is None else v)
                     for n, v in params[1:])
-            runs += 1
-            done = kiln(bin_dir, *args)
-            if done.returncode != 0:
-                print("FAILED: %s: %s" % (label, done.stderr.strip()))
-                failed = True
-                continue
-            with torch.no_grad():
-                want = ns[entry](**{n: v for n, v in params
-                                    if v is not None})
-            problems = result_problems(
-                work, entry, {"result%d" % k: v
-                              for k, v in enumerate(results(want))},
-                RTOL, ATOL)
-            if problems:
-                print("FAILED: %s: %s" % (label, "; ".join(problems)))
-                failed = True
-                continue
-            print("ok: %s" % label)
-    if failed:
-        return 1
-    print("all ok: %d runs" % runs)
-    return 0
+
+            def expected():
+                with torch.no_grad():
+                    want = ns[entry](**{n: v for n, v in params
+                                        if v is not None})
+                return {"result%d" % k: v for k, v in enumerate(results(want))}
+            tally.check(label, args, entry, expected)
+    return tally.exit_code()
 
 
 if __name__ == "__main__":
