@@ -724,9 +724,9 @@ func::FuncOp lowerEntryFunction(ModuleLowering &m, const ast::FunctionDef *def,
       fixed.push_back(b.getNamedAttr(strName, b.getStringAttr(value)));
     func->setAttr("kiln.strings", b.getDictionaryAttr(fixed));
   }
-  m.inProgress.insert(def);
+  m.inProgress.insert({def, self});
   std::optional<PyValue> result = fl.lowerBody(*def, std::move(params));
-  m.inProgress.erase(def);
+  m.inProgress.erase({def, self});
   if (!result)
     return {};
   m.resultShapes[name] = *result;

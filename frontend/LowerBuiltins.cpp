@@ -210,6 +210,8 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
       b.create<PrintOp>(loc(call.range), b.getStringAttr(format), args);
       return PyValue::none();
     }
+    if (name == "getattr")
+      return lowerGetattr(call);
     if (name == "range") {
       error(call.range,
             "range() is supported only as the iterable of a for loop");
@@ -338,6 +340,16 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
     if (const ops::Row *row = ops::lookup(ops::Functional, p))
       return callOp(*row, ops::Functional, "F." + p.str(), std::nullopt,
                     CallArgs::of(call));
+    error(call.func->range, unsupportedTorchName(path, "function"));
+    return std::nullopt;
+  }
+  // A Python number as a 0-d tensor: traced code computes sizes so.
+  if (p == "torch.ops.prim.NumToTensor")
+    return callOp(*ops::lookup(ops::Torch, "tensor"), ops::Torch, path,
+                  std::nullopt, CallArgs::of(call));
+  if (p.consume_front("torch.ops.aten.")) {
+    if (MaybeValue r; callAten(p.str(), call, r))
+      return r;
     error(call.func->range, unsupportedTorchName(path, "function"));
     return std::nullopt;
   }

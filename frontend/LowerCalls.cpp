@@ -272,7 +272,7 @@ lowerSpecialization(FunctionLowering &fl, const ast::FunctionDef &def,
     }
   if (auto it = m.specializations.find(key); it != m.specializations.end())
     return it->second;
-  if (m.inProgress.count(&def)) {
+  if (m.inProgress.count({&def, self})) {
     fl.error(callSite, "recursive call to '" + def.name + "' is not supported");
     return std::nullopt;
   }
@@ -317,9 +317,9 @@ lowerSpecialization(FunctionLowering &fl, const ast::FunctionDef &def,
     params.push_back(bindParam(fb, func.getLoc(), a, rest,
                                /*listsAsTuples=*/false));
   FunctionLowering inner(m, fb);
-  m.inProgress.insert(&def);
+  m.inProgress.insert({&def, self});
   std::optional<PyValue> result = inner.lowerBody(def, std::move(params));
-  m.inProgress.erase(&def);
+  m.inProgress.erase({&def, self});
   if (!result)
     return std::nullopt;
   m.resultShapes[name] = *result;

@@ -122,6 +122,28 @@ std::optional<PyValue> childModules(const PyValue &v) {
   return PyValue::tuple(std::move(elems));
 }
 
+MaybeValue FunctionLowering::lowerGetattr(const ast::CallExpr &call) {
+  auto *name = call.args.size() == 2 && call.keywords.empty()
+                   ? llvm::dyn_cast<ast::StrLitExpr>(call.args[1].get())
+                   : nullptr;
+  if (!name) {
+    error(call.range, "getattr() takes an object and a constant string, as "
+                      "TorchScript's does (no default)");
+    return std::nullopt;
+  }
+  MaybeValue obj = lowerExpr(*call.args[0]);
+  if (!obj)
+    return std::nullopt;
+  if (obj->kind != PyValue::Kind::Object) {
+    error(call.args[0]->range, "getattr() is supported on modules only, got " +
+                                   describe(*obj));
+    return std::nullopt;
+  }
+  // lowerObjectAttribute reads the name and where to point, not the base.
+  ast::AttributeExpr attr(call.range, nullptr, name->value, name->range);
+  return lowerObjectAttribute(*obj->object, attr);
+}
+
 MaybeValue FunctionLowering::lowerObjectAttribute(const ModuleObject &obj,
                                                   const ast::AttributeExpr &e) {
   if (const ConstValue *v = obj.lookup(e.attr))

@@ -32,4 +32,42 @@ MaybeValue FunctionLowering::callMethod(PyValue self, const std::string &name,
   return std::nullopt;
 }
 
+bool FunctionLowering::callAten(const std::string &name,
+                                const ast::CallExpr &call, MaybeValue &out) {
+  if (const ops::Row *row = ops::lookup(ops::Torch, name)) {
+    out = callOp(*row, ops::Torch, "torch.ops.aten." + name, std::nullopt,
+                 CallArgs::of(call));
+    return true;
+  }
+  llvm::StringRef stem(name);
+  bool inPlaceName = stem.consume_back("_");
+  const ops::Row *inPlaceRow =
+      inPlaceName ? ops::lookup(ops::InPlace, stem) : nullptr;
+  const ops::Row *method = ops::lookup(ops::Method, name);
+  if (!call.args.empty() && (inPlaceRow || method)) {
+    // The ATen op's `self` is the first argument: the rest is the method's.
+    CallArgs rest = CallArgs::of(call);
+    rest.selfRange = call.args[0]->range;
+    rest.args.erase(rest.args.begin());
+    std::string spelled = "torch.ops.aten." + name;
+    auto *receiver = llvm::dyn_cast<ast::NameExpr>(call.args[0].get());
+    if (inPlaceRow && receiver) {
+      out = inPlace(*inPlaceRow, *receiver, spelled, rest);
+      return true;
+    }
+    out = std::nullopt;
+    MaybeValue self = lowerExpr(*call.args[0]);
+    if (self)
+      out = callOp(inPlaceRow ? *inPlaceRow : *method, ops::Method, spelled,
+                   *self, rest);
+    return true;
+  }
+  if (const ops::Row *row = ops::lookup(ops::Functional, name)) {
+    out = callOp(*row, ops::Functional, "torch.ops.aten." + name, std::nullopt,
+                 CallArgs::of(call));
+    return true;
+  }
+  return false;
+}
+
 } // namespace kiln

@@ -71,7 +71,8 @@ std::optional<PyValue> ModuleLowering::lookupGlobal(const std::string &name) {
   static const char *const builtins[] = {
       "range", "len", "print", "float",     "int", "bool",
       "min",   "max", "abs",   "enumerate", "zip", "isinstance",
-      "round", "sum", "list",  "tuple",     "reversed", "any", "all"};
+      "round", "sum", "list",  "tuple",     "reversed", "any", "all",
+      "getattr"};
   for (const char *builtin : builtins)
     if (name == builtin)
       return PyValue::global(std::string("builtins.") + builtin);
@@ -383,7 +384,7 @@ ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
   }
   if (auto it = specializations.find(key); it != specializations.end())
     return it->second;
-  if (inProgress.count(&def)) {
+  if (inProgress.count({&def, self})) {
     diags.error(callSite,
                 "recursive call to '" + def.name + "' is not supported");
     return std::nullopt;
@@ -421,9 +422,9 @@ ModuleLowering::getOrLowerHelper(const ast::FunctionDef &def,
   OpBuilder fb(&context);
   fb.setInsertionPointToStart(entry);
   FunctionLowering fl(*this, fb);
-  inProgress.insert(&def);
+  inProgress.insert({&def, self});
   std::optional<PyValue> result = fl.lowerBody(def, std::move(params));
-  inProgress.erase(&def);
+  inProgress.erase({&def, self});
   if (!result)
     return std::nullopt;
   resultShapes[name] = *result;

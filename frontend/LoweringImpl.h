@@ -250,11 +250,27 @@ public:
   /// rebinds `name`. Returns false when the call is not one; `out` is the
   /// result (nullopt after an error) otherwise.
   bool callInPlace(const ast::CallExpr &call, MaybeValue &out);
+  /// `spelled` of `row`'s in-place spelling on `receiver` with the rest of
+  /// the call in `call`: lowers X and rebinds the receiver's name.
+  MaybeValue inPlace(const ops::Row &row, const ast::NameExpr &receiver,
+                     const std::string &spelled, const CallArgs &call);
+  /// `torch.ops.aten.X(...)`: the ATen op X, which is the row of torch.X,
+  /// else the Tensor method X (X_ in place, rebinding a named receiver)
+  /// with `self` first, else F.X, whose schemas PyTorch generates from the
+  /// same declaration (test/prelude/aten-schemas.test checks it). kiln.trace
+  /// writes what torch.jit.trace records so. Returns false when X is none
+  /// of these.
+  bool callAten(const std::string &name, const ast::CallExpr &call,
+                MaybeValue &out);
 
   //===--- nn.Module instances (LowerModules.cpp) ----------------------===//
   /// `obj.attr`: a submodule, a weight (kiln.param), a number, a method.
   MaybeValue lowerObjectAttribute(const ModuleObject &obj,
                                   const ast::AttributeExpr &e);
+  /// `getattr(obj, "name")` with a constant name, as TorchScript allows:
+  /// `obj.name`, also for the names that are not identifiers, such as the
+  /// numbered children of nn.Sequential (`getattr(self, "0")`).
+  MaybeValue lowerGetattr(const ast::CallExpr &call);
   /// `obj(...)`: a torch.nn module's computation or the user's forward.
   MaybeValue callObject(const ModuleObject &obj, const ast::CallExpr &call);
   /// A module applied to one input, as nn.Sequential applies its children.
@@ -421,7 +437,11 @@ public:
   std::map<std::string, std::string> imports; // alias -> dotted path
   /// Specializations: key is name + flattened types.
   std::map<std::string, mlir::func::FuncOp> specializations;
-  std::set<const ast::FunctionDef *> inProgress;
+  /// The functions being lowered, with the instance a method runs on: a
+  /// method may call the same method of another instance (a Sequential in
+  /// a Sequential, as traced code has), not its own.
+  std::set<std::pair<const ast::FunctionDef *, const ModuleObject *>>
+      inProgress;
   /// Nested expressions plus nested helper calls being lowered now; see
   /// kMaxLoweringDepth.
   unsigned depth = 0;

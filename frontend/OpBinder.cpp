@@ -396,19 +396,25 @@ bool FunctionLowering::callInPlace(const ast::CallExpr &call, MaybeValue &out) {
   const ops::Row *row = ops::lookup(ops::InPlace, op);
   if (!row)
     return false;
-  out = std::nullopt;
-  MaybeValue self = lowerName(*name);
+  out = inPlace(*row, *name, "Tensor." + attr->attr, CallArgs::of(call));
+  return true;
+}
+
+MaybeValue FunctionLowering::inPlace(const ops::Row &row,
+                                     const ast::NameExpr &receiver,
+                                     const std::string &spelled,
+                                     const CallArgs &call) {
+  MaybeValue self = lowerName(receiver);
   if (!self)
-    return true;
+    return std::nullopt;
   if (!isTensorValue(*self)) {
-    error(name->range, "the receiver of ." + attr->attr +
-                           "() must be a Tensor, got " + describe(*self));
-    return true;
+    error(receiver.range, "the receiver of " + spelled +
+                              "() must be a Tensor, got " + describe(*self));
+    return std::nullopt;
   }
-  MaybeValue r = callOp(*row, ops::Method, "Tensor." + attr->attr, *self,
-                        CallArgs::of(call));
+  MaybeValue r = callOp(row, ops::Method, spelled, *self, call);
   if (!r)
-    return true;
+    return std::nullopt;
   // In place, the result keeps the receiver's dtype and shape: PyTorch
   // refuses a float result into an int tensor and a broadcast that grows it.
   auto selfType = llvm::cast<RankedTensorType>(self->value.getType());
@@ -420,10 +426,10 @@ bool FunctionLowering::callInPlace(const ast::CallExpr &call, MaybeValue &out) {
     grows = !selfType.isDynamicDim(i) && !rType.isDynamicDim(i) &&
             rType.getDimSize(i) != selfType.getDimSize(i);
   if (floatIntoInt || grows) {
-    error(call.range, "Tensor." + attr->attr + "() cannot store its result " +
+    error(call.range, spelled + "() cannot store its result " +
                           describeType(rType) + " into " +
                           describeType(selfType) + " in place");
-    return true;
+    return std::nullopt;
   }
   Value v = r->value;
   if (rType.getElementType() != selfType.getElementType())
@@ -431,9 +437,8 @@ bool FunctionLowering::callInPlace(const ast::CallExpr &call, MaybeValue &out) {
                          withElementType(rType, selfType.getElementType()), v);
   if (v.getType() != selfType)
     v = *castForMerge(v, selfType, call.range);
-  env[name->id] = Binding{PyValue::ofValue(v), call.range};
-  out = PyValue::ofValue(v);
-  return true;
+  env[receiver.id] = Binding{PyValue::ofValue(v), call.range};
+  return PyValue::ofValue(v);
 }
 
 std::optional<Value> FunctionLowering::emitActivation(llvm::StringRef name,

@@ -23,7 +23,7 @@ inline constexpr const char *kFamilies[] = {
     "unary.py",     "activations.py", "arithmetic.py", "pymath.py",
     "reductions.py", "views.py",      "tensor.py",     "creation.py",
     "linalg.py",    "functional.py",  "indexing.py",   "resample.py",
-    "order.py",     "nn.py",
+    "order.py",     "nn.py",          "aten.py",
 };
 
 /// A C++ builder that prelude rows name with `build='NAME'`.

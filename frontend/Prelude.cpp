@@ -342,7 +342,7 @@ std::optional<func::FuncOp> ModuleLowering::getOrLowerPrelude(
   os << ")";
   if (auto it = specializations.find(key); it != specializations.end())
     return it->second;
-  if (inProgress.count(&def)) {
+  if (inProgress.count({&def, nullptr})) {
     diags.error(site, "internal error: kiln's prelude function '" + def.name +
                           "' calls itself");
     return std::nullopt;
@@ -385,9 +385,9 @@ std::optional<func::FuncOp> ModuleLowering::getOrLowerPrelude(
   activePrelude = &frame;
   FunctionLowering fl(*this, fb);
   fl.prelude = &frame;
-  inProgress.insert(&def);
+  inProgress.insert({&def, nullptr});
   std::optional<PyValue> result = fl.lowerBody(def, std::move(params));
-  inProgress.erase(&def);
+  inProgress.erase({&def, nullptr});
   activePrelude = outer;
   if (!result)
     return std::nullopt;

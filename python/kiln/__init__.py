@@ -23,6 +23,7 @@ PYTHONPATH=<kiln checkout>/python, or <prefix>/share/kiln/python after
 from ._describe import DescribeError, describe  # noqa: F401
 from ._compiler import CompileError, compile, kiln_binary  # noqa: F401
 from ._runtime import Model, RunError, load  # noqa: F401
+from ._trace import trace  # noqa: F401
 
-__all__ = ["compile", "describe", "load", "kiln_binary", "CompileError",
+__all__ = ["compile", "describe", "load", "trace", "kiln_binary", "CompileError",
            "DescribeError", "Model", "RunError"]
