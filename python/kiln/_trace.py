@@ -11,6 +11,7 @@ hands it to kiln.compile. Control flow is what the example inputs took:
 the trace froze it, as it does in PyTorch.
 """
 import importlib.util
+import math
 import os
 import re
 import sys
@@ -21,16 +22,16 @@ import torch
 from ._compiler import compile as _compile
 
 _HEADER = '''\
-# Written by kiln.trace from torch.jit.trace of {what}.
-# Each class holds the code the trace recorded for one or more submodules.
+# Written by kiln.trace from torch.jit.trace of {what}: the code the trace
+# recorded, with ATen's ops spelled torch.ops.aten.X.
 from typing import List, Optional, Tuple
 
 import torch
 from torch import Tensor
 
 '''
-# Tensors the trace captured as constants: code_with_constants names them
-# CONSTANTS.c0, ...; they become buffers of the module that reads them.
+# Values the trace captured as constants: code_with_constants names them
+# CONSTANTS.c0, ...
 _CONSTANT = re.compile(r"\bCONSTANTS\.(c\d+)\b")
 _IDENT = re.compile(r"[^0-9A-Za-z_]")
 # The code calls ATen ops as torch.X, which TorchScript's loader reads as
@@ -47,19 +48,35 @@ def _aten(code):
                      _ATEN_CALL.sub(r"torch.ops.aten.\1(", code))
 
 
+def _constant_text(name, value, captured):
+    """How the code spells a constant of the trace: a captured tensor is a
+    buffer of the module reading it, a number is itself."""
+    if isinstance(value, torch.Tensor):
+        captured["_kiln_" + name] = value
+        return "self._kiln_" + name
+    if isinstance(value, bool) or isinstance(value, int):
+        return repr(value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else "float('%r')" % value
+    raise NotImplementedError(
+        "kiln.trace: the trace captured a constant of type %s"
+        % type(value).__name__)
+
+
 def _methods(traced):
     """[(name, code)] of a traced module's methods, forward first, with
-    the tensors the code captured ({name: tensor})."""
+    the tensors the code captured ({buffer name: tensor})."""
     if not traced._c._method_names():  # a container forward never called
         return [], {}
-    code, constants = traced.code_with_constants
+    _, constants = traced.code_with_constants
     captured = {}
-    for match in set(_CONSTANT.findall(code)):
-        captured["_kiln_" + match] = getattr(constants, match)
+    text = {name: _constant_text(name, value, captured)
+            for name, value in constants.const_mapping.items()}
     out = []
     for name in traced._c._method_names():
-        text = traced._c._get_method(name).code
-        out.append((name, _aten(_CONSTANT.sub(r"self._kiln_\1", text))))
+        code = traced._c._get_method(name).code
+        code = _CONSTANT.sub(lambda m: text[m.group(1)], code)
+        out.append((name, _aten(code)))
     out.sort(key=lambda m: m[0] != "forward")
     return out, captured
 
@@ -148,7 +165,7 @@ class _Builder:
 
 
 def _write_function(traced, path):
-    code, constants = traced.code_with_constants
+    code = traced.code
     if _CONSTANT.search(code):
         raise NotImplementedError(
             "kiln.trace of a function that captured tensors (%s): trace a "
