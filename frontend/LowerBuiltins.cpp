@@ -350,7 +350,14 @@ MaybeValue FunctionLowering::callGlobal(const std::string &path,
   if (p.consume_front("torch.ops.aten.")) {
     if (MaybeValue r; callAten(p.str(), call, r))
       return r;
-    error(call.func->range, unsupportedTorchName(path, "function"));
+    bool known = isTorchName("torch." + p.str()) ||
+                 isTorchName("Tensor." + p.str()) ||
+                 isTorchName("torch.nn.functional." + p.str());
+    error(call.func->range,
+          "'" + path + "' is " +
+              (known ? "an ATen op that kiln does not support yet"
+                     : "not an ATen op kiln knows") +
+              "; docs/python-subset.md lists kiln's ops");
     return std::nullopt;
   }
   if (p.consume_front("torch.")) {

@@ -12,7 +12,9 @@ records the instance (kiln.describe: its module tree, constant attributes
 and weights; docs/module-description.md) and compiles the forward (and
 @torch.jit.export methods) of its class from source with those values.
 kiln.compile(fn, args=...) compiles a top-level function, plain or
-@torch.jit.script, from its source file.
+@torch.jit.script, from its source file. kiln.trace(model, example)
+compiles what torch.jit.trace records, for models script refuses; control
+flow is the example's (docs/from-pytorch.md).
 kiln.load runs any archive's entry points on torch tensors, numpy arrays
 and Python scalars through libkiln_runtime's C API (ctypes), returning
 torch tensors; a refused input or a failed run raises kiln.RunError.
