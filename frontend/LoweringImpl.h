@@ -256,7 +256,8 @@ public:
                      const std::string &spelled, const CallArgs &call);
   /// `torch.ops.aten.X(...)`: the ATen op X, which is the row of torch.X,
   /// else the Tensor method X (X_ in place, rebinding a named receiver)
-  /// with `self` first, else F.X, whose schemas PyTorch generates from the
+  /// with `self` first, else F.X (X_ is F.X with inplace=True, and rebinds
+  /// a named first argument too), whose schemas PyTorch generates from the
   /// same declaration (test/prelude/aten-schemas.test checks it). kiln.trace
   /// writes what torch.jit.trace records so. Returns false when X is none
   /// of these.

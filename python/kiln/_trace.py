@@ -43,9 +43,13 @@ _ATEN_CALL = re.compile(r"\btorch\.(?!ops\.|device\b)([A-Za-z_]\w*)\(")
 _PRIM = re.compile(r"(?<![\w.])ops\.prim\.")
 
 
+# TorchScript prints the type of None as NoneType (`-> NoneType:`).
+_NONE_TYPE = re.compile(r"\bNoneType\b")
+
+
 def _aten(code):
-    return _PRIM.sub("torch.ops.prim.",
-                     _ATEN_CALL.sub(r"torch.ops.aten.\1(", code))
+    code = _ATEN_CALL.sub(r"torch.ops.aten.\1(", code)
+    return _NONE_TYPE.sub("None", _PRIM.sub("torch.ops.prim.", code))
 
 
 def _constant_text(name, value, captured):

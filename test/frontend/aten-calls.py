@@ -4,6 +4,8 @@
 #   from F.X's (batch_norm's weight and bias come before the running
 #   statistics: the rsqrt is of the 5th argument, running_var);
 # - an in-place op rebinds its first argument, as Tensor.add_ does;
+# - F.X with inplace=True is ATen's X_, and rebinds its first argument too;
+# - a bare int for an int[] is refused: ATen reads it as a dtype;
 # - the Tensor method (view, with self first) and F.X (linear) serve the
 #   ops Python's torch module lacks;
 # - torch.ops.prim.NumToTensor makes a 0-d tensor of a size, and int()
@@ -16,6 +18,8 @@
 # RUN: kiln compile %s --emit=ir --entry fallbacks | FileCheck %s --check-prefix=FALLBACK
 # RUN: kiln compile %s --emit=ir --entry Outer | FileCheck %s --check-prefix=GETATTR
 # RUN: kiln compile %s --emit=ir --entry Outer | kiln-opt | kiln-opt | FileCheck %s --check-prefix=GETATTR
+# RUN: kiln compile %s --emit=ir --entry functional_in_place | FileCheck %s --check-prefix=FINPLACE
+# RUN: not kiln compile %s --emit=ir --entry view_dtype 2>&1 | FileCheck %s --check-prefix=VIEWDTYPE --strict-whitespace
 # RUN: not kiln compile %s --emit=ir --entry unknown 2>&1 | FileCheck %s --check-prefix=UNKNOWN --strict-whitespace
 # RUN: not kiln compile %s --emit=ir --entry BadGetattr 2>&1 | FileCheck %s --check-prefix=BADGETATTR --strict-whitespace
 import torch
@@ -54,6 +58,24 @@ def fallbacks(x, w):
     n = torch.ops.prim.NumToTensor(torch.ops.aten.size(x, 0))
     flat = torch.ops.aten.view(x, [int(n), -1])
     return torch.ops.aten.linear(flat, w)
+
+
+# FINPLACE-LABEL: func.func @functional_in_place(
+# FINPLACE:       %[[H:.*]] = call @prelude_hardtanh(%arg0,
+# FINPLACE:       %[[S:.*]] = kiln.add %[[H]], %cst
+# FINPLACE:       return %[[S]]
+# kiln: x=f32[B,4]
+def functional_in_place(x):
+    torch.ops.aten.hardtanh_(x, 0., 6.)
+    return x + 1.0
+
+
+# VIEWDTYPE:      error: torch.ops.aten.view() takes a list for 'size' (int[]); ATen reads an int there as a dtype, as in Tensor.view(dtype), which kiln does not support
+# VIEWDTYPE-NEXT:     return torch.ops.aten.view(x, 6)
+# VIEWDTYPE-NEXT:                                   ^
+# kiln: x=f32[2,3]
+def view_dtype(x):
+    return torch.ops.aten.view(x, 6)
 
 
 # UNKNOWN:      error: 'torch.ops.aten.lgamma' is an ATen op that kiln does not support yet; docs/python-subset.md lists kiln's ops

@@ -6,7 +6,8 @@ Usage: trace_check.py BIN_DIR WORK_DIR
 Traces, compiles (kiln.trace) and runs (kiln.load) on sizes other than the
 example's, with the example's varying dims named by `dynamic=`:
   * torchvision's resnet18 (issue 15's target), batch and image size
-    dynamic, on two batch sizes and two image sizes;
+    dynamic, on two batch sizes and two image sizes; mobilenet_v3_small
+    and efficientnet_b0 on another batch size;
   * TinyLM (trace_models.py), which torch.jit.script refuses, batch and
     sequence length dynamic;
   * a plain function;
@@ -83,6 +84,14 @@ def main():
                     [(torch.randn(1, 3, 64, 64),),
                      (torch.randn(2, 3, 96, 96),)])
     ok, runs = ok & good, runs + n
+
+    # hardswish_ and hardtanh_ (F.X with inplace=True), and a forward the
+    # trace types `-> NoneType` (StochasticDepth).
+    for name in ("mobilenet_v3_small", "efficientnet_b0"):
+        model = getattr(torchvision.models, name)().eval()
+        good, n = check(work, name, model, torch.randn(1, 3, 64, 64),
+                        {"x": {0: "B"}}, [(torch.randn(2, 3, 64, 64),)])
+        ok, runs = ok & good, runs + n
 
     lm = trace_models.TinyLM().eval()
     try:
