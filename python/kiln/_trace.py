@@ -11,6 +11,7 @@ hands it to kiln.compile. Control flow is what the example inputs took:
 the trace froze it, as it does in PyTorch.
 """
 import importlib.util
+import inspect
 import math
 import os
 import re
@@ -168,16 +169,30 @@ class _Builder:
         return module
 
 
-def _write_function(traced, path):
-    code = traced.code
-    if _CONSTANT.search(code):
+def _trace_function(fn, example_inputs):
+    """The trace of a plain function, recorded as the forward of a module
+    that calls it: a module's trace keeps the constants it captured
+    (code_with_constants), a function's does not. Its parameters keep the
+    function's names."""
+    params = ", ".join(inspect.signature(fn).parameters)
+    scope = {"torch": torch, "fn": fn}
+    exec("class Function(torch.nn.Module):\n"
+         "    def forward(self, %s):\n"
+         "        return fn(%s)\n" % (params, params), scope)
+    return torch.jit.trace(scope["Function"](), example_inputs)
+
+
+def _write_function(fn, traced, path):
+    """Writes the traced forward as the top-level function fn.__name__."""
+    methods, captured = _methods(traced)
+    if captured:
         raise NotImplementedError(
             "kiln.trace of a function that captured tensors (%s): trace a "
-            "module holding them as buffers instead"
-            % ", ".join(sorted(set(_CONSTANT.findall(code)))))
+            "module holding them as buffers instead" % ", ".join(captured))
+    code = re.sub(r"^def forward\(self,?\s*", "def %s(" % fn.__name__,
+                  methods[0][1])
     with open(path, "w") as f:
-        f.write(_HEADER.format(what=traced.name) + _aten(code))
-    return traced.name
+        f.write(_HEADER.format(what=fn.__qualname__) + code)
 
 
 def trace(obj, example_inputs, output="m.kiln", dynamic=None, opt=2,
@@ -192,13 +207,18 @@ def trace(obj, example_inputs, output="m.kiln", dynamic=None, opt=2,
     into that source; returns `output`."""
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
+    module = isinstance(obj, torch.nn.Module)
+    if not module and not inspect.isfunction(obj):
+        raise TypeError("kiln.trace takes an nn.Module instance or a plain "
+                        "function, not %r" % (obj,))
     with torch.no_grad():
-        traced = torch.jit.trace(obj, tuple(example_inputs))
+        traced = (torch.jit.trace(obj, tuple(example_inputs)) if module
+                  else _trace_function(obj, tuple(example_inputs)))
     with tempfile.TemporaryDirectory(prefix="kiln-trace-") as work:
         path = os.path.abspath(source or os.path.join(work, "traced.py"))
-        if isinstance(traced, torch.jit.ScriptFunction):
-            name = _write_function(traced, path)
-            fn = getattr(_load_module(path), name)
+        if not module:
+            _write_function(obj, traced, path)
+            fn = getattr(_load_module(path), obj.__name__)
             return _compile(fn, example_inputs=example_inputs,
                             dynamic=dynamic, output=output, opt=opt)
         writer = _Writer()

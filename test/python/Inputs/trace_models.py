@@ -39,4 +39,4 @@ class Unsupported(nn.Module):
 
 
 def gated(x, y):
-    return F.gelu(x) * torch.sigmoid(y).sum(-1, keepdim=True)
+    return F.gelu(x) * torch.sigmoid(y).sum(-1, keepdim=True) * 2
