@@ -34,21 +34,20 @@ from torch import Tensor
 # Values the trace captured as constants: code_with_constants names them
 # CONSTANTS.c0, ...
 _CONSTANT = re.compile(r"\bCONSTANTS\.(c\d+)\b")
-_IDENT = re.compile(r"[^0-9A-Za-z_]")
+# What a generated class name may not hold.
+_NOT_IDENT = re.compile(r"[^0-9A-Za-z_]")
 # The code calls ATen ops as torch.X, which TorchScript's loader reads as
 # aten::X; written out, they are torch.ops.aten.X, which means the same in
 # eager PyTorch and in kiln (torch.linear, torch.add_ are not Python's).
 _ATEN_CALL = re.compile(r"\btorch\.(?!ops\.|device\b)([A-Za-z_]\w*)\(")
-
-
+# ops.prim.NumToTensor: TorchScript's loader knows `ops`; Python needs torch.
 _PRIM = re.compile(r"(?<![\w.])ops\.prim\.")
-
-
 # TorchScript prints the type of None as NoneType (`-> NoneType:`).
 _NONE_TYPE = re.compile(r"\bNoneType\b")
 
 
-def _aten(code):
+def _as_python(code):
+    """The trace's code as Python that eager PyTorch and kiln both read."""
     code = _ATEN_CALL.sub(r"torch.ops.aten.\1(", code)
     return _NONE_TYPE.sub("None", _PRIM.sub("torch.ops.prim.", code))
 
@@ -59,7 +58,7 @@ def _constant_text(name, value, captured):
     if isinstance(value, torch.Tensor):
         captured["_kiln_" + name] = value
         return "self._kiln_" + name
-    if isinstance(value, bool) or isinstance(value, int):
+    if isinstance(value, int):  # bool too
         return repr(value)
     if isinstance(value, float):
         return repr(value) if math.isfinite(value) else "float('%r')" % value
@@ -81,7 +80,7 @@ def _methods(traced):
     for name in traced._c._method_names():
         code = traced._c._get_method(name).code
         code = _CONSTANT.sub(lambda m: text[m.group(1)], code)
-        out.append((name, _aten(code)))
+        out.append((name, _as_python(code)))
     out.sort(key=lambda m: m[0] != "forward")
     return out, captured
 
@@ -103,6 +102,8 @@ class _Writer:
     def __init__(self):
         self.by_code = {}   # tuple of method codes -> class name
         self.names = set()
+        # The names _HEADER imports, which a class must not shadow.
+        self.taken = {"torch", "Tensor", "List", "Optional", "Tuple"}
         self.sources = []
         self.plan = []      # (traced submodule, class name, captured)
 
@@ -111,9 +112,9 @@ class _Writer:
         key = tuple(code for _, code in methods)
         name = self.by_code.get(key)
         if name is None:
-            base = _IDENT.sub("_", traced.original_name) or "Module"
+            base = _NOT_IDENT.sub("_", traced.original_name) or "Module"
             name, n = base, 1
-            while name in self.names:
+            while name in self.names or name in self.taken:
                 n += 1
                 name = "%s_%d" % (base, n)
             self.names.add(name)
