@@ -8,7 +8,6 @@ ops below are the ones where it would not.
 """
 from typing import List, Optional
 
-import torch
 import torch.nn.functional as F
 from torch import Tensor
 

@@ -26,8 +26,6 @@ import ast
 import contextlib
 import ctypes
 import importlib.util
-import inspect
-import io
 import os
 import re
 import sys
@@ -228,6 +226,29 @@ def compare(eager_out, script_out):
     return finite, max_diff, close
 
 
+def exec_eager(path, name):
+    """Runs the script as plain Python with TorchScript's decorators as the
+    identity, so that its functions and modules run eagerly. Returns (its
+    namespace, its source)."""
+    with open(path) as f:
+        source = f.read()
+    saved = (torch.jit.script, torch.jit.script_method, torch.jit.ScriptModule)
+    torch.jit.script = lambda obj, *a, **k: obj
+    torch.jit.script_method = lambda fn: fn
+    torch.jit.ScriptModule = nn.Module
+    namespace = {"__name__": name, "__file__": path}
+    # Its imports of sibling files (`from layers import Block`) resolve as
+    # they would for `python3 FILE`.
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    try:
+        exec(compile(source, path, "exec"), namespace)
+    finally:
+        torch.jit.script, torch.jit.script_method, torch.jit.ScriptModule = saved
+    return namespace, source
+
+
 def load_both(path):
     """Returns (scripted module namespace, eager namespace)."""
     modname = "kiln_example_" + os.path.splitext(os.path.basename(path))[0]
@@ -236,15 +257,7 @@ def load_both(path):
     sys.modules[modname] = mod
     spec.loader.exec_module(mod)
 
-    with open(path) as f:
-        source = f.read()
-    eager_ns = {"__name__": modname + "_eager", "__file__": path}
-    real_script = torch.jit.script
-    torch.jit.script = lambda obj, *a, **k: obj
-    try:
-        exec(compile(source, path, "exec"), eager_ns)
-    finally:
-        torch.jit.script = real_script
+    eager_ns, source = exec_eager(path, modname + "_eager")
     return mod, eager_ns, source
 
 

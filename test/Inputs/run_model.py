@@ -34,7 +34,6 @@ import sys
 import tempfile
 
 import torch
-import torch.nn as nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_eager  # noqa: E402  (specs, dim sets, seeded inputs)
@@ -48,24 +47,7 @@ ATOL = 1e-5
 
 
 def load_eager(path):
-    """Executes the script with TorchScript's decorators as the identity."""
-    with open(path) as f:
-        source = f.read()
-    saved = (torch.jit.script, torch.jit.script_method, torch.jit.ScriptModule)
-    torch.jit.script = lambda obj, *a, **k: obj
-    torch.jit.script_method = lambda fn: fn
-    torch.jit.ScriptModule = nn.Module
-    namespace = {"__name__": "kiln_model_eager", "__file__": path}
-    # Its imports of sibling files (`from layers import Block`) resolve as
-    # they would for `python3 FILE`.
-    folder = os.path.dirname(os.path.abspath(path))
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    try:
-        exec(compile(source, path, "exec"), namespace)
-    finally:
-        torch.jit.script, torch.jit.script_method, torch.jit.ScriptModule = saved
-    return namespace, source
+    return run_eager.exec_eager(path, "kiln_model_eager")
 
 
 def entry_methods(source, cls, path):

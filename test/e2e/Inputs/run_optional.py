@@ -22,6 +22,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "Inputs"))
+import run_eager  # noqa: E402
 import save_state_dict  # noqa: E402
 
 # The compiled code sums in other orders than PyTorch (oneDNN's GEMM in the
@@ -36,16 +37,7 @@ MODULES = ("MaskedAttention", "TwoLayers")
 
 
 def load_eager(path):
-    with open(path) as f:
-        source = f.read()
-    saved = torch.jit.script
-    torch.jit.script = lambda obj, *a, **k: obj
-    namespace = {"__name__": "optional_eager", "__file__": path}
-    try:
-        exec(compile(source, path, "exec"), namespace)
-    finally:
-        torch.jit.script = saved
-    return namespace
+    return run_eager.exec_eager(path, "optional_eager")[0]
 
 
 def kiln(bin_dir, *args):
