@@ -1,6 +1,7 @@
 //===- kiln.cpp - The kiln command-line driver ----------------------------===//
 //
-// `kiln compile model.py -o model.kiln`, `kiln inspect`, `kiln run`. Each subcommand lives in its
+// `kiln compile model.py -o model.kiln`, `kiln inspect`, `kiln run`,
+// `kiln bench`. Each subcommand lives in its
 // own file (`kiln run` in the runtime's tree, shared with kiln-run); this one
 // only dispatches.
 //
@@ -24,6 +25,8 @@ int main(int argc, char **argv) {
   CLI::App *inspectCmd = kiln::addInspectCommand(app, inspect);
   kiln::RunOptions run;
   CLI::App *runCmd = kiln::addRunCommand(app, run);
+  kiln::BenchOptions bench;
+  CLI::App *benchCmd = kiln::addBenchCommand(app, bench);
   kiln::OpsOptions ops;
   CLI::App *opsCmd = kiln::addOpsCommand(app, ops);
   try {
@@ -47,6 +50,8 @@ int main(int argc, char **argv) {
     return kiln::runInspect(inspect);
   if (runCmd->parsed())
     return kiln::runRun(run);
+  if (benchCmd->parsed())
+    return kiln::runBench(bench);
   if (opsCmd->parsed())
     return kiln::runOps(ops);
   return 2;

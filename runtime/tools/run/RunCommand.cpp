@@ -26,7 +26,7 @@
 
 namespace kiln {
 
-void addRunOptions(CLI::App &cmd, RunOptions &o) {
+void addInputOptions(CLI::App &cmd, RunOptions &o) {
   cmd.add_option("archive", o.archive, "The .kiln archive")->required();
   cmd.add_option("--entry", o.entry,
                  "The entry point to run; may be omitted when the archive "
@@ -49,6 +49,10 @@ void addRunOptions(CLI::App &cmd, RunOptions &o) {
                  "(repeatable)")
       ->type_name("SYMBOL=SIZE")
       ->allow_extra_args(false);
+}
+
+void addRunOptions(CLI::App &cmd, RunOptions &o) {
+  addInputOptions(cmd, o);
   cmd.add_option("--output", o.outputDir,
                  "Write each output to DIR/<entry>.<result>.npy, creating DIR "
                  "first")
@@ -102,8 +106,8 @@ std::string makeFolder(const std::string &dir) {
   return "";
 }
 
-/// The entry `o.entry` names, or the archive's only one; null after
-/// printing why not.
+} // namespace
+
 const EntryInfo *chooseEntry(const Model &model, const RunOptions &o) {
   std::vector<std::string> names;
   for (const EntryInfo &e : model.entries())
@@ -121,6 +125,8 @@ const EntryInfo *chooseEntry(const Model &model, const RunOptions &o) {
         fmt::join(names, " "));
   return nullptr;
 }
+
+namespace {
 
 /// Parses --dim; every symbol must be one of the entry's.
 bool parseDims(const RunOptions &o, const EntryInfo &entry,
@@ -176,7 +182,8 @@ bool checkDimsAgree(const ValueInfo &arg, const std::string &source,
   return true;
 }
 
-/// The inputs in the entry's order, or the exit code after an error.
+} // namespace
+
 int gatherInputs(const RunOptions &o, const EntryInfo &entry,
                  std::vector<Tensor> &inputs) {
   std::map<std::string, int64_t> dims;
@@ -273,6 +280,8 @@ int gatherInputs(const RunOptions &o, const EntryInfo &entry,
   }
   return 0;
 }
+
+namespace {
 
 /// "name: dtype [shape] tensor(...)". A tensor that spans lines starts on
 /// a line of its own, so that PyTorch's alignment of its rows holds.

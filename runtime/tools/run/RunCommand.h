@@ -27,13 +27,30 @@ struct RunOptions {
   std::string outputDir;
 };
 
-/// Adds the run options and the archive positional to `cmd`: the `kiln run`
+/// Adds the archive positional, --entry, --input and --dim to `cmd`.
+void addInputOptions(CLI::App &cmd, RunOptions &options);
+/// Adds the run options (the above and --output) to `cmd`: the `kiln run`
 /// subcommand, or kiln-run's top-level app.
 void addRunOptions(CLI::App &cmd, RunOptions &options);
 /// Registers `kiln run` on `app`; the options are filled when parsed.
 CLI::App *addRunCommand(CLI::App &app, RunOptions &options);
 /// Runs the entry point; returns the process exit code.
 int runRun(const RunOptions &options);
+
+/// `kiln bench` and `kiln-run bench`: the run options, plus how to time.
+struct BenchOptions {
+  RunOptions run;
+  unsigned iterations = 100;
+  unsigned warmup = 3;
+  bool json = false;
+};
+
+void addBenchOptions(CLI::App &cmd, BenchOptions &options);
+CLI::App *addBenchCommand(CLI::App &app, BenchOptions &options);
+/// Loads the archive, runs the entry once (the first call), `warmup` more
+/// times, then `iterations` timed calls; prints the times. Returns the
+/// process exit code.
+int runBench(const BenchOptions &options);
 
 /// Prints a command-line error of `app` as `kiln: error: ...` (help and
 /// --version as CLI11 prints them) and returns the exit code: 0 for help,

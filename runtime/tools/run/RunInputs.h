@@ -11,6 +11,8 @@
 #ifndef KILN_RUNTIME_TOOLS_RUN_RUNINPUTS_H
 #define KILN_RUNTIME_TOOLS_RUN_RUNINPUTS_H
 
+#include "RunCommand.h"
+
 #include "kiln/Model.h"
 
 #include <cstdint>
@@ -36,6 +38,14 @@ InputError makeInput(const ValueInfo &arg, size_t index,
                      const std::string &source,
                      const std::map<std::string, int64_t> &dims, Tensor &out,
                      bool &fromData);
+
+/// The entry `options.entry` names, or the archive's only one; null after
+/// printing why not.
+const EntryInfo *chooseEntry(const Model &model, const RunOptions &options);
+/// The inputs of `entry` that `options` describe, in the entry's order;
+/// returns 0, or the exit code after printing an error.
+int gatherInputs(const RunOptions &options, const EntryInfo &entry,
+                 std::vector<Tensor> &inputs);
 
 } // namespace kiln
 
