@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlockCache.h"
 #include "HostCall.h"
 #include "KernelLibrary.h"
 #include "ModelImpl.h"
@@ -105,7 +106,7 @@ void *hostAlloc(uint64_t bytes) {
   // 64-byte aligned, so MLIR's own alignment step is a no-op and a
   // result's data starts at its allocation.
   size_t size = (std::max<uint64_t>(bytes, 1) + 63) / 64 * 64;
-  void *ptr = std::aligned_alloc(64, size);
+  void *ptr = acquireBlock(size);
   if (!ptr)
     failAllocation(bytes, "out of memory allocating ");
   bool tracked = false;
@@ -115,7 +116,7 @@ void *hostAlloc(uint64_t bytes) {
   } catch (const std::bad_alloc &) {
   }
   if (!tracked) {
-    std::free(ptr);
+    releaseBlock(ptr);
     failAllocation(bytes, "out of memory allocating ");
   }
   return ptr;
@@ -125,7 +126,7 @@ void hostRelease(void *ptr) {
   if (!ptr)
     return;
   current->allocations.erase(ptr);
-  std::free(ptr);
+  releaseBlock(ptr);
 }
 
 //===--------------------------------------------------------------------===//
@@ -471,7 +472,7 @@ void raiseCallError(int64_t site) {
   std::longjmp(current->jump, 1);
 }
 
-void hostFree(void *ptr) { std::free(ptr); }
+void hostFree(void *ptr) { releaseBlock(ptr); }
 
 bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
                  void *results, std::vector<void *> &live, Error &error) {
@@ -482,7 +483,7 @@ bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
   if (setjmp(state->jump) != 0) {
     current = outer;
     for (void *ptr : state->allocations)
-      std::free(ptr);
+      releaseBlock(ptr);
     error = Error{model.renderSiteError(state->errorSite, state->errorMessage),
                   state->errorKind};
     return false;
@@ -513,7 +514,7 @@ callWithHostApi(const std::vector<Site> &sites,
   if (!invokeEntry(model, entry, args, nullptr, live, error))
     return error;
   for (void *ptr : live)
-    std::free(ptr);
+    releaseBlock(ptr);
   return {};
 }
 

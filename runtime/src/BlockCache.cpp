@@ -1,0 +1,89 @@
+//===- BlockCache.cpp - Memory for the buffers compiled code allocates ----===//
+//
+// Each block has a 64-byte header before it that records its size, so a
+// block can be released without the caller knowing it (a result's deleter,
+// the clean-up after a failed call). Cached blocks are kept by exact size,
+// rounded to pages: a model calls with the same shapes again and again, so
+// exact sizes are what repeat.
+//
+//===----------------------------------------------------------------------===//
+#include "BlockCache.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+#include <vector>
+
+namespace kiln {
+namespace {
+
+constexpr size_t kHeader = 64;
+constexpr size_t kPage = 4096;
+
+struct Cache {
+  std::mutex mutex;
+  std::unordered_map<size_t, std::vector<void *>> free;
+  size_t bytes = 0;
+};
+
+Cache &cache() {
+  // Never destroyed: results may be released after static destructors ran.
+  static Cache *instance = new Cache;
+  return *instance;
+}
+
+size_t &sizeOf(void *base) { return *static_cast<size_t *>(base); }
+
+} // namespace
+
+void *acquireBlock(size_t bytes) {
+  size_t size = (bytes + 63) / 64 * 64;
+  if (size >= kCachedBlockBytes) {
+    size = (size + kPage - 1) / kPage * kPage;
+    Cache &c = cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    auto found = c.free.find(size);
+    if (found != c.free.end() && !found->second.empty()) {
+      void *base = found->second.back();
+      found->second.pop_back();
+      c.bytes -= size;
+      return static_cast<char *>(base) + kHeader;
+    }
+  }
+  void *base = std::aligned_alloc(64, size + kHeader);
+  if (!base)
+    return nullptr;
+  sizeOf(base) = size;
+  return static_cast<char *>(base) + kHeader;
+}
+
+void releaseBlock(void *block) {
+  if (!block)
+    return;
+  void *base = static_cast<char *>(block) - kHeader;
+  size_t size = sizeOf(base);
+  if (kBlockCacheEnabled && size >= kCachedBlockBytes) {
+    Cache &c = cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (c.bytes + size <= kBlockCacheBytes) {
+      try {
+        c.free[size].push_back(base);
+        c.bytes += size;
+        return;
+      } catch (const std::bad_alloc &) {
+        // No room to remember it: free it instead.
+      }
+    }
+  }
+  std::free(base);
+}
+
+size_t cachedBytes() {
+  Cache &c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return c.bytes;
+}
+
+} // namespace kiln
