@@ -19,6 +19,11 @@ namespace kiln {
 /// on the module as `kiln.sites` and `kiln.strings`.
 std::unique_ptr<mlir::Pass> createLowerKilnToLinalgPass();
 
+/// The codegen strategy's tiling (codegen/strategy/Tiling.h): each fused
+/// group becomes an scf.forall over tiles of its root, with the group's
+/// other ops fused into the tile; the tile sizes are the CPU's.
+std::unique_ptr<mlir::Pass> createTileFusionGroupsPass();
+
 /// Rewrites math ops that LLVM would turn into libm calls (tanh, exp, log,
 /// ...) into polynomial approximations, so loops that use them vectorize.
 std::unique_ptr<mlir::Pass> createExpandMathPass();

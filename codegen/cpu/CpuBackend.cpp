@@ -66,6 +66,8 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
   PassManager pm(module.getContext());
   pm.enableVerifier(true);
   buildCpuLoweringPipeline(pm, optLevel, native);
+  if (request.instrument)
+    request.instrument(pm);
   if (failed(pm.run(module))) {
     error = "lowering to LLVM failed";
     return false;

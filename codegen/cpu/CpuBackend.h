@@ -4,12 +4,14 @@
 
 #include "codegen/cpu/NativeCode.h"
 
+#include <functional>
 #include <string>
 
 #include "mlir/IR/BuiltinAttributes.h"
 
 namespace mlir {
 class ModuleOp;
+class PassManager;
 } // namespace mlir
 
 namespace kiln {
@@ -23,6 +25,9 @@ struct CpuRequest {
   /// (resolveCpuTarget).
   std::string targetCpu = "host";
   std::string targetFeatures;
+  /// Called on the lowering's pass manager before it runs: the driver's
+  /// IR dumps and timing.
+  std::function<void(mlir::PassManager &)> instrument;
 };
 
 struct CpuArtifacts {

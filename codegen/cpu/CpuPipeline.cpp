@@ -31,6 +31,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -39,6 +40,7 @@ using namespace mlir;
 void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
                                     HalfFloatSupport native) {
   pm.addPass(createLowerKilnToLinalgPass());
+  pm.addPass(createTileFusionGroupsPass());
   if (optLevel > 0) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -75,6 +77,8 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
   pm.addPass(createCheckAllocationSizesPass());
   pm.addPass(createStridedCopiesPass());
   pm.addPass(createSkipEmptyLoopNestsPass());
+  // Tiles run one after another until the runtime's threads take them.
+  pm.addPass(createForallToForLoopPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   // f16 and bf16 are storage types: arithmetic and math on them run in f32,
   // as PyTorch's CPU kernels do, and only the conversions are left.

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/lowering/LoweringSupport.h"
+#include "codegen/strategy/Tiling.h"
 
 #include "ir/KilnDialect.h"
 
@@ -94,11 +95,16 @@ void fuseAndInlineGroups(ModuleOp module) {
   SmallVector<FusionGroupOp> groups;
   module.walk([&](FusionGroupOp group) { groups.push_back(group); });
   IRRewriter rewriter(context);
-  for (FusionGroupOp group : groups) {
+  Builder b(context);
+  for (auto [id, group] : llvm::enumerate(groups)) {
     // Fusion is a cost decision the kiln pass already made; the greedy
     // driver only has to reach the fixed point.
     (void)applyPatternsAndFoldGreedily(group.getBody(), frozen);
     Block &body = group.getBody().front();
+    // The group outlives its op as an attribute, which tiling reads
+    // (TileFusionGroups.cpp) to fuse the group's ops into one tile loop.
+    for (Operation &op : body.without_terminator())
+      op.setAttr(kFusionGroupAttrName, b.getI64IntegerAttr(id));
     Operation *yield = body.getTerminator();
     SmallVector<Value> results(yield->getOperands());
     rewriter.inlineBlockBefore(&body, group, group.getInputs());

@@ -186,7 +186,7 @@ template <typename Op> struct ReduceLowering : KilnLowering<Op> {
         return isMax ? b.create<arith::MaxSIOp>(l, x, a).getResult()
                      : b.create<arith::MinSIOp>(l, x, a).getResult();
       }
-      return isFloat ? b.create<arith::AddFOp>(l, x, a).getResult()
+      return isFloat ? sumStep(b, l, x, a)
                      : b.create<arith::AddIOp>(l, x, a).getResult();
     };
     Value value =
@@ -244,8 +244,7 @@ struct VarLowering : KilnLowering<VarOp> {
         buildReduction(rewriter, loc, {input}, {}, reduced, {acc}, {zero},
                        [&](OpBuilder &b, Location l, ValueRange args) {
                          Value x = convertScalar(b, l, args[0], acc);
-                         return SmallVector<Value>{
-                             b.create<arith::AddFOp>(l, x, args[1])};
+                         return SmallVector<Value>{sumStep(b, l, x, args[1])};
                        })
             .front();
     Value mean = mapElements(
@@ -268,7 +267,7 @@ struct VarLowering : KilnLowering<VarOp> {
                          Value d = b.create<arith::SubFOp>(l, x, args[1]);
                          Value d2 = b.create<arith::MulFOp>(l, d, d);
                          return SmallVector<Value>{
-                             b.create<arith::AddFOp>(l, d2, args[2])};
+                             sumStep(b, l, d2, args[2])};
                        })
             .front();
 

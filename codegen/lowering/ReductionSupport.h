@@ -23,6 +23,18 @@ inline Type accumulatorType(Type element) {
   return isHalf(element) ? Float32Type::get(element.getContext()) : element;
 }
 
+/// One step of a float sum. The steps may be reassociated, as PyTorch's
+/// vectorized reductions reassociate them: the sum is then taken in vector
+/// lanes and several accumulators, and the lanes are added at the end,
+/// which is both faster and closer to the exact sum than one left-to-right
+/// chain (docs/codegen.md).
+inline Value sumStep(OpBuilder &b, Location loc, Value x, Value acc) {
+  return b.create<arith::AddFOp>(
+      loc, x, acc,
+      arith::FastMathFlagsAttr::get(b.getContext(),
+                                    arith::FastMathFlags::reassoc));
+}
+
 inline Value constantOf(OpBuilder &b, Location loc, Type type, double value) {
   if (isa<FloatType>(type))
     return b.create<arith::ConstantOp>(loc, b.getFloatAttr(type, value));

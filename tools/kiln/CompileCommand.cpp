@@ -210,6 +210,38 @@ static std::string unknownPasses(llvm::StringRef pipeline) {
   return out;
 }
 
+/// Whether the command lowers past kiln IR, so the CPU pipeline runs.
+static bool lowersToCode(const CompileOptions &o) {
+  return !o.output.empty() || o.emit == "llvm" || o.emit == "asm";
+}
+
+/// The requested IR dumps and timing, on the kiln-level pipeline and on
+/// the CPU lowering alike, so that --print-ir-after-all shows every step.
+static void instrument(const CompileOptions &o,
+                       const mlir::OpPrintingFlags &flags,
+                       mlir::PassManager &pm) {
+  auto matches = [](const std::vector<std::string> &names) {
+    return [&names](mlir::Pass *pass, mlir::Operation *) {
+      return llvm::is_contained(names, pass->getArgument());
+    };
+  };
+  bool all = o.printIRAfterAll;
+  if (all || !o.printIRBefore.empty() || !o.printIRAfter.empty()) {
+    // Threads would interleave the dumps of nested pass managers.
+    pm.getContext()->disableMultithreading();
+    auto after = matches(o.printIRAfter);
+    pm.enableIRPrinting(
+        matches(o.printIRBefore),
+        [all, after](mlir::Pass *pass, mlir::Operation *op) {
+          return all || after(pass, op);
+        },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+        /*printAfterOnlyOnFailure=*/false, llvm::errs(), flags);
+  }
+  if (o.passTiming)
+    pm.enableTiming();
+}
+
 /// The kiln-level pipeline: `--passes` or the -O level's, with the
 /// requested IR dumps and timing. The verifier runs after every pass.
 static bool buildPassManager(const CompileOptions &o,
@@ -234,11 +266,18 @@ static bool buildPassManager(const CompileOptions &o,
     options.unroll.unrollMaxBody = o.unrollMaxBody;
     buildOptimizationPipeline(pm, options);
   }
-  // A name that matches no pass of this pipeline would print nothing,
-  // which looks like a pass that changed nothing; say so instead.
+  // A name that matches no pass of either pipeline would print nothing,
+  // which looks like a pass that changed nothing; say so instead. The CPU
+  // lowering's passes count when it runs (an archive, --emit=llvm|asm).
   std::vector<std::string> inPipeline;
   for (mlir::Pass &pass : pm.getPasses())
     inPipeline.push_back(pass.getArgument().str());
+  if (lowersToCode(o)) {
+    mlir::OpPassManager lowering("builtin.module");
+    buildCpuLoweringPipeline(lowering, o.optLevel);
+    for (mlir::Pass &pass : lowering.getPasses())
+      inPipeline.push_back(pass.getArgument().str());
+  }
   for (const auto *names : {&o.printIRBefore, &o.printIRAfter})
     for (const std::string &name : *names)
       if (!llvm::is_contained(inPipeline, name)) {
@@ -248,26 +287,7 @@ static bool buildPassManager(const CompileOptions &o,
                                     : llvm::join(inPipeline, ", "));
         return false;
       }
-  auto matches = [](const std::vector<std::string> &names) {
-    return [&names](mlir::Pass *pass, mlir::Operation *) {
-      return llvm::is_contained(names, pass->getArgument());
-    };
-  };
-  bool all = o.printIRAfterAll;
-  if (all || !o.printIRBefore.empty() || !o.printIRAfter.empty()) {
-    // Threads would interleave the dumps of nested pass managers.
-    pm.getContext()->disableMultithreading();
-    auto after = matches(o.printIRAfter);
-    pm.enableIRPrinting(
-        matches(o.printIRBefore),
-        [all, after](mlir::Pass *pass, mlir::Operation *op) {
-          return all || after(pass, op);
-        },
-        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
-        /*printAfterOnlyOnFailure=*/false, llvm::errs(), flags);
-  }
-  if (o.passTiming)
-    pm.enableTiming();
+  instrument(o, flags, pm);
   return true;
 }
 
@@ -611,6 +631,9 @@ int runCompile(const CompileOptions &given) {
     request.sharedObject = !o.output.empty();
     request.targetCpu = targets[i];
     request.targetFeatures = o.targetFeatures;
+    request.instrument = [&](mlir::PassManager &lowering) {
+      instrument(o, flags, lowering);
+    };
     if (!compileForCpu(*lowered, o.optLevel, request, cpu[i], error)) {
       if (!diags.hasErrors()) // else the located error says it all
         fmt::print(stderr, "kiln: error: {}\n", error);

@@ -1,0 +1,61 @@
+//===- CpuTiling.cpp - The CPU's tile sizes for fused groups --------------===//
+//
+// A tile is the unit of work the runtime's threads share, so it must be
+// large enough that handing it out (tens of nanoseconds) is noise, and
+// small enough that a few cores find many tiles to split. About 16K points
+// of the iteration space does both: 64 KB per f32 operand, which a core's
+// L2 holds with the group's temporaries, and 64 tiles for x[1M].
+//
+// Only leading parallel loops are cut: a reduction loop stays whole inside
+// a tile, so each tile reduces its own rows and no partial results are
+// merged. The loops before the cut one are tiled by 1 and those after it
+// stay whole, so a tile is a run of contiguous rows, as PyTorch's own
+// parallel_for splits its kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/strategy/Tiling.h"
+
+using namespace mlir;
+
+namespace kiln::codegen {
+
+static constexpr int64_t kTileElements = 16384;
+
+SmallVector<int64_t> cpuForallTileSizes(linalg::LinalgOp root) {
+  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = root.getIteratorTypesArray();
+  size_t loops = ranges.size();
+  size_t parallel = 0;
+  while (parallel < loops && iterators[parallel] == utils::IteratorType::parallel)
+    ++parallel;
+  if (parallel == 0)
+    return {};
+  // The points of one iteration of each loop: the product of the loops
+  // inside it. A dynamic extent is taken as large, which batch and
+  // sequence dims are.
+  SmallVector<int64_t> inner(loops, 1);
+  for (size_t d = loops - 1; d > 0; --d)
+    inner[d - 1] = ShapedType::isDynamic(ranges[d])
+                       ? kTileElements
+                       : std::min(kTileElements, inner[d] * ranges[d]);
+  int64_t points = 1;
+  for (int64_t range : ranges)
+    points = ShapedType::isDynamic(range) ? kTileElements + 1
+                                          : std::min(points * range,
+                                                     kTileElements + 1);
+  if (points <= kTileElements)
+    return {};
+  // The outermost parallel loop whose iterations are smaller than a tile
+  // is cut into runs of them; every loop outside it is cut by one.
+  size_t cut = 0;
+  while (cut + 1 < parallel && inner[cut] >= kTileElements)
+    ++cut;
+  SmallVector<int64_t> sizes(loops, 0);
+  for (size_t d = 0; d < cut; ++d)
+    sizes[d] = 1;
+  sizes[cut] = std::max<int64_t>(1, kTileElements / inner[cut]);
+  return sizes;
+}
+
+} // namespace kiln::codegen

@@ -1,0 +1,35 @@
+//===- Tiling.h - How fused groups are cut into tiles ------------*- C++ -*-===//
+//
+// The target-independent half of kiln's codegen strategy: each fusion group
+// becomes one `scf.forall` over tiles of its root op (the op whose result
+// leaves the group), with the group's other ops fused into the tile. Which
+// loops are tiled and how large a tile is are the target's choice: one
+// function per target, below, and nothing else decides.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_CODEGEN_STRATEGY_TILING_H
+#define KILN_CODEGEN_STRATEGY_TILING_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace kiln::codegen {
+
+/// The fusion group an op was lowered from: set when the lowering inlines
+/// kiln.fusion_group (FusionGroups.cpp), read and removed by tiling.
+inline constexpr llvm::StringLiteral kFusionGroupAttrName = "kiln.group";
+
+/// A target's tile sizes for the forall over `root`'s loops, one per loop
+/// (0: the loop stays whole inside each tile); empty to leave the group
+/// untiled.
+using ForallTileSizesFn =
+    llvm::SmallVector<int64_t> (*)(mlir::linalg::LinalgOp root);
+
+/// The CPU's choice (CpuTiling.cpp).
+llvm::SmallVector<int64_t> cpuForallTileSizes(mlir::linalg::LinalgOp root);
+
+} // namespace kiln::codegen
+
+#endif // KILN_CODEGEN_STRATEGY_TILING_H
