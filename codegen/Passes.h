@@ -24,6 +24,15 @@ std::unique_ptr<mlir::Pass> createLowerKilnToLinalgPass();
 /// other ops fused into the tile; the tile sizes are the CPU's.
 std::unique_ptr<mlir::Pass> createTileFusionGroupsPass();
 
+/// Moves the small buffers a tile allocates to its stack, at their static
+/// upper bound, so that a tile calls nothing (TileStackBuffers.cpp).
+std::unique_ptr<mlir::Pass> createTileStackBuffersPass();
+
+/// Hands each scf.forall's tiles to the runtime's threads through the
+/// ABI's parallel_for (a tile's small buffers move to its stack), or makes
+/// it a serial loop when a tile calls the runtime.
+std::unique_ptr<mlir::Pass> createParallelTilesPass();
+
 /// Rewrites math ops that LLVM would turn into libm calls (tanh, exp, log,
 /// ...) into polynomial approximations, so loops that use them vectorize.
 std::unique_ptr<mlir::Pass> createExpandMathPass();

@@ -27,6 +27,9 @@
 #include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -51,6 +54,10 @@ void kiln::registerCodegenDialects(DialectRegistry &registry) {
   // Tiling (codegen/strategy/) cuts linalg ops and fuses tensor ops.
   linalg::registerTilingInterfaceExternalModels(registry);
   tensor::registerTilingInterfaceExternalModels(registry);
+  // ParallelTiles.cpp bounds a partial tile's buffers.
+  affine::registerValueBoundsOpInterfaceExternalModels(registry);
+  arith::registerValueBoundsOpInterfaceExternalModels(registry);
+  memref::registerValueBoundsOpInterfaceExternalModels(registry);
   memref::registerAllocationOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
@@ -62,6 +69,8 @@ void kiln::registerCodegenDialects(DialectRegistry &registry) {
 void kiln::registerCodegenPasses() {
   registerPass([] { return createLowerKilnToLinalgPass(); });
   registerPass([] { return createTileFusionGroupsPass(); });
+  registerPass([] { return createTileStackBuffersPass(); });
+  registerPass([] { return createParallelTilesPass(); });
   registerPass([] { return createExpandMathPass(); });
   registerPass([] { return createUnusedLinalgInputsPass(); });
   registerPass([] { return createStridedCopiesPass(); });

@@ -19,6 +19,7 @@
 #include "llvm/IR/Module.h"
 
 #include <cstddef>
+#include <cstring>
 
 using namespace llvm;
 
@@ -77,11 +78,68 @@ void defineThunk(Function &fn, GlobalVariable &hostSlot, size_t offset,
   fn.setLinkage(GlobalValue::InternalLinkage);
 }
 
+/// Defines `kiln_parallel__X(n, points, values...)` (ParallelTiles.cpp) as:
+/// store the values in a frame on the stack, and call parallel_for with a
+/// trampoline that unpacks them and runs `kiln_tiles__X(begin, end,
+/// values...)` over its share of the n tiles.
+std::string defineParallelLauncher(Function &launcher,
+                                   GlobalVariable &hostSlot) {
+  Module &module = *launcher.getParent();
+  LLVMContext &context = module.getContext();
+  StringRef name = launcher.getName().drop_front(strlen("kiln_parallel__"));
+  Function *tiles = module.getFunction(("kiln_tiles__" + name).str());
+  if (!tiles || tiles->arg_size() != launcher.arg_size())
+    return ("no tile body for '" + launcher.getName() + "'").str();
+  SmallVector<Type *> fields;
+  for (Argument &arg : llvm::drop_begin(launcher.args(), 2))
+    fields.push_back(arg.getType());
+  auto *frameType = StructType::get(context, fields);
+  Type *ptr = PointerType::get(context, 0);
+  Type *i64 = Type::getInt64Ty(context);
+
+  auto *trampolineType =
+      FunctionType::get(Type::getVoidTy(context), {ptr, i64, i64}, false);
+  Function *trampoline =
+      Function::Create(trampolineType, GlobalValue::InternalLinkage,
+                       "kiln_trampoline__" + name, module);
+  {
+    IRBuilder<> b(BasicBlock::Create(context, "entry", trampoline));
+    SmallVector<Value *> args = {trampoline->getArg(1),
+                                 trampoline->getArg(2)};
+    for (auto [i, type] : llvm::enumerate(fields))
+      args.push_back(b.CreateLoad(
+          type, b.CreateStructGEP(frameType, trampoline->getArg(0), i)));
+    b.CreateCall(tiles, args);
+    b.CreateRetVoid();
+  }
+
+  IRBuilder<> b(BasicBlock::Create(context, "entry", &launcher));
+  Value *frame = b.CreateAlloca(frameType);
+  for (auto [i, arg] : llvm::enumerate(llvm::drop_begin(launcher.args(), 2)))
+    b.CreateStore(&arg, b.CreateStructGEP(frameType, frame, i));
+  Value *table = b.CreateLoad(ptr, &hostSlot, "host");
+  Value *slot = b.CreateConstInBoundsGEP1_64(
+      b.getInt8Ty(), table, offsetof(kiln_host_api, parallel_for));
+  auto *hookType = FunctionType::get(Type::getVoidTy(context),
+                                     {ptr, ptr, i64, i64}, false);
+  b.CreateCall(hookType, b.CreateLoad(ptr, slot),
+               {trampoline, frame, launcher.getArg(0), launcher.getArg(1)});
+  b.CreateRetVoid();
+  launcher.setLinkage(GlobalValue::InternalLinkage);
+  return "";
+}
+
 std::string defineHostThunks(Module &module, GlobalVariable &hostSlot) {
-  for (Function &fn : module) {
+  for (Function &fn : llvm::make_early_inc_range(module)) {
     if (!fn.isDeclaration())
       continue;
     StringRef name = fn.getName();
+    if (name.starts_with("kiln_parallel__")) {
+      if (std::string error = defineParallelLauncher(fn, hostSlot);
+          !error.empty())
+        return error;
+      continue;
+    }
     if (name == "_mlir_memref_to_llvm_alloc") {
       defineThunk(fn, hostSlot, offsetof(kiln_host_api, alloc), {});
       continue;

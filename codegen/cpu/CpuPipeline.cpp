@@ -31,7 +31,6 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -74,11 +73,11 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
   pm.addPass(createCanonicalizerPass());
 
   pm.addPass(createBufferizationToMemRefPass());
+  pm.addPass(createTileStackBuffersPass());
   pm.addPass(createCheckAllocationSizesPass());
   pm.addPass(createStridedCopiesPass());
   pm.addPass(createSkipEmptyLoopNestsPass());
-  // Tiles run one after another until the runtime's threads take them.
-  pm.addPass(createForallToForLoopPass());
+  pm.addPass(createParallelTilesPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   // f16 and bf16 are storage types: arithmetic and math on them run in f32,
   // as PyTorch's CPU kernels do, and only the conversions are left.

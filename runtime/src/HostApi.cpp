@@ -14,6 +14,7 @@
 #include "HostCall.h"
 #include "KernelLibrary.h"
 #include "ModelImpl.h"
+#include "ThreadPool.h"
 
 #include "kiln/Format.h"
 
@@ -441,6 +442,20 @@ void listMaterialize(void *list, int32_t op, int64_t axis,
   }
 }
 
+/// Loops with fewer points than this stay on the calling thread: waking a
+/// worker costs a few microseconds, the time of some 30K elementwise points.
+constexpr int64_t kMinParallelPoints = 32768;
+
+void hostParallelFor(void (*body)(void *, int64_t, int64_t), void *context,
+                     int64_t n, int64_t points) {
+  int threads = current->model->numThreads;
+  if (points <= 0 || n < (kMinParallelPoints + points - 1) / points)
+    threads = 1;
+  // The body is compiled code, which throws nothing; the pool's own
+  // failures (no thread could be started) leave the work to this thread.
+  parallelFor(body, context, n, threads);
+}
+
 uint64_t randomStream() {
   static std::atomic<uint64_t> next{0x9e3779b97f4a7c15ull};
   return next.fetch_add(0x9e3779b97f4a7c15ull);
@@ -457,7 +472,7 @@ const kiln_host_api table = {
     listLen,          listResultDim,
     listMaterialize,  randomStream,
     kernelMatmul,     kernelConv2d,
-    nullptr};
+    nullptr,          hostParallelFor};
 
 } // namespace
 

@@ -12,6 +12,7 @@
 #include "ApiBoundary.h"
 #include "CpuFeatures.h"
 #include "ModelImpl.h"
+#include "ThreadPool.h"
 #include "Untrusted.h"
 #include "ZipReader.h"
 
@@ -164,9 +165,21 @@ namespace {
 /// a copy of those bytes (named `path` in messages); every exception it
 /// lets through is caught there.
 Result<std::shared_ptr<Model::Impl>>
-loadArchive(const std::string &path,
+loadArchive(const std::string &path, const LoadOptions &options,
             const std::string_view *memory = nullptr) {
   auto impl = std::make_shared<Model::Impl>();
+  std::string threadsError;
+  impl->numThreads = options.numThreads > 0
+                         ? std::min(options.numThreads, kMaxThreads)
+                         : defaultThreadCount(&threadsError);
+  if (!threadsError.empty())
+    return loadError(path, threadsError, ErrorKind::InvalidArgument);
+  if (options.numThreads < 0)
+    return loadError(path,
+                     "LoadOptions::numThreads is " +
+                         std::to_string(options.numThreads) +
+                         "; expected 0 (the default) or a thread count",
+                     ErrorKind::InvalidArgument);
   std::string error =
       memory ? impl->archive.copy(memory->data(), memory->size())
              : impl->archive.open(path);
@@ -283,19 +296,21 @@ loadArchive(const std::string &path,
 
 } // namespace
 
-Result<Model> Model::load(const std::string &path) {
-  Result<std::shared_ptr<Impl>> impl =
-      catchAll<std::shared_ptr<Impl>>(path + ": ", [&] { return loadArchive(path); });
+Result<Model> Model::load(const std::string &path,
+                          const LoadOptions &options) {
+  Result<std::shared_ptr<Impl>> impl = catchAll<std::shared_ptr<Impl>>(
+      path + ": ", [&] { return loadArchive(path, options); });
   if (!impl)
     return impl.error();
   return Model(std::move(*impl));
 }
 
 Result<Model> Model::loadFromMemory(const void *data, size_t size,
-                                    const std::string &name) {
+                                    const std::string &name,
+                                    const LoadOptions &options) {
   std::string_view bytes(static_cast<const char *>(data), data ? size : 0);
   Result<std::shared_ptr<Impl>> impl = catchAll<std::shared_ptr<Impl>>(
-      name + ": ", [&] { return loadArchive(name, &bytes); });
+      name + ": ", [&] { return loadArchive(name, options, &bytes); });
   if (!impl)
     return impl.error();
   return Model(std::move(*impl));
@@ -306,6 +321,8 @@ const std::vector<EntryInfo> &Model::entries() const { return impl->entries; }
 const std::vector<WeightInfo> &Model::weights() const { return impl->weights; }
 
 const std::string &Model::cpuTarget() const { return impl->cpu->name; }
+
+int Model::numThreads() const { return impl->numThreads; }
 
 const EntryInfo *Model::entry(std::string_view name) const {
   for (const EntryInfo &entry : impl->entries)

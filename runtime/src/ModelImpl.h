@@ -42,6 +42,9 @@ struct Model::Impl {
   std::vector<WeightInfo> weights;
   std::vector<std::string> weightFiles;
 
+  /// The threads one call's parallel loops may use (LoadOptions).
+  int numThreads = 1;
+
   void *library = nullptr; // dlopen handle of the code object
   /// The memfd the code object was loaded from. It stays open as long as
   /// the library is loaded: the loader knows the library by the name

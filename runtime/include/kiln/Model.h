@@ -95,16 +95,27 @@ struct WeightInfo {
   const void *data = nullptr;
 };
 
+/// How a loaded model runs.
+struct LoadOptions {
+  /// The threads one call's parallel loops may use, the calling thread
+  /// included: 0 for the default (KILN_NUM_THREADS if set, else the cores
+  /// this process may run on), 1 to stay on the calling thread. All models
+  /// share one pool of threads (docs/runtime.md, Threads).
+  int numThreads = 0;
+};
+
 class Model {
 public:
   /// Maps the archive, checks its manifest, checksums and target CPU, and
   /// loads its code. Nothing is written to disk.
-  static Result<Model> load(const std::string &path);
+  static Result<Model> load(const std::string &path,
+                            const LoadOptions &options = {});
   /// Loads an archive held in memory (`size` bytes at `data`), with the
   /// same checks. The bytes are copied, so the buffer may be freed once
   /// this returns. Messages name the archive `name`.
   static Result<Model> loadFromMemory(const void *data, size_t size,
-                                      const std::string &name = "<memory>");
+                                      const std::string &name = "<memory>",
+                                      const LoadOptions &options = {});
 
   const std::vector<EntryInfo> &entries() const;
   /// The entry called `name`, or nullptr.
@@ -115,6 +126,8 @@ public:
   /// The `--target-cpu` name of the code object that was loaded: the first
   /// of the archive's (best first) that this CPU runs, e.g. "x86-64-v3".
   const std::string &cpuTarget() const;
+  /// The threads one call may use (LoadOptions::numThreads, resolved).
+  int numThreads() const;
 
   /// Runs entry point `name`. Inputs are checked against its signature
   /// (count, dtype, rank, static dims, and one size per dim symbol) before

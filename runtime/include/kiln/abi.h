@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 3
+#define KILN_ABI_VERSION 4
 
 /* The largest tensor, in bytes, that compiled code or the runtime will
  * create: 2^47, the user address space of x86-64 with 4-level paging.
@@ -144,6 +144,16 @@ typedef struct kiln_host_api {
 
   /* Reserved for device kernel launches; NULL in ABI version 3. */
   void *launch_kernel;
+
+  /* Since version 4. Runs body(context, begin, end) over the tiles
+   * [0, n), split into chunks that the runtime's threads and the calling
+   * thread share; returns when every tile has run. `points` is the work
+   * of one tile (iteration points), by which the runtime keeps small loops
+   * on the calling thread. The body runs on other threads, so it calls
+   * nothing in this table: codegen passes only tile loops that neither
+   * allocate nor raise nor call the runtime (codegen/cpu/ParallelTiles.cpp). */
+  void (*parallel_for)(void (*body)(void *context, int64_t begin, int64_t end),
+                       void *context, int64_t n, int64_t points);
 } kiln_host_api;
 
 /* One entry point. `args[i]` points to the descriptor of argument i (a
