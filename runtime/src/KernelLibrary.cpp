@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLibrary.h"
+#include "ThreadPool.h"
 #include "HostCall.h"
 
 #include "kiln/Tensor.h"
@@ -622,6 +623,8 @@ bool failed(std::string message) {
 void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
                   const kiln_unranked_memref *out, int64_t site,
                   int32_t dtype) {
+  // oneDNN's OpenMP threads need the cores the pool's workers spin on.
+  stopSpinning();
   if (failed(guarded("matmul", dtype,
                      [&] { return matmul(*a, *b, *out, dtype); })))
     raiseCallError(site);
@@ -635,6 +638,7 @@ void kernelConv2d(const kiln_unranked_memref *input,
                   int64_t site, int32_t dtype) {
   ConvParams params = {strideH,   strideW,   padH,  padW,
                        dilationH, dilationW, groups};
+  stopSpinning();
   if (failed(guarded("conv2d", dtype, [&] {
         return conv2d(*input, *weight, *out, params, dtype);
       })))

@@ -63,6 +63,9 @@ struct Job {
   std::atomic<bool> complete{false};
 };
 
+/// Set by stopSpinning, cleared by the next loop: spinning workers sleep.
+std::atomic<bool> sleepNow{false};
+
 /// Set on the pool's workers and on a caller while it runs chunks: a loop
 /// started there runs inline.
 thread_local bool insideChunk = false;
@@ -108,6 +111,7 @@ public:
       std::lock_guard<std::mutex> lock(mutex);
       queue.push_back(&job);
       ++queued;
+      sleepNow = false;
     }
     for (int i = 0; i < helpers; ++i)
       ready.notify_one();
@@ -130,7 +134,7 @@ private:
     while (true) {
       if (queue.empty()) {
         lock.unlock();
-        spinUntil([&] { return queued.load() > 0; });
+        spinUntil([&] { return queued.load() > 0 || sleepNow.load(); });
         lock.lock();
         ready.wait(lock, [&] { return !queue.empty(); });
       }
@@ -179,6 +183,8 @@ Pool &pool() {
 }
 
 } // namespace
+
+void stopSpinning() { sleepNow = true; }
 
 int defaultThreadCount(std::string *error) {
   int cores = 1;

@@ -35,6 +35,12 @@ using LoopBody = void (*)(void *context, int64_t begin, int64_t end);
 /// here once every chunk is done; the others' are dropped.
 void parallelFor(LoopBody body, void *context, int64_t n, int threads);
 
+/// Sends the workers that wait for the next loop to sleep at once, instead
+/// of after their spin: called before work that has threads of its own
+/// (oneDNN's OpenMP team), which would otherwise share the cores with
+/// spinning workers. The next parallelFor wakes them.
+void stopSpinning();
+
 /// The same for any callable `fn(begin, end)`.
 template <typename Fn>
 void parallelFor(int64_t n, int threads, Fn &&fn) {
