@@ -2,9 +2,9 @@
 //
 // Each block has a 64-byte header before it that records its size, so a
 // block can be released without the caller knowing it (a result's deleter,
-// the clean-up after a failed call). Cached blocks are kept by exact size,
-// rounded to pages: a model calls with the same shapes again and again, so
-// exact sizes are what repeat.
+// the clean-up after a failed call). Cached blocks are kept by size class
+// (sizeClass): a model calls with the same shapes again and again, so the
+// same classes repeat, and a warm call takes every block from the cache.
 //
 //===----------------------------------------------------------------------===//
 #include "BlockCache.h"
@@ -36,12 +36,22 @@ Cache &cache() {
 
 size_t &sizeOf(void *base) { return *static_cast<size_t *>(base); }
 
+/// The size a request is served with: a power of two from 64 bytes below
+/// kCachedBlockBytes, whole pages above, so that sizes repeat.
+size_t sizeClass(size_t bytes) {
+  if (bytes >= kCachedBlockBytes)
+    return (bytes + kPage - 1) / kPage * kPage;
+  size_t size = 64;
+  while (size < bytes)
+    size *= 2;
+  return size;
+}
+
 } // namespace
 
 void *acquireBlock(size_t bytes) {
-  size_t size = (bytes + 63) / 64 * 64;
-  if (size >= kCachedBlockBytes) {
-    size = (size + kPage - 1) / kPage * kPage;
+  size_t size = sizeClass(bytes);
+  if (kBlockCacheEnabled) {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);
     auto found = c.free.find(size);
@@ -64,7 +74,7 @@ void releaseBlock(void *block) {
     return;
   void *base = static_cast<char *>(block) - kHeader;
   size_t size = sizeOf(base);
-  if (kBlockCacheEnabled && size >= kCachedBlockBytes) {
+  if (kBlockCacheEnabled) {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);
     if (c.bytes + size <= kBlockCacheBytes) {

@@ -26,8 +26,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <iterator>
 #include <mutex>
-#include <unordered_set>
+#include <vector>
 
 namespace kiln {
 namespace {
@@ -40,7 +41,10 @@ struct List {
 struct CallState {
   const Model::Impl *model = nullptr;
   std::jmp_buf jump;
-  std::unordered_set<void *> allocations;
+  /// Live allocations, most recent last (a call frees its temporaries
+  /// in about the order it made them). Its capacity is the thread's
+  /// between calls (spareAllocations), so a warm call allocates nothing.
+  std::vector<void *> allocations;
   std::vector<std::unique_ptr<List>> lists;
   int64_t errorSite = -1;
   std::string errorMessage;
@@ -52,6 +56,7 @@ struct CallState {
 };
 
 thread_local CallState *current = nullptr;
+thread_local std::vector<void *> spareAllocations;
 
 [[noreturn]] void fail(int64_t site, std::string message) {
   current->errorSite = site;
@@ -112,7 +117,7 @@ void *hostAlloc(uint64_t bytes) {
     failAllocation(bytes, "out of memory allocating ");
   bool tracked = false;
   try {
-    current->allocations.insert(ptr);
+    current->allocations.push_back(ptr);
     tracked = true;
   } catch (const std::bad_alloc &) {
   }
@@ -126,7 +131,10 @@ void *hostAlloc(uint64_t bytes) {
 void hostRelease(void *ptr) {
   if (!ptr)
     return;
-  current->allocations.erase(ptr);
+  std::vector<void *> &live = current->allocations;
+  auto it = std::find(live.rbegin(), live.rend(), ptr);
+  if (it != live.rend())
+    live.erase(std::next(it).base());
   releaseBlock(ptr);
 }
 
@@ -491,21 +499,24 @@ void hostFree(void *ptr) { releaseBlock(ptr); }
 
 bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
                  void *results, std::vector<void *> &live, Error &error) {
-  auto state = std::make_unique<CallState>();
-  state->model = &model;
+  CallState state;
+  state.model = &model;
+  state.allocations.swap(spareAllocations);
+  state.allocations.clear();
   CallState *outer = current;
-  current = state.get();
-  if (setjmp(state->jump) != 0) {
+  current = &state;
+  if (setjmp(state.jump) != 0) {
     current = outer;
-    for (void *ptr : state->allocations)
+    for (void *ptr : state.allocations)
       releaseBlock(ptr);
-    error = Error{model.renderSiteError(state->errorSite, state->errorMessage),
-                  state->errorKind};
+    error = Error{model.renderSiteError(state.errorSite, state.errorMessage),
+                  state.errorKind};
     return false;
   }
   fn(args, results);
   current = outer;
-  live.assign(state->allocations.begin(), state->allocations.end());
+  live.assign(state.allocations.begin(), state.allocations.end());
+  spareAllocations.swap(state.allocations);
   return true;
 }
 

@@ -11,6 +11,7 @@
 
 #include "ApiBoundary.h"
 #include "CpuFeatures.h"
+#include "EntryCall.h"
 #include "ModelImpl.h"
 #include "ThreadPool.h"
 #include "Untrusted.h"
@@ -146,15 +147,6 @@ std::string locateWeights(Model::Impl &impl,
     weight.data = data;
   }
   return "";
-}
-
-std::string describeDims(const std::vector<DimInfo> &dims) {
-  std::string out = "[";
-  for (size_t i = 0; i < dims.size(); ++i)
-    out += (i ? ", " : "") +
-           (dims[i].symbol.empty() ? std::to_string(dims[i].size)
-                                   : dims[i].symbol);
-  return out + "]";
 }
 
 } // namespace
@@ -331,250 +323,45 @@ const EntryInfo *Model::entry(std::string_view name) const {
   return nullptr;
 }
 
-namespace {
-
-/// Checks that compiled code can work with `input` without any size it
-/// derives from the shape wrapping (kiln/abi.h): no dim is negative, and
-/// the dims, each 0 counted as 1, span at most KILN_MAX_TENSOR_BYTES.
-/// Returns an error message or "".
-std::string checkInputSize(const Tensor &input) {
-  const std::vector<int64_t> &shape = input.shape();
-  if (std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d < 0; }))
-    return "a dim is negative";
-  uint64_t bound;
-  if (!checkedByteSize(shape, dtypeSize(input.dtype()), bound,
-                       /*zeroAsOne=*/true))
-    return "kiln refuses inputs whose dims, with each 0 counted as 1, span "
-           "more than 2^47 bytes";
-  if (input.nbytes() != 0 && !input.data())
-    return "it has no data";
-  return "";
+/// The index of entry `name`, or the NotFound error that lists them.
+static Result<size_t> findEntry(const Model::Impl &impl,
+                                std::string_view name) {
+  for (size_t i = 0; i < impl.entries.size(); ++i)
+    if (impl.entries[i].name == name)
+      return i;
+  std::string names;
+  for (const EntryInfo &entry : impl.entries)
+    names += (names.empty() ? "" : ", ") + entry.name;
+  return Error{"no entry point " + inQuotes(name) +
+                   " in this archive (it has: " + names + ")",
+               ErrorKind::NotFound};
 }
-
-/// Checks inputs against the signature: count, dtype, rank, static dims,
-/// one size per dim symbol, and sizes that cannot wrap. Returns an error
-/// message or "".
-std::string checkInputs(const EntryInfo &entry,
-                        const std::vector<Tensor> &inputs) {
-  // Trailing optional inputs may be left out, as Python's `= None`, and
-  // so may trailing inputs with a default.
-  size_t required = entry.args.size();
-  while (required > 0 && (entry.args[required - 1].optional ||
-                          entry.args[required - 1].hasDefault()))
-    --required;
-  if (inputs.size() < required || inputs.size() > entry.args.size()) {
-    std::string names;
-    for (const ValueInfo &arg : entry.args)
-      names += (names.empty() ? "" : ", ") + arg.name +
-               (arg.optional ? " (optional)"
-                : arg.hasDefault() ? " (has a default)"
-                                   : "");
-    std::string count = std::to_string(entry.args.size());
-    if (required != entry.args.size())
-      count = std::to_string(required) + " to " + count;
-    return "'" + entry.name + "' takes " + count + " input" +
-           (entry.args.size() == 1 ? "" : "s") + " (" + names + "), got " +
-           std::to_string(inputs.size());
-  }
-  std::vector<std::pair<std::string, std::pair<int64_t, std::string>>> bound;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const ValueInfo &arg = entry.args[i];
-    const Tensor &input = inputs[i];
-    std::string what = "input '" + arg.name + "' of '" + entry.name + "'";
-    if (input.isNone()) {
-      // None binds no dim symbol: the code never reads an absent input.
-      if (!arg.optional && !arg.hasDefault())
-        return what + " is required, but got None (only an Optional "
-                      "input may be None)";
-      continue;
-    }
-    if (input.dtype() != arg.dtype)
-      return what + " must be " + std::string(dtypeName(arg.dtype)) +
-             ", got " + std::string(dtypeName(input.dtype()));
-    if (input.rank() != static_cast<int64_t>(arg.dims.size()))
-      return what + " must have rank " + std::to_string(arg.dims.size()) +
-             " (shape " + describeDims(arg.dims) + "), got rank " +
-             std::to_string(input.rank()) + " (shape " +
-             shapeText(input.shape()) + ")";
-    std::string problem = checkInputSize(input);
-    if (!problem.empty())
-      return what + " has shape " + shapeText(input.shape()) + ": " + problem;
-    for (size_t d = 0; d < arg.dims.size(); ++d) {
-      int64_t size = input.shape()[d];
-      const DimInfo &dim = arg.dims[d];
-      if (dim.symbol.empty()) {
-        if (size != dim.size)
-          return what + " must have shape " + describeDims(arg.dims) +
-                 ", got " + shapeText(input.shape()) + " (dim " +
-                 std::to_string(d) + " must be " + std::to_string(dim.size) +
-                 ")";
-        continue;
-      }
-      if (dim.symbol == "?")
-        continue;
-      auto it = std::find_if(bound.begin(), bound.end(), [&](const auto &b) {
-        return b.first == dim.symbol;
-      });
-      if (it == bound.end()) {
-        bound.push_back({dim.symbol, {size, arg.name}});
-      } else if (it->second.first != size) {
-        return what + " has " + dim.symbol + " = " + std::to_string(size) +
-               " in dim " + std::to_string(d) + ", but input '" +
-               it->second.second + "' has " + dim.symbol + " = " +
-               std::to_string(it->second.first);
-      }
-    }
-  }
-  return "";
-}
-
-/// A ranked memref descriptor: allocated, aligned, offset, sizes, strides.
-std::vector<int64_t> describeInput(const Tensor &tensor) {
-  std::vector<int64_t> desc;
-  auto pointer = reinterpret_cast<int64_t>(tensor.data());
-  desc.push_back(pointer);
-  desc.push_back(pointer);
-  desc.push_back(0);
-  for (int64_t size : tensor.shape())
-    desc.push_back(size);
-  int64_t stride = 1;
-  std::vector<int64_t> strides(tensor.shape().size());
-  for (size_t i = strides.size(); i-- > 0;) {
-    strides[i] = stride;
-    stride *= tensor.shape()[i];
-  }
-  desc.insert(desc.end(), strides.begin(), strides.end());
-  return desc;
-}
-
-/// Turns the result descriptors of a successful call into Tensors. Each
-/// output owns its buffer; one that is returned twice, or whose data does
-/// not start at its allocation, is copied instead. Every buffer in `live`
-/// that no output adopts is freed, even when this throws.
-std::vector<Tensor> collectOutputs(const EntryInfo &entry,
-                                   const std::vector<int64_t> &results,
-                                   const std::vector<void *> &live) {
-  std::vector<Tensor> outputs;
-  std::vector<void *> owned;
-  auto freeUnowned = [&] {
-    for (void *ptr : live)
-      if (std::find(owned.begin(), owned.end(), ptr) == owned.end())
-        hostFree(ptr);
-  };
-  try {
-    owned.reserve(entry.results.size());
-    size_t word = 0;
-    for (const ValueInfo &info : entry.results) {
-      size_t rank = info.dims.size();
-      void *allocated = reinterpret_cast<void *>(results[word]);
-      auto *aligned = reinterpret_cast<uint8_t *>(results[word + 1]);
-      int64_t offset = results[word + 2];
-      std::vector<int64_t> shape(results.begin() + word + 3,
-                                 results.begin() + word + 3 + rank);
-      word += 3 + 2 * rank;
-      uint64_t bytes;
-      if (!checkedByteSize(shape, dtypeSize(info.dtype), bytes))
-        throw std::length_error("result " + inQuotes(info.name) + " of " +
-                                inQuotes(entry.name) + " has shape " +
-                                shapeText(shape) +
-                                ", which no tensor can have");
-      uint8_t *data =
-          aligned + offset * static_cast<int64_t>(dtypeSize(info.dtype));
-      bool taken =
-          std::find(owned.begin(), owned.end(), allocated) != owned.end();
-      if (data == allocated && !taken) {
-        // Owned before adopt: if adopt throws, it has already freed it.
-        owned.push_back(allocated);
-        outputs.push_back(
-            Tensor::adopt(info.dtype, shape, allocated, hostFree));
-        continue;
-      }
-      Tensor copy = Tensor::zeros(info.dtype, shape);
-      std::memcpy(copy.data(), data, copy.nbytes());
-      outputs.push_back(copy);
-    }
-  } catch (...) {
-    freeUnowned();
-    throw;
-  }
-  freeUnowned();
-  return outputs;
-}
-
-Result<std::vector<Tensor>> runEntry(const Model::Impl &impl,
-                                     std::string_view name,
-                                     const std::vector<Tensor> &inputs) {
-  size_t index = 0;
-  while (index < impl.entries.size() && impl.entries[index].name != name)
-    ++index;
-  if (index == impl.entries.size()) {
-    std::string names;
-    for (const EntryInfo &entry : impl.entries)
-      names += (names.empty() ? "" : ", ") + entry.name;
-    return Error{"no entry point " + inQuotes(name) +
-                     " in this archive (it has: " + names + ")",
-                 ErrorKind::NotFound};
-  }
-  const EntryInfo &entry = impl.entries[index];
-  std::string error = checkInputs(entry, inputs);
-  if (!error.empty())
-    return Error{error};
-
-  // An optional input passes its tensor, then a rank-0 bool that says
-  // whether it is there (docs/archive.md). An absent one passes no data
-  // (a scalar, a zero) and its declared rank, static sizes kept and
-  // symbols 0.
-  static const uint8_t kPresent = 1, kAbsent = 0;
-  std::vector<std::vector<int64_t>> descriptors;
-  for (size_t i = 0; i < entry.args.size(); ++i) {
-    const ValueInfo &arg = entry.args[i];
-    bool omitted = i >= inputs.size();
-    bool absent = omitted || inputs[i].isNone();
-    // A default stands for an input left out, and for None unless None
-    // is a value the input can take.
-    if (absent && arg.hasDefault() && (omitted || !arg.optional)) {
-      absent = false;
-      descriptors.push_back(describeInput(arg.defaultValue));
-    } else if (!absent) {
-      descriptors.push_back(describeInput(inputs[i]));
-    } else {
-      std::vector<int64_t> shape;
-      for (const DimInfo &dim : arg.dims)
-        shape.push_back(dim.symbol.empty() ? dim.size : 0);
-      // The code reads a scalar argument where it starts, before any test
-      // of its flag, so an absent one points at a zero.
-      static const int64_t kZero = 0;
-      descriptors.push_back(describeInput(Tensor::borrow(
-          arg.dtype, shape,
-          arg.scalar ? const_cast<int64_t *>(&kZero) : nullptr)));
-    }
-    if (arg.optional)
-      descriptors.push_back(describeInput(Tensor::borrow(
-          DType::Bool, {},
-          const_cast<uint8_t *>(absent ? &kAbsent : &kPresent))));
-  }
-  std::vector<void *> args;
-  for (auto &desc : descriptors)
-    args.push_back(desc.data());
-  size_t resultWords = 0;
-  for (const ValueInfo &result : entry.results)
-    resultWords += 3 + 2 * result.dims.size();
-  std::vector<int64_t> results(resultWords + 1, 0);
-
-  std::vector<void *> live;
-  Error failure;
-  if (!invokeEntry(impl, impl.entryFunctions[index], args.data(),
-                   results.data(), live, failure))
-    return failure;
-  return collectOutputs(entry, results, live);
-}
-
-} // namespace
 
 Result<std::vector<Tensor>> Model::run(std::string_view name,
                                        const std::vector<Tensor> &inputs) const {
-  return catchAll<std::vector<Tensor>>(
-      "", [&] { return runEntry(*impl, name, inputs); });
+  return catchAll<std::vector<Tensor>>("", [&]() -> Result<std::vector<Tensor>> {
+    Result<size_t> index = findEntry(*impl, name);
+    if (!index)
+      return index.error();
+    return runEntry(*impl, *index, inputs);
+  });
+}
+
+Result<Function> Model::function(std::string_view name) const {
+  return catchAll<Function>("", [&]() -> Result<Function> {
+    Result<size_t> index = findEntry(*impl, name);
+    if (!index)
+      return index.error();
+    return Function(impl, *index);
+  });
+}
+
+const EntryInfo &Function::info() const { return impl->entries[index]; }
+
+Result<void> Function::run(const std::vector<Tensor> &inputs,
+                           std::vector<Tensor> &outputs) const {
+  return catchAll<void>("", [&] { return runEntryInto(*impl, index, inputs,
+                                                      outputs); });
 }
 
 } // namespace kiln

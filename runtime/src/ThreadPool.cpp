@@ -16,7 +16,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
-#include <deque>
 #include <exception>
 #include <mutex>
 #include <sched.h>
@@ -170,7 +169,9 @@ private:
 
   std::mutex mutex;
   std::condition_variable ready, finished;
-  std::deque<Job *> queue;
+  /// A vector, not a deque: it keeps its capacity, where a deque that
+  /// jobs pass through allocates a block now and then.
+  std::vector<Job *> queue;
   /// queue.size(), for spinning workers to read without the mutex.
   std::atomic<int> queued{0};
   std::vector<std::thread> threads;

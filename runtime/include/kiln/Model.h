@@ -104,6 +104,8 @@ struct LoadOptions {
   int numThreads = 0;
 };
 
+class Function;
+
 class Model {
 public:
   /// Maps the archive, checks its manifest, checksums and target CPU, and
@@ -141,11 +143,42 @@ public:
   Result<std::vector<Tensor>> run(std::string_view name,
                                   const std::vector<Tensor> &inputs) const;
 
+  /// Entry point `name`, looked up once, for calls that allocate nothing
+  /// (Function::run). NotFound when there is none.
+  Result<Function> function(std::string_view name) const;
+
   struct Impl;
 
 private:
   explicit Model(std::shared_ptr<const Impl> impl) : impl(std::move(impl)) {}
   std::shared_ptr<const Impl> impl;
+};
+
+/// An entry point of a loaded Model, for calls on a hot path: run() checks
+/// the inputs exactly as Model::run does, then writes each result into a
+/// tensor the caller made, so a warm call allocates nothing at all. It
+/// holds the Model's archive, and like the Model it may be used by any
+/// number of threads at once.
+///
+///   auto forward = model->function("forward");
+///   std::vector<kiln::Tensor> out = {kiln::Tensor::zeros(kiln::DType::F32, {1, 10})};
+///   for (...) forward->run({x}, out);
+class Function {
+public:
+  const EntryInfo &info() const;
+  /// Runs the entry on `inputs` (as Model::run takes them) and copies
+  /// result i into outputs[i], which must have the result's dtype and,
+  /// once the call has run, its shape (a result with a dim symbol has the
+  /// size the inputs gave it). On any error no output is written.
+  Result<void> run(const std::vector<Tensor> &inputs,
+                   std::vector<Tensor> &outputs) const;
+
+private:
+  friend class Model;
+  Function(std::shared_ptr<const Model::Impl> impl, size_t index)
+      : impl(std::move(impl)), index(index) {}
+  std::shared_ptr<const Model::Impl> impl;
+  size_t index;
 };
 
 } // namespace kiln

@@ -1,11 +1,12 @@
 //===- BenchCommand.cpp - `kiln bench` and `kiln-run bench` ---------------===//
 //
 // Times an entry point as an app would call it: Model::load, then run() on
-// the same inputs again and again. Each call is timed alone, so the minimum
-// (the code's speed on a quiet machine), the median and the maximum (a
-// page fault or a preempted thread) all show. The first call is reported
-// apart, because a slow first call is exactly what an ahead-of-time
-// compiler promises away.
+// the same inputs again and again, then the same through Function::run,
+// which writes into outputs made once and allocates nothing. Each call is
+// timed alone, so the minimum (the code's speed on a quiet machine), the
+// median and the maximum (a page fault or a preempted thread) all show.
+// The first call is reported apart, because a slow first call is exactly
+// what an ahead-of-time compiler promises away.
 //
 //===----------------------------------------------------------------------===//
 #include "RunCommand.h"
@@ -77,14 +78,31 @@ std::string jsonString(const std::string &text) {
   return out + "\"";
 }
 
-/// One call; false after printing the error it returned.
-bool call(const Model &model, const EntryInfo &entry,
-          const std::vector<Tensor> &inputs) {
-  Result<std::vector<Tensor>> outputs = model.run(entry.name, inputs);
-  if (outputs)
+template <typename T> bool reported(const Result<T> &result) {
+  if (result)
     return true;
-  fmt::print(stderr, "kiln: error: {}\n", outputs.error().message);
+  fmt::print(stderr, "kiln: error: {}\n", result.error().message);
   return false;
+}
+
+/// Min, median and max of `calls` timed calls of `call` (which returns
+/// false after printing an error), after `warmup` untimed ones; empty on
+/// an error.
+template <typename Call>
+std::vector<double> timeCalls(unsigned warmup, unsigned calls, Call call) {
+  for (unsigned i = 0; i < warmup; ++i)
+    if (!call())
+      return {};
+  std::vector<double> times;
+  times.reserve(calls);
+  for (unsigned i = 0; i < calls; ++i) {
+    Clock::time_point start = Clock::now();
+    if (!call())
+      return {};
+    times.push_back(microseconds(Clock::now() - start));
+  }
+  std::sort(times.begin(), times.end());
+  return {times.front(), times[times.size() / 2], times.back()};
 }
 
 } // namespace
@@ -105,38 +123,48 @@ int runBench(const BenchOptions &o) {
     return status;
 
   start = Clock::now();
-  if (!call(*model, *entry, inputs))
-    return 1;
+  Result<std::vector<Tensor>> first = model->run(entry->name, inputs);
   double firstUs = microseconds(Clock::now() - start);
-  for (unsigned i = 0; i < o.warmup; ++i)
-    if (!call(*model, *entry, inputs))
-      return 1;
-  std::vector<double> times;
-  times.reserve(o.iterations);
-  for (unsigned i = 0; i < o.iterations; ++i) {
-    start = Clock::now();
-    if (!call(*model, *entry, inputs))
-      return 1;
-    times.push_back(microseconds(Clock::now() - start));
-  }
-  std::sort(times.begin(), times.end());
-  double median = times[times.size() / 2];
+  if (!reported(first))
+    return 1;
+  std::vector<double> run = timeCalls(o.warmup, o.iterations, [&] {
+    return reported(model->run(entry->name, inputs));
+  });
+  Result<Function> function = model->function(entry->name);
+  if (run.empty() || !reported(function))
+    return 1;
+  // Outputs shaped as the first call's results, which these inputs give.
+  std::vector<Tensor> outputs;
+  for (const Tensor &result : *first)
+    outputs.push_back(Tensor::zeros(result.dtype(), result.shape()));
+  std::vector<double> into = timeCalls(o.warmup, o.iterations, [&] {
+    return reported(function->run(inputs, outputs));
+  });
+  if (into.empty())
+    return 1;
   if (o.json) {
-    fmt::print("{{\"entry\": {}, \"cpu_target\": {}, \"load_us\": "
-               "{:.3f}, \"first_us\": {:.3f}, \"iterations\": {}, \"min_us\": "
-               "{:.4f}, \"median_us\": {:.4f}, \"max_us\": {:.4f}}}\n",
-               jsonString(entry->name), jsonString(model->cpuTarget()), loadUs, firstUs,
-               times.size(), times.front(), median, times.back());
+    fmt::print("{{\"entry\": {}, \"cpu_target\": {}, \"threads\": {}, "
+               "\"load_us\": {:.3f}, \"first_us\": {:.3f}, \"iterations\": "
+               "{}, \"min_us\": {:.4f}, \"median_us\": {:.4f}, \"max_us\": "
+               "{:.4f}, \"function_min_us\": {:.4f}, \"function_median_us\": "
+               "{:.4f}, \"function_max_us\": {:.4f}}}\n",
+               jsonString(entry->name), jsonString(model->cpuTarget()),
+               model->numThreads(), loadUs, firstUs, o.iterations, run[0],
+               run[1], run[2], into[0], into[1], into[2]);
     return 0;
   }
-  fmt::print("{} ({}), entry {}\n", o.run.archive, model->cpuTarget(),
-             escaped(entry->name));
+  fmt::print("{} ({}, {} thread{}), entry {}\n", o.run.archive,
+             model->cpuTarget(), model->numThreads(),
+             model->numThreads() == 1 ? "" : "s", escaped(entry->name));
   fmt::print("load:       {}\n", humanTime(loadUs));
   fmt::print("first call: {}\n", humanTime(firstUs));
   fmt::print("per call:   min {}, median {}, max {} ({} calls after {} "
              "warm-up)\n",
-             humanTime(times.front()), humanTime(median),
-             humanTime(times.back()), times.size(), o.warmup);
+             humanTime(run[0]), humanTime(run[1]), humanTime(run[2]),
+             o.iterations, o.warmup);
+  fmt::print("Function:   min {}, median {}, max {} (Function::run into "
+             "outputs made once)\n",
+             humanTime(into[0]), humanTime(into[1]), humanTime(into[2]));
   return 0;
 }
 

@@ -15,7 +15,7 @@
 
 using namespace kiln;
 
-TEST_CASE("blocks are 64-byte aligned and large ones come back when freed",
+TEST_CASE("blocks are 64-byte aligned and come back when freed",
           "[blockcache]") {
   for (size_t bytes : {size_t(1), size_t(100), size_t(5000), size_t(1) << 20}) {
     void *block = acquireBlock(bytes);
@@ -34,6 +34,12 @@ TEST_CASE("blocks are 64-byte aligned and large ones come back when freed",
   CHECK(second == first);
   releaseBlock(second);
   releaseBlock(nullptr);
+  // Small ones too, by power-of-two class: 20 bytes and 40 share one.
+  void *small = acquireBlock(20);
+  releaseBlock(small);
+  void *again = acquireBlock(40);
+  CHECK(again == small);
+  releaseBlock(again);
 }
 
 TEST_CASE("a block released on another thread is reused", "[blockcache]") {

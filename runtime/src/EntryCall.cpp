@@ -1,0 +1,349 @@
+//===- EntryCall.cpp - One call of an entry point -------------------------===//
+//
+// The path from run()'s tensors to the compiled entry function and back:
+// the inputs checked against the signature, memref descriptors for them,
+// the call (invokeEntry, HostApi.cpp), and the results as tensors, either
+// new ones (Model::run) or copied into the caller's (Function::run). The
+// descriptors and the call's bookkeeping live in per-thread buffers that
+// keep their capacity, so a warm Function::run allocates nothing.
+//
+//===----------------------------------------------------------------------===//
+#include "EntryCall.h"
+
+#include "ModelImpl.h"
+#include "Untrusted.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace kiln {
+
+namespace {
+
+std::string describeDims(const std::vector<DimInfo> &dims) {
+  std::string out = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    out += (i ? ", " : "") +
+           (dims[i].symbol.empty() ? std::to_string(dims[i].size)
+                                   : dims[i].symbol);
+  return out + "]";
+}
+
+
+/// Checks that compiled code can work with `input` without any size it
+/// derives from the shape wrapping (kiln/abi.h): no dim is negative, and
+/// the dims, each 0 counted as 1, span at most KILN_MAX_TENSOR_BYTES.
+/// Returns an error message or "".
+std::string checkInputSize(const Tensor &input) {
+  const std::vector<int64_t> &shape = input.shape();
+  if (std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d < 0; }))
+    return "a dim is negative";
+  uint64_t bound;
+  if (!checkedByteSize(shape, dtypeSize(input.dtype()), bound,
+                       /*zeroAsOne=*/true))
+    return "kiln refuses inputs whose dims, with each 0 counted as 1, span "
+           "more than 2^47 bytes";
+  if (input.nbytes() != 0 && !input.data())
+    return "it has no data";
+  return "";
+}
+
+} // namespace
+
+std::string checkInputs(const EntryInfo &entry,
+                        const std::vector<Tensor> &inputs) {
+  // Trailing optional inputs may be left out, as Python's `= None`, and
+  // so may trailing inputs with a default.
+  size_t required = entry.args.size();
+  while (required > 0 && (entry.args[required - 1].optional ||
+                          entry.args[required - 1].hasDefault()))
+    --required;
+  if (inputs.size() < required || inputs.size() > entry.args.size()) {
+    std::string names;
+    for (const ValueInfo &arg : entry.args)
+      names += (names.empty() ? "" : ", ") + arg.name +
+               (arg.optional ? " (optional)"
+                : arg.hasDefault() ? " (has a default)"
+                                   : "");
+    std::string count = std::to_string(entry.args.size());
+    if (required != entry.args.size())
+      count = std::to_string(required) + " to " + count;
+    return "'" + entry.name + "' takes " + count + " input" +
+           (entry.args.size() == 1 ? "" : "s") + " (" + names + "), got " +
+           std::to_string(inputs.size());
+  }
+  struct Binding {
+    const std::string *symbol;
+    int64_t size;
+    const std::string *input;
+  };
+  thread_local std::vector<Binding> bound;
+  bound.clear();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ValueInfo &arg = entry.args[i];
+    const Tensor &input = inputs[i];
+    // Built only for a message: a call whose inputs are right allocates
+    // nothing here.
+    auto what = [&] {
+      return "input '" + arg.name + "' of '" + entry.name + "'";
+    };
+    if (input.isNone()) {
+      // None binds no dim symbol: the code never reads an absent input.
+      if (!arg.optional && !arg.hasDefault())
+        return what() + " is required, but got None (only an Optional "
+                      "input may be None)";
+      continue;
+    }
+    if (input.dtype() != arg.dtype)
+      return what() + " must be " + std::string(dtypeName(arg.dtype)) +
+             ", got " + std::string(dtypeName(input.dtype()));
+    if (input.rank() != static_cast<int64_t>(arg.dims.size()))
+      return what() + " must have rank " + std::to_string(arg.dims.size()) +
+             " (shape " + describeDims(arg.dims) + "), got rank " +
+             std::to_string(input.rank()) + " (shape " +
+             shapeText(input.shape()) + ")";
+    std::string problem = checkInputSize(input);
+    if (!problem.empty())
+      return what() + " has shape " + shapeText(input.shape()) + ": " + problem;
+    for (size_t d = 0; d < arg.dims.size(); ++d) {
+      int64_t size = input.shape()[d];
+      const DimInfo &dim = arg.dims[d];
+      if (dim.symbol.empty()) {
+        if (size != dim.size)
+          return what() + " must have shape " + describeDims(arg.dims) +
+                 ", got " + shapeText(input.shape()) + " (dim " +
+                 std::to_string(d) + " must be " + std::to_string(dim.size) +
+                 ")";
+        continue;
+      }
+      if (dim.symbol == "?")
+        continue;
+      auto it = std::find_if(bound.begin(), bound.end(), [&](const auto &b) {
+        return *b.symbol == dim.symbol;
+      });
+      if (it == bound.end()) {
+        bound.push_back({&dim.symbol, size, &arg.name});
+      } else if (it->size != size) {
+        return what() + " has " + dim.symbol + " = " + std::to_string(size) +
+               " in dim " + std::to_string(d) + ", but input '" +
+               *it->input + "' has " + dim.symbol + " = " +
+               std::to_string(it->size);
+      }
+    }
+  }
+  return "";
+}
+
+namespace {
+
+/// Turns the result descriptors of a successful call into Tensors. Each
+/// output owns its buffer; one that is returned twice, or whose data does
+/// not start at its allocation, is copied instead. Every buffer in `live`
+/// that no output adopts is freed, even when this throws.
+std::vector<Tensor> collectOutputs(const EntryInfo &entry,
+                                   const std::vector<int64_t> &results,
+                                   const std::vector<void *> &live) {
+  std::vector<Tensor> outputs;
+  std::vector<void *> owned;
+  auto freeUnowned = [&] {
+    for (void *ptr : live)
+      if (std::find(owned.begin(), owned.end(), ptr) == owned.end())
+        hostFree(ptr);
+  };
+  try {
+    owned.reserve(entry.results.size());
+    size_t word = 0;
+    for (const ValueInfo &info : entry.results) {
+      size_t rank = info.dims.size();
+      void *allocated = reinterpret_cast<void *>(results[word]);
+      auto *aligned = reinterpret_cast<uint8_t *>(results[word + 1]);
+      int64_t offset = results[word + 2];
+      std::vector<int64_t> shape(results.begin() + word + 3,
+                                 results.begin() + word + 3 + rank);
+      word += 3 + 2 * rank;
+      uint64_t bytes;
+      if (!checkedByteSize(shape, dtypeSize(info.dtype), bytes))
+        throw std::length_error("result " + inQuotes(info.name) + " of " +
+                                inQuotes(entry.name) + " has shape " +
+                                shapeText(shape) +
+                                ", which no tensor can have");
+      uint8_t *data =
+          aligned + offset * static_cast<int64_t>(dtypeSize(info.dtype));
+      bool taken =
+          std::find(owned.begin(), owned.end(), allocated) != owned.end();
+      if (data == allocated && !taken) {
+        // Owned before adopt: if adopt throws, it has already freed it.
+        owned.push_back(allocated);
+        outputs.push_back(
+            Tensor::adopt(info.dtype, shape, allocated, hostFree));
+        continue;
+      }
+      Tensor copy = Tensor::zeros(info.dtype, shape);
+      std::memcpy(copy.data(), data, copy.nbytes());
+      outputs.push_back(copy);
+    }
+  } catch (...) {
+    freeUnowned();
+    throw;
+  }
+  freeUnowned();
+  return outputs;
+}
+
+/// Appends the descriptor of a dense row-major tensor at `data`:
+/// allocated, aligned, offset, sizes, strides.
+void appendDescriptor(std::vector<int64_t> &words, const void *data,
+                      const std::vector<int64_t> &shape) {
+  auto pointer = reinterpret_cast<int64_t>(data);
+  words.push_back(pointer);
+  words.push_back(pointer);
+  words.push_back(0);
+  words.insert(words.end(), shape.begin(), shape.end());
+  size_t first = words.size();
+  words.resize(first + shape.size());
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    words[first + i] = stride;
+    stride *= shape[i];
+  }
+}
+
+/// The words of one call, per thread, kept between calls.
+struct CallBuffers {
+  std::vector<int64_t> words;
+  std::vector<size_t> starts;
+  std::vector<void *> args;
+  std::vector<int64_t> results;
+  std::vector<void *> live;
+};
+
+/// Checks the inputs, fills `buffers` with their descriptors and room for
+/// the results, and calls the entry. Returns the error, or an empty Error
+/// with `buffers.results` and `buffers.live` filled.
+Result<void> call(const Model::Impl &impl, size_t index,
+                  const std::vector<Tensor> &inputs, CallBuffers &buffers) {
+  const EntryInfo &entry = impl.entries[index];
+  std::string error = checkInputs(entry, inputs);
+  if (!error.empty())
+    return Error{error};
+
+  // An optional input passes its tensor, then a rank-0 bool that says
+  // whether it is there (docs/archive.md). An absent one passes no data
+  // (a scalar, a zero) and its declared rank, static sizes kept and
+  // symbols 0.
+  static const uint8_t kPresent = 1, kAbsent = 0;
+  static const int64_t kZero = 0;
+  static const std::vector<int64_t> kScalar;
+  thread_local std::vector<int64_t> absentShape;
+  buffers.words.clear();
+  buffers.starts.clear();
+  for (size_t i = 0; i < entry.args.size(); ++i) {
+    const ValueInfo &arg = entry.args[i];
+    bool omitted = i >= inputs.size();
+    bool absent = omitted || inputs[i].isNone();
+    buffers.starts.push_back(buffers.words.size());
+    // A default stands for an input left out, and for None unless None
+    // is a value the input can take.
+    if (absent && arg.hasDefault() && (omitted || !arg.optional)) {
+      absent = false;
+      appendDescriptor(buffers.words, arg.defaultValue.data(),
+                       arg.defaultValue.shape());
+    } else if (!absent) {
+      appendDescriptor(buffers.words, inputs[i].data(), inputs[i].shape());
+    } else {
+      absentShape.clear();
+      for (const DimInfo &dim : arg.dims)
+        absentShape.push_back(dim.symbol.empty() ? dim.size : 0);
+      // The code reads a scalar argument where it starts, before any test
+      // of its flag, so an absent one points at a zero.
+      appendDescriptor(buffers.words, arg.scalar ? &kZero : nullptr,
+                       absentShape);
+    }
+    if (arg.optional) {
+      buffers.starts.push_back(buffers.words.size());
+      appendDescriptor(buffers.words, absent ? &kAbsent : &kPresent, kScalar);
+    }
+  }
+  buffers.args.clear();
+  for (size_t start : buffers.starts)
+    buffers.args.push_back(buffers.words.data() + start);
+  size_t resultWords = 0;
+  for (const ValueInfo &result : entry.results)
+    resultWords += 3 + 2 * result.dims.size();
+  buffers.results.assign(resultWords + 1, 0);
+
+  Error failure;
+  if (!invokeEntry(impl, impl.entryFunctions[index], buffers.args.data(),
+                   buffers.results.data(), buffers.live, failure))
+    return failure;
+  return {};
+}
+
+CallBuffers &threadBuffers() {
+  thread_local CallBuffers buffers;
+  return buffers;
+}
+
+} // namespace
+
+Result<std::vector<Tensor>> runEntry(const Model::Impl &impl, size_t index,
+                                     const std::vector<Tensor> &inputs) {
+  CallBuffers &buffers = threadBuffers();
+  Result<void> called = call(impl, index, inputs, buffers);
+  if (!called)
+    return called.error();
+  return collectOutputs(impl.entries[index], buffers.results, buffers.live);
+}
+
+Result<void> runEntryInto(const Model::Impl &impl, size_t index,
+                          const std::vector<Tensor> &inputs,
+                          std::vector<Tensor> &outputs) {
+  const EntryInfo &entry = impl.entries[index];
+  if (outputs.size() != entry.results.size())
+    return Error{"'" + entry.name + "' has " +
+                 std::to_string(entry.results.size()) + " result" +
+                 (entry.results.size() == 1 ? "" : "s") + ", got " +
+                 std::to_string(outputs.size()) + " output tensors"};
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (outputs[i].dtype() != entry.results[i].dtype || outputs[i].isNone())
+      return Error{"output " + std::to_string(i) + " of '" + entry.name +
+                   "' must be a " + std::string(dtypeName(entry.results[i].dtype)) +
+                   " tensor for result '" + entry.results[i].name + "'"};
+  CallBuffers &buffers = threadBuffers();
+  Result<void> called = call(impl, index, inputs, buffers);
+  if (!called)
+    return called;
+  // Every result's shape must be its output's before any is written, so
+  // that a mismatch leaves the outputs as they were.
+  std::string mismatch;
+  size_t word = 0;
+  for (size_t i = 0; i < outputs.size() && mismatch.empty(); ++i) {
+    size_t rank = entry.results[i].dims.size();
+    const int64_t *sizes = &buffers.results[word + 3];
+    const std::vector<int64_t> &shape = outputs[i].shape();
+    if (shape.size() != rank || !std::equal(shape.begin(), shape.end(), sizes))
+      mismatch = "output " + std::to_string(i) + " of '" + entry.name +
+                 "' has shape " + shapeText(shape) + ", but result '" +
+                 entry.results[i].name + "' has shape " +
+                 shapeText(std::vector<int64_t>(sizes, sizes + rank));
+    word += 3 + 2 * rank;
+  }
+  word = 0;
+  for (size_t i = 0; i < outputs.size() && mismatch.empty(); ++i) {
+    size_t rank = entry.results[i].dims.size();
+    auto *aligned = reinterpret_cast<const uint8_t *>(buffers.results[word + 1]);
+    size_t element = dtypeSize(entry.results[i].dtype);
+    // Results are dense row-major (EntryBoundary.cpp), at their offset.
+    std::memcpy(outputs[i].data(), aligned + buffers.results[word + 2] * element,
+                outputs[i].nbytes());
+    word += 3 + 2 * rank;
+  }
+  for (void *ptr : buffers.live)
+    hostFree(ptr);
+  if (!mismatch.empty())
+    return Error{mismatch};
+  return {};
+}
+
+} // namespace kiln
