@@ -8,7 +8,8 @@ import torch
 import torch.nn.functional as F
 
 
-# softmax subtracts the max before exp (stable), then divides by the sum;
+# softmax subtracts the max before exp (stable), then multiplies by the
+# reciprocal of the sum (one division per row, as PyTorch's kernel);
 # log_softmax subtracts the log of the sum instead; both keep the reduced
 # dim for broadcasting. A negative dim is normalized. Both are prelude
 # functions (frontend/prelude/functional.py) sharing the max-shift helper.
@@ -19,7 +20,8 @@ import torch.nn.functional as F
 # CHECK:      %[[S:.*]] = call @prelude__shifted(%arg0,
 # CHECK-NEXT: %[[E:.*]] = kiln.exp %[[S]] : tensor<?x5xf32>
 # CHECK-NEXT: %[[Z:.*]] = kiln.sum %[[E]] {dims = array<i64: 1>, keepdim = true} : tensor<?x5xf32> -> tensor<?x1xf32>
-# CHECK-NEXT: kiln.div %[[E]], %[[Z]] : (tensor<?x5xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
+# CHECK-NEXT: %[[R:.*]] = call @prelude_reciprocal(%[[Z]]) : (tensor<?x1xf32>) -> tensor<?x1xf32>
+# CHECK-NEXT: kiln.mul %[[E]], %[[R]] : (tensor<?x5xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
 # CHECK-LABEL: func.func private @prelude__shifted(
 # CHECK-NEXT: %[[M:.*]] = kiln.amax %arg0 {dims = array<i64: 1>, keepdim = true} : tensor<?x5xf32> -> tensor<?x1xf32>
 # CHECK-NEXT: kiln.sub %arg0, %[[M]] : (tensor<?x5xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
