@@ -3,13 +3,15 @@
 // LLVM lowers math.tanh, exp, log and friends to libm calls, which stop the
 // loop vectorizer. MLIR's polynomial approximations (accurate to a few ulp
 // in f32, as Eigen's and PyTorch's vectorized kernels are) keep them inline.
-// Algebraic simplification first turns powf(x, 2) into x * x and the like.
+// erf is kiln's own single rational function (FastErf.cpp). Algebraic
+// simplification first turns powf(x, 2) into x * x and the like.
 // Integer floor and ceil division (Python's `//` on ints) have no LLVM
 // instruction either; they become divsi plus a sign correction.
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/cpu/FastErf.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -39,6 +41,7 @@ struct ExpandMathPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateMathAlgebraicSimplificationPatterns(patterns);
+    kiln::populateFastErfPatterns(patterns);
     populateMathPolynomialApproximationPatterns(patterns);
     arith::populateCeilFloorDivExpandOpsPatterns(patterns);
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
