@@ -103,6 +103,8 @@ struct ParallelTilesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Post-order: a loop nested in another is done first, so the outer
+    // one sees the call it became and stays serial.
     SmallVector<scf::ForallOp> loops;
     module.walk([&](scf::ForallOp loop) { loops.push_back(loop); });
     IRRewriter rewriter(&getContext());
@@ -122,7 +124,8 @@ struct ParallelTilesPass
   void outline(RewriterBase &rewriter, scf::ForallOp loop, unsigned index);
 };
 
-/// The trip count of each dim of `loop`, computed before it.
+/// The trip count of each dim of `loop`, computed before it (0 for an
+/// empty range).
 SmallVector<Value> tripCounts(OpBuilder &b, scf::ForallOp loop) {
   Location loc = loop.getLoc();
   SmallVector<Value> trips;
@@ -132,7 +135,9 @@ SmallVector<Value> tripCounts(OpBuilder &b, scf::ForallOp loop) {
     Value l = getValueOrCreateConstantIndexOp(b, loc, lb);
     Value u = getValueOrCreateConstantIndexOp(b, loc, ub);
     Value s = getValueOrCreateConstantIndexOp(b, loc, step);
-    Value span = b.create<arith::SubIOp>(loc, u, l);
+    Value span = b.create<arith::MaxSIOp>(
+        loc, b.create<arith::SubIOp>(loc, u, l),
+        b.create<arith::ConstantIndexOp>(loc, 0));
     trips.push_back(b.create<arith::CeilDivUIOp>(loc, span, s));
   }
   return trips;
