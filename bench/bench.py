@@ -3,7 +3,7 @@ Runtime on the same inputs, in one run, at each thread count asked for.
 
 Run it through bench/run, which installs what it needs. Each engine is timed
 in a fresh process per thread count, with every thread pool pinned to that
-count (torch.set_num_threads, OMP_NUM_THREADS for oneDNN and OpenBLAS,
+count (torch.set_num_threads, OMP_NUM_THREADS and OPENBLAS_NUM_THREADS,
 KILN_NUM_THREADS, ORT's intra_op_num_threads):
 
 - eager: the Python functions and modules with PYTORCH_JIT=0, so that the

@@ -490,6 +490,8 @@ void setCallError(std::string message) {
   current->errorMessage = std::move(message);
 }
 
+int callThreads() { return current->model->numThreads; }
+
 void raiseCallError(int64_t site) {
   current->errorSite = site;
   std::longjmp(current->jump, 1);

@@ -41,6 +41,8 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -609,6 +611,23 @@ std::string guarded(const char *op, int32_t dtype, Body body) {
   }
 }
 
+/// Gives oneDNN the call's thread count. Debian's oneDNN runs its kernels
+/// on OpenMP's threads (libdnnl links libgomp), so the model's count
+/// (LoadOptions, KILN_NUM_THREADS, else the cores) must govern them too:
+/// one policy for the process, where OMP_NUM_THREADS would be a second.
+/// omp_set_num_threads sets the count of the regions the calling thread
+/// starts, so it is set on every call. kiln does not link OpenMP itself;
+/// the symbol is the one libgomp brought into the process.
+void useCallThreads() {
+  using SetThreads = void (*)(int);
+  static const SetThreads setThreads = reinterpret_cast<SetThreads>(
+      dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  if (setThreads)
+    setThreads(callThreads());
+  // Their OpenMP team needs the cores the pool's workers spin on.
+  stopSpinning();
+}
+
 /// Stores a non-empty `message` as the call's error. The argument dies at
 /// the end of the caller's condition, before the caller raises.
 bool failed(std::string message) {
@@ -623,8 +642,7 @@ bool failed(std::string message) {
 void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
                   const kiln_unranked_memref *out, int64_t site,
                   int32_t dtype) {
-  // oneDNN's OpenMP threads need the cores the pool's workers spin on.
-  stopSpinning();
+  useCallThreads();
   if (failed(guarded("matmul", dtype,
                      [&] { return matmul(*a, *b, *out, dtype); })))
     raiseCallError(site);
@@ -638,7 +656,7 @@ void kernelConv2d(const kiln_unranked_memref *input,
                   int64_t site, int32_t dtype) {
   ConvParams params = {strideH,   strideW,   padH,  padW,
                        dilationH, dilationW, groups};
-  stopSpinning();
+  useCallThreads();
   if (failed(guarded("conv2d", dtype, [&] {
         return conv2d(*input, *weight, *out, params, dtype);
       })))
