@@ -611,19 +611,37 @@ std::string guarded(const char *op, int32_t dtype, Body body) {
   }
 }
 
+/// Below this many multiply-adds a kernel runs on one thread: OpenMP's
+/// fork and join (several microseconds) would cost more than the second
+/// thread saves, as in the RNN's [8, 128] x [128, 128] steps.
+constexpr int64_t kMinParallelMacs = int64_t(1) << 20;
+
+/// The product of dims [begin, end) of `memref` (negative ones as 0),
+/// times `factor`; saturates rather than wraps.
+int64_t extentProduct(const kiln_unranked_memref &memref, int64_t begin,
+                      int64_t end, int64_t factor = 1) {
+  int64_t total = std::max<int64_t>(factor, 0);
+  for (int64_t d = begin; d < end; ++d) {
+    int64_t size = std::max<int64_t>(memref.desc->dims[d], 0);
+    total = size > 0 && total > INT64_MAX / size ? INT64_MAX : total * size;
+  }
+  return total;
+}
+
 /// Gives oneDNN the call's thread count. Debian's oneDNN runs its kernels
 /// on OpenMP's threads (libdnnl links libgomp), so the model's count
-/// (LoadOptions, KILN_NUM_THREADS, else the cores) must govern them too:
-/// one policy for the process, where OMP_NUM_THREADS would be a second.
-/// omp_set_num_threads sets the count of the regions the calling thread
-/// starts, so it is set on every call. kiln does not link OpenMP itself;
-/// the symbol is the one libgomp brought into the process.
-void useCallThreads() {
+/// (LoadOptions, KILN_NUM_THREADS, else the cores) governs them too: one
+/// policy for the process, where OMP_NUM_THREADS would be a second; a
+/// small kernel stays on one thread. omp_set_num_threads sets the count of
+/// the regions the calling thread starts, so it is set on every call.
+/// kiln does not link OpenMP itself; the symbol is the one libgomp brought
+/// into the process.
+void useCallThreads(int64_t macs) {
   using SetThreads = void (*)(int);
   static const SetThreads setThreads = reinterpret_cast<SetThreads>(
       dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
   if (setThreads)
-    setThreads(callThreads());
+    setThreads(macs < kMinParallelMacs ? 1 : callThreads());
   // Their OpenMP team needs the cores the pool's workers spin on.
   stopSpinning();
 }
@@ -642,7 +660,9 @@ bool failed(std::string message) {
 void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
                   const kiln_unranked_memref *out, int64_t site,
                   int32_t dtype) {
-  useCallThreads();
+  // Each output element sums K products, K being a's last dim.
+  useCallThreads(extentProduct(*out, 0, out->rank,
+                               extentProduct(*a, a->rank - 1, a->rank)));
   if (failed(guarded("matmul", dtype,
                      [&] { return matmul(*a, *b, *out, dtype); })))
     raiseCallError(site);
@@ -656,7 +676,10 @@ void kernelConv2d(const kiln_unranked_memref *input,
                   int64_t site, int32_t dtype) {
   ConvParams params = {strideH,   strideW,   padH,  padW,
                        dilationH, dilationW, groups};
-  useCallThreads();
+  // Each output element sums C/groups x KH x KW products: the weight's
+  // dims after the first.
+  useCallThreads(extentProduct(*out, 0, out->rank,
+                               extentProduct(*weight, 1, weight->rank)));
   if (failed(guarded("conv2d", dtype, [&] {
         return conv2d(*input, *weight, *out, params, dtype);
       })))
