@@ -27,6 +27,11 @@ namespace kiln {
 
 void addBenchOptions(CLI::App &cmd, BenchOptions &o) {
   addInputOptions(cmd, o.run);
+  cmd.add_option("--threads", o.threads,
+                 "Threads per call (LoadOptions::numThreads); default "
+                 "KILN_NUM_THREADS, else the cores")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 256u));
   cmd.add_option("--iterations", o.iterations,
                  "Timed calls after the warm-up (default 100)")
       ->type_name("K")
@@ -109,7 +114,9 @@ std::vector<double> timeCalls(unsigned warmup, unsigned calls, Call call) {
 
 int runBench(const BenchOptions &o) {
   Clock::time_point start = Clock::now();
-  Result<Model> model = Model::load(o.run.archive);
+  LoadOptions options;
+  options.numThreads = static_cast<int>(o.threads);
+  Result<Model> model = Model::load(o.run.archive, options);
   double loadUs = microseconds(Clock::now() - start);
   if (!model) {
     fmt::print(stderr, "kiln: error: {}\n", model.error().message);

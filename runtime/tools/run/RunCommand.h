@@ -40,6 +40,7 @@ int runRun(const RunOptions &options);
 /// `kiln bench` and `kiln-run bench`: the run options, plus how to time.
 struct BenchOptions {
   RunOptions run;
+  unsigned threads = 0; // LoadOptions::numThreads: 0 for the default
   unsigned iterations = 100;
   unsigned warmup = 3;
   bool json = false;
