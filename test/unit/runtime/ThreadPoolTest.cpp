@@ -9,6 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <mutex>
+#include <set>
 #include <cstdlib>
 #include <stdexcept>
 #include <thread>
@@ -107,6 +109,29 @@ TEST_CASE("concurrent loops from 8 threads share the pool", "[threadpool]") {
   for (std::thread &t : callers)
     t.join();
   CHECK(failures == 0);
+}
+
+TEST_CASE("concurrent loops add at most the pool's workers", "[threadpool]") {
+  // 8 callers, each asking for 3 threads: the chunks run on the callers
+  // and on the pool's workers, not on 2 more threads per caller (24 in
+  // all). The pool has as many workers as the largest loop in this
+  // process asked for, less one: 2 when this test runs alone, 7 after
+  // the 8-thread loops above.
+  std::mutex mutex;
+  std::set<std::thread::id> ran;
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 8; ++t)
+    callers.emplace_back([&] {
+      for (int round = 0; round < 20; ++round)
+        parallelFor(64, 3, [&](int64_t, int64_t) {
+          std::lock_guard<std::mutex> lock(mutex);
+          ran.insert(std::this_thread::get_id());
+        });
+    });
+  for (std::thread &t : callers)
+    t.join();
+  CHECK(ran.size() <= 8 + 7);
+  CHECK(ran.size() < 8 * 3);
 }
 
 TEST_CASE("KILN_NUM_THREADS sets the default thread count", "[threadpool]") {
