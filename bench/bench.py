@@ -61,11 +61,14 @@ def best_us(call):
 
 def prepare(work, workloads):
     """Archives and inputs (.npy), written anew each run so that the
-    archives are this build's."""
+    archives are this build's; the ONNX files of an earlier run go, so that
+    the first timing process exports them from these workloads."""
     import numpy as np
     import kiln
     for w in workloads:
         base = os.path.join(work, slug(w.name))
+        if os.path.exists(base + ".onnx"):
+            os.remove(base + ".onnx")
         for name, t in zip(w.shapes, w.inputs()):
             np.save("%s.%s.npy" % (base, name), t.numpy())
         kiln.compile(w.obj, args=w.kiln_args(), output=base + ".kiln")

@@ -7,30 +7,35 @@ from torch import Tensor
 # empty dims. Each entry mixes a row reduction fused into the tile, a
 # column reduction computed once before the tiles, and elementwise math.
 
+
+def mix(x: Tensor) -> Tensor:
+    return torch.softmax(x, -1) + torch.tanh(x) * x.mean(0, keepdim=True)
+
+
 # kiln: x=f32[20000,1]
 @torch.jit.script
 def width1(x: Tensor) -> Tensor:
-    return torch.softmax(x, -1) + torch.tanh(x) * x.mean(0, keepdim=True)
+    return mix(x)
 
 # kiln: x=f32[3000,7]
 @torch.jit.script
 def width7(x: Tensor) -> Tensor:
-    return torch.softmax(x, -1) + torch.tanh(x) * x.mean(0, keepdim=True)
+    return mix(x)
 
 # kiln: x=f32[1000,17]
 @torch.jit.script
 def width17(x: Tensor) -> Tensor:
-    return torch.softmax(x, -1) + torch.tanh(x) * x.mean(0, keepdim=True)
+    return mix(x)
 
 # kiln: x=f32[33,1023]
 @torch.jit.script
 def width1023(x: Tensor) -> Tensor:
-    return torch.softmax(x, -1) + torch.tanh(x) * x.mean(0, keepdim=True)
+    return mix(x)
 
 # kiln: x=f32[N,4097]
 @torch.jit.script
 def width4097(x: Tensor) -> Tensor:
-    return torch.softmax(x, -1) + torch.tanh(x) * x.mean(0, keepdim=True)
+    return mix(x)
 
 # Row sums and maxima of a large 1-D and 3-D input, ints included.
 # kiln: x=f32[40000], y=i64[5,N,4099]
