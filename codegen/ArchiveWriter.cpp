@@ -209,6 +209,14 @@ static std::vector<const CpuArtifacts *> variantsBestFirst(
   return variants;
 }
 
+static std::string cubinEntry(const std::string &arch) {
+  return "cuda/kernels." + arch + ".cubin";
+}
+
+static std::string ptxEntry(const std::string &arch) {
+  return "cuda/kernels." + arch + ".ptx";
+}
+
 static std::string objectEntry(const CpuArtifacts &cpu) {
   return "cpu/" + cpu.target.name + ".so";
 }
@@ -269,6 +277,16 @@ std::string buildManifest(
     cpu.push_back(std::move(entry));
   }
   manifest["targets"] = {{"cpu", cpu}};
+  if (const CudaKernels *cuda = inputs.cuda) {
+    json cubins = json::array();
+    for (const std::string &arch : cuda->archs)
+      cubins.push_back({{"arch", arch}, {"file", cubinEntry(arch)}});
+    manifest["targets"]["cuda"] = {
+        {"kernels", cuda->names},
+        {"ptx", {{"arch", cuda->archs.front()},
+                 {"file", ptxEntry(cuda->archs.front())}}},
+        {"cubins", cubins}};
+  }
   manifest["entries"] = describeEntries(inputs.kilnModule);
   json weights = json::array();
   for (const WeightData *w : weightsInSlotOrder(inputs))
@@ -310,6 +328,11 @@ std::string writeArchive(const std::string &path,
              inputs.cpu.front()->target.name + " and " + variant->target.name +
              " disagree on their run-time check sites";
     files.push_back({objectEntry(*variant), variant->sharedObject});
+  }
+  if (const CudaKernels *cuda = inputs.cuda) {
+    files.push_back({ptxEntry(cuda->archs.front()), cuda->ptx});
+    for (size_t i = 0; i < cuda->archs.size(); ++i)
+      files.push_back({cubinEntry(cuda->archs[i]), cuda->cubins[i]});
   }
   for (const WeightData *w : weightsInSlotOrder(inputs))
     files.push_back({"weights/" + w->name, w->bytes});

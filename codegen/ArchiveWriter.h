@@ -4,6 +4,7 @@
 
 #include "codegen/archive/Weights.h"
 #include "codegen/cpu/CpuBackend.h"
+#include "codegen/cuda/CudaBackend.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -23,6 +24,9 @@ struct ArchiveInputs {
   /// lists them best first (most features), which is the order the runtime
   /// tries them in.
   std::vector<const CpuArtifacts *> cpu;
+  /// For --target=cuda: the kernels the code objects launch. Their code
+  /// objects are then host code, and every tensor lives on the GPU.
+  const CudaKernels *cuda = nullptr;
   /// Values of the weights the kiln module's `kiln.params` declares.
   const std::vector<WeightData> *weights = nullptr;
 };

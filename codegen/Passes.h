@@ -3,6 +3,7 @@
 #define KILN_CODEGEN_PASSES_H
 
 #include <memory>
+#include <string>
 
 namespace mlir {
 class DialectRegistry;
@@ -43,8 +44,9 @@ std::unique_ptr<mlir::Pass> createExpandMathPass();
 std::unique_ptr<mlir::Pass> createUnusedLinalgInputsPass();
 
 /// Rewrites memref.copy between non-dense buffers into linalg.copy, so that
-/// no copy needs MLIR's C runner library.
-std::unique_ptr<mlir::Pass> createStridedCopiesPass();
+/// no copy needs MLIR's C runner library; with `allCopies`, dense ones too
+/// (a CUDA entry's copies become kernels).
+std::unique_ptr<mlir::Pass> createStridedCopiesPass(bool allCopies = false);
 
 /// Checks every buffer allocation against KILN_MAX_TENSOR_BYTES: a static
 /// one at compile time, a dynamic one with a located run-time error.
@@ -66,6 +68,46 @@ struct HalfFloatSupport {
 /// that no libgcc helper is called. (The options default to no hardware.)
 std::unique_ptr<mlir::Pass> createExpandHalfFloatsPass();
 std::unique_ptr<mlir::Pass> createExpandHalfFloatsPass(HalfFloatSupport native);
+
+/// The first part of every target's lowering: kiln to linalg on tensors,
+/// the strategy's tiling of fused groups when `tile` is set, one-shot
+/// bufferization and buffer deallocation, ending in linalg on memrefs.
+void buildBufferizationPipeline(mlir::OpPassManager &pm, unsigned optLevel,
+                                bool tile);
+
+/// The last part of the host code's lowering, from loops on memrefs to the
+/// LLVM dialect (math, half floats, memrefs, control flow).
+void buildLlvmLoweringPipeline(mlir::OpPassManager &pm, unsigned optLevel,
+                               HalfFloatSupport native = {});
+
+/// Turns each outermost scf.parallel into a gpu.launch of one thread per
+/// point (codegen/cuda/MapToKernels.cpp).
+std::unique_ptr<mlir::Pass> createMapToKernelsPass();
+
+/// Moves the host-only scratch buffers of a CUDA entry (buffer
+/// deallocation's) to the stack (codegen/cuda/HostScratch.cpp).
+std::unique_ptr<mlir::Pass> createHostScratchPass();
+
+/// Refuses host code of a CUDA entry that would touch device memory, at
+/// the op's source location (codegen/cuda/CheckHostCode.cpp).
+std::unique_ptr<mlir::Pass> createCheckHostCodePass();
+
+/// Gathers outlined kernels into gpu.module @kiln_kernels and turns each
+/// gpu.launch_func into a call of kiln_launch__<kernel>, which AbiGlue
+/// defines (codegen/cuda/KernelLaunches.cpp).
+std::unique_ptr<mlir::Pass> createKernelLaunchesPass();
+
+/// The CUDA host pipeline up to outlined kernels: bufferization without
+/// CPU tiling, every linalg op a parallel loop, each loop a kernel launch
+/// (codegen/cuda/CudaPipeline.cpp). The module then holds the host code and
+/// gpu.module @kiln_kernels.
+void buildCudaKernelPipeline(mlir::OpPassManager &pm, unsigned optLevel);
+
+/// Lowers a module holding gpu.module @kiln_kernels to PTX for `chip`
+/// (sm_80, ...): NVVM, the libdevice of the CUDA toolkit at `toolkit`, and
+/// the NVPTX back end at -O`optLevel`.
+void buildNvvmPipeline(mlir::OpPassManager &pm, const std::string &chip,
+                       unsigned optLevel, const std::string &toolkit = "");
 
 /// Adds the CPU pipeline after kiln-level optimization: lowering to linalg,
 /// one-shot bufferization with buffer deallocation, and conversion to the

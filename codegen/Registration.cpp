@@ -12,7 +12,15 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/ControlFlow/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/ControlFlow/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
@@ -34,6 +42,9 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 
 using namespace mlir;
 
@@ -41,7 +52,8 @@ void kiln::registerCodegenDialects(DialectRegistry &registry) {
   registerDialects(registry);
   registry.insert<affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect, func::FuncDialect,
-                  linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
+                  gpu::GPUDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                  math::MathDialect, NVVM::NVVMDialect,
                   memref::MemRefDialect, scf::SCFDialect,
                   tensor::TensorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
@@ -64,6 +76,18 @@ void kiln::registerCodegenDialects(DialectRegistry &registry) {
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // --target=cuda: convert-gpu-to-nvvm takes the patterns of every dialect
+  // a kernel uses from these interfaces, and the NVVM target attribute
+  // translates kernels to LLVM IR and PTX.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
 }
 
 void kiln::registerCodegenPasses() {
@@ -77,6 +101,10 @@ void kiln::registerCodegenPasses() {
   registerPass([] { return createCheckAllocationSizesPass(); });
   registerPass([] { return createSkipEmptyLoopNestsPass(); });
   registerPass([] { return createExpandHalfFloatsPass(); });
+  registerPass([] { return createMapToKernelsPass(); });
+  registerPass([] { return createHostScratchPass(); });
+  registerPass([] { return createCheckHostCodePass(); });
+  registerPass([] { return createKernelLaunchesPass(); });
   PassPipelineRegistration<>(
       "kiln-cpu-lowering",
       "Lower kiln IR to the LLVM dialect as `kiln compile -O2` does",

@@ -25,3 +25,18 @@ if getattr(config, "kiln_sanitize", ""):
     app_flags = ('-DCMAKE_CXX_COMPILER=%s "-DCMAKE_CXX_FLAGS=%s" '
                  '"-DCMAKE_EXE_LINKER_FLAGS=%s"' % (config.kiln_cxx_compiler, san, san))
 config.substitutions.append(("%app_cmake_flags", app_flags))
+
+# --target=cuda assembles its kernels with the CUDA toolkit's ptxas
+# (codegen/cuda/Ptxas.cpp looks in the same places); the tests that compile
+# for CUDA need it. No test needs a GPU.
+import shutil
+ptxas = None
+for root in (os.environ.get("KILN_CUDA_PATH"), os.environ.get("CUDA_PATH"),
+             "/usr/local/cuda"):
+    if root and os.access(os.path.join(root, "bin", "ptxas"), os.X_OK):
+        ptxas = os.path.join(root, "bin", "ptxas")
+        break
+ptxas = ptxas or shutil.which("ptxas")
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -129,7 +129,48 @@ std::string defineParallelLauncher(Function &launcher,
   return "";
 }
 
-std::string defineHostThunks(Module &module, GlobalVariable &hostSlot) {
+/// Defines `kiln_launch__K(grid x, y, z, block x, y, z, params...)`
+/// (codegen/cuda/KernelLaunches.cpp) as: store the parameters in a frame on
+/// the stack, make the array of their addresses that cuLaunchKernel takes,
+/// and call launch_kernel with the kernel's name.
+void defineKernelLauncher(Function &launcher, GlobalVariable &hostSlot) {
+  Module &module = *launcher.getParent();
+  LLVMContext &context = module.getContext();
+  StringRef kernel = launcher.getName().drop_front(strlen("kiln_launch__"));
+  Type *ptr = PointerType::get(context, 0);
+  Type *i64 = Type::getInt64Ty(context);
+  SmallVector<Type *> fields;
+  for (Argument &arg : llvm::drop_begin(launcher.args(), 6))
+    fields.push_back(arg.getType());
+  auto *frameType = StructType::get(context, fields);
+
+  IRBuilder<> b(BasicBlock::Create(context, "entry", &launcher));
+  Value *frame = b.CreateAlloca(frameType);
+  Value *params = b.CreateAlloca(ptr, b.getInt64(fields.size()));
+  for (auto [i, arg] : llvm::enumerate(llvm::drop_begin(launcher.args(), 6))) {
+    Value *field = b.CreateStructGEP(frameType, frame, i);
+    b.CreateStore(&arg, field);
+    b.CreateStore(field, b.CreateConstGEP1_64(ptr, params, i));
+  }
+  Value *name = b.CreateGlobalStringPtr(kernel, "kiln.kernel." + kernel);
+  Value *table = b.CreateLoad(ptr, &hostSlot, "host");
+  Value *slot = b.CreateConstInBoundsGEP1_64(
+      b.getInt8Ty(), table, offsetof(kiln_host_api, launch_kernel));
+  auto *hookType = FunctionType::get(
+      Type::getVoidTy(context), {ptr, i64, i64, i64, i64, i64, i64, ptr, i64},
+      false);
+  SmallVector<Value *> args = {name};
+  for (unsigned i = 0; i < 6; ++i)
+    args.push_back(launcher.getArg(i));
+  args.push_back(params);
+  args.push_back(b.getInt64(fields.size()));
+  b.CreateCall(hookType, b.CreateLoad(ptr, slot), args);
+  b.CreateRetVoid();
+  launcher.setLinkage(GlobalValue::InternalLinkage);
+}
+
+std::string defineHostThunks(Module &module, GlobalVariable &hostSlot,
+                             bool deviceBuffers) {
   for (Function &fn : llvm::make_early_inc_range(module)) {
     if (!fn.isDeclaration())
       continue;
@@ -140,12 +181,22 @@ std::string defineHostThunks(Module &module, GlobalVariable &hostSlot) {
         return error;
       continue;
     }
+    if (name.starts_with("kiln_launch__")) {
+      defineKernelLauncher(fn, hostSlot);
+      continue;
+    }
     if (name == "_mlir_memref_to_llvm_alloc") {
-      defineThunk(fn, hostSlot, offsetof(kiln_host_api, alloc), {});
+      defineThunk(fn, hostSlot,
+                  deviceBuffers ? offsetof(kiln_host_api, device_alloc)
+                                : offsetof(kiln_host_api, alloc),
+                  {});
       continue;
     }
     if (name == "_mlir_memref_to_llvm_free") {
-      defineThunk(fn, hostSlot, offsetof(kiln_host_api, free), {});
+      defineThunk(fn, hostSlot,
+                  deviceBuffers ? offsetof(kiln_host_api, device_free)
+                                : offsetof(kiln_host_api, free),
+                  {});
       continue;
     }
     if (!name.consume_front("_mlir_ciface_kiln_rt_"))
@@ -253,7 +304,7 @@ Function *defineEntryWrapper(Module &module, const EntrySignature &entry,
 
 std::string addAbiGlue(Module &module,
                        const std::vector<EntrySignature> &entries,
-                       unsigned numWeights) {
+                       unsigned numWeights, bool deviceBuffers) {
   LLVMContext &context = module.getContext();
   Type *ptr = PointerType::get(context, 0);
   Type *i32 = Type::getInt32Ty(context);
@@ -273,7 +324,8 @@ std::string addAbiGlue(Module &module,
     if (!global.isDeclaration())
       global.setLinkage(GlobalValue::InternalLinkage);
 
-  if (std::string error = defineHostThunks(module, *hostSlot); !error.empty())
+  if (std::string error = defineHostThunks(module, *hostSlot, deviceBuffers);
+      !error.empty())
     return error;
 
   // Written by the runtime before any call: one address per weight.

@@ -32,11 +32,15 @@ struct EntrySignature {
 /// - adds one kiln_entry_fn wrapper per entry point and the exported
 ///   kiln_module table that lists them, with `numWeights` weight slots that
 ///   the wrappers read their weight arguments from;
+/// - defines the kiln_launch__* declarations of a CUDA entry's host code
+///   as calls of launch_kernel;
 /// - makes every other symbol internal, so two loaded models never clash.
+/// With `deviceBuffers` (CUDA host code), allocations go to device_alloc
+/// and device_free instead of alloc and free.
 /// Returns an error message, or an empty string on success.
 std::string addAbiGlue(llvm::Module &module,
                        const std::vector<EntrySignature> &entries,
-                       unsigned numWeights);
+                       unsigned numWeights, bool deviceBuffers = false);
 
 } // namespace kiln
 

@@ -63,9 +63,15 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
   HalfFloatSupport native;
   native.f16 = llvm::is_contained(artifacts.target.features, "f16c");
 
+  bool deviceBuffers = static_cast<bool>(request.lowerToKernels);
+  if (deviceBuffers && !request.lowerToKernels(module, error))
+    return false;
   PassManager pm(module.getContext());
   pm.enableVerifier(true);
-  buildCpuLoweringPipeline(pm, optLevel, native);
+  if (deviceBuffers)
+    buildLlvmLoweringPipeline(pm, optLevel, native);
+  else
+    buildCpuLoweringPipeline(pm, optLevel, native);
   if (request.instrument)
     request.instrument(pm);
   if (failed(pm.run(module))) {
@@ -82,7 +88,7 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
     error = "translation to LLVM IR failed";
     return false;
   }
-  error = addAbiGlue(*llvmModule, entries, numWeights);
+  error = addAbiGlue(*llvmModule, entries, numWeights, deviceBuffers);
   if (!error.empty())
     return false;
 

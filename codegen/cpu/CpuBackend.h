@@ -28,6 +28,11 @@ struct CpuRequest {
   /// Called on the lowering's pass manager before it runs: the driver's
   /// IR dumps and timing.
   std::function<void(mlir::PassManager &)> instrument;
+  /// Set for the host code of a CUDA archive: lowers the module, after its
+  /// weights became arguments, to loops around kernel launches
+  /// (compileKernels, codegen/cuda/CudaBackend.h) in place of the CPU's
+  /// tiling and loops. Every buffer is then allocated in device memory.
+  std::function<bool(mlir::ModuleOp, std::string &)> lowerToKernels;
 };
 
 struct CpuArtifacts {

@@ -1,6 +1,9 @@
 //===- CpuPipeline.cpp - kiln IR to the LLVM dialect, for the CPU ---------===//
 //
-// One linear pipeline: lower kiln to linalg on tensors, bufferize with
+// One linear pipeline in three parts: lower kiln to linalg on tensors,
+// tile, and bufferize (shared with the CUDA host pipeline); make loops of
+// the linalg ops on buffers; and lower to the LLVM dialect (also shared).
+// In detail: bufferize with
 // one-shot bufferization (whole module, identity layouts at function
 // boundaries so entry points see dense row-major buffers), let MLIR insert
 // and simplify deallocations, then lower loops, math and memrefs to LLVM.
@@ -36,10 +39,11 @@
 
 using namespace mlir;
 
-void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
-                                    HalfFloatSupport native) {
+void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
+                                      bool tile) {
   pm.addPass(createLowerKilnToLinalgPass());
-  pm.addPass(createTileFusionGroupsPass());
+  if (tile)
+    pm.addPass(createTileFusionGroupsPass());
   if (optLevel > 0) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -73,12 +77,22 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
   pm.addPass(createCanonicalizerPass());
 
   pm.addPass(createBufferizationToMemRefPass());
+}
+
+void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
+                                    HalfFloatSupport native) {
+  buildBufferizationPipeline(pm, optLevel, /*tile=*/true);
   pm.addPass(createTileStackBuffersPass());
   pm.addPass(createCheckAllocationSizesPass());
   pm.addPass(createStridedCopiesPass());
   pm.addPass(createSkipEmptyLoopNestsPass());
   pm.addPass(createParallelTilesPass());
   pm.addPass(createConvertLinalgToLoopsPass());
+  buildLlvmLoweringPipeline(pm, optLevel, native);
+}
+
+void kiln::buildLlvmLoweringPipeline(OpPassManager &pm, unsigned optLevel,
+                                     HalfFloatSupport native) {
   // f16 and bf16 are storage types: arithmetic and math on them run in f32,
   // as PyTorch's CPU kernels do, and only the conversions are left.
   pm.addPass(math::createMathLegalizeToF32());

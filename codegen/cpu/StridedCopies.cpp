@@ -22,12 +22,15 @@ using namespace mlir;
 namespace {
 
 struct StridedCopyToLinalg : public OpRewritePattern<memref::CopyOp> {
-  using OpRewritePattern::OpRewritePattern;
+  StridedCopyToLinalg(MLIRContext *context, bool allCopies)
+      : OpRewritePattern(context), allCopies(allCopies) {}
+  bool allCopies;
   LogicalResult matchAndRewrite(memref::CopyOp op,
                                 PatternRewriter &rewriter) const override {
     auto source = cast<MemRefType>(op.getSource().getType());
     auto target = cast<MemRefType>(op.getTarget().getType());
-    if (source.getLayout().isIdentity() && target.getLayout().isIdentity())
+    if (!allCopies && source.getLayout().isIdentity() &&
+        target.getLayout().isIdentity())
       return failure();
     rewriter.replaceOpWithNewOp<linalg::CopyOp>(op, op.getSource(),
                                                 op.getTarget());
@@ -38,6 +41,13 @@ struct StridedCopyToLinalg : public OpRewritePattern<memref::CopyOp> {
 struct StridedCopiesPass
     : public PassWrapper<StridedCopiesPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StridedCopiesPass)
+  StridedCopiesPass() = default;
+  StridedCopiesPass(const StridedCopiesPass &other) : PassWrapper(other) {}
+  explicit StridedCopiesPass(bool all) { allCopies = all; }
+  // A CUDA entry's copies run as kernels, dense or not.
+  Option<bool> allCopies{*this, "all",
+                         llvm::cl::desc("Dense copies too (for GPU kernels)"),
+                         llvm::cl::init(false)};
 
   StringRef getArgument() const final { return "kiln-strided-copies"; }
   StringRef getDescription() const final {
@@ -48,7 +58,7 @@ struct StridedCopiesPass
   }
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<StridedCopyToLinalg>(&getContext());
+    patterns.add<StridedCopyToLinalg>(&getContext(), allCopies);
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(patterns))))
       signalPassFailure();
@@ -57,6 +67,6 @@ struct StridedCopiesPass
 
 } // namespace
 
-std::unique_ptr<Pass> kiln::createStridedCopiesPass() {
-  return std::make_unique<StridedCopiesPass>();
+std::unique_ptr<Pass> kiln::createStridedCopiesPass(bool allCopies) {
+  return std::make_unique<StridedCopiesPass>(allCopies);
 }

@@ -222,7 +222,8 @@ struct CallBuffers {
 /// the results, and calls the entry. Returns the error, or an empty Error
 /// with `buffers.results` and `buffers.live` filled.
 Result<void> call(const Model::Impl &impl, size_t index,
-                  const std::vector<Tensor> &inputs, CallBuffers &buffers) {
+                  const std::vector<Tensor> &inputs, CallBuffers &buffers,
+                  CudaCall *device = nullptr) {
   const EntryInfo &entry = impl.entries[index];
   std::string error = checkInputs(entry, inputs);
   if (!error.empty())
@@ -245,12 +246,22 @@ Result<void> call(const Model::Impl &impl, size_t index,
     buffers.starts.push_back(buffers.words.size());
     // A default stands for an input left out, and for None unless None
     // is a value the input can take.
-    if (absent && arg.hasDefault() && (omitted || !arg.optional)) {
+    const Tensor *given = nullptr;
+    if (absent && arg.hasDefault() && (omitted || !arg.optional))
+      given = &arg.defaultValue;
+    else if (!absent)
+      given = &inputs[i];
+    if (given) {
       absent = false;
-      appendDescriptor(buffers.words, arg.defaultValue.data(),
-                       arg.defaultValue.shape());
-    } else if (!absent) {
-      appendDescriptor(buffers.words, inputs[i].data(), inputs[i].shape());
+      const void *data = given->data();
+      // On a GPU, tensors go to the device; a rank-0 input (a Python
+      // scalar) stays where the host code reads it.
+      if (device && given->rank() > 0) {
+        data = device->upload(data, given->nbytes(), error);
+        if (!error.empty())
+          return Error{error};
+      }
+      appendDescriptor(buffers.words, data, given->shape());
     } else {
       absentShape.clear();
       for (const DimInfo &dim : arg.dims)
@@ -285,11 +296,50 @@ CallBuffers &threadBuffers() {
   return buffers;
 }
 
+/// The results of a call on the GPU (which the CudaCall frees), copied
+/// into new host tensors.
+Result<std::vector<Tensor>> downloadOutputs(const EntryInfo &entry,
+                                            const std::vector<int64_t> &results,
+                                            CudaCall &device) {
+  std::vector<Tensor> outputs;
+  size_t word = 0;
+  std::string error;
+  for (const ValueInfo &info : entry.results) {
+    size_t rank = info.dims.size();
+    auto *aligned = reinterpret_cast<const uint8_t *>(results[word + 1]);
+    int64_t offset = results[word + 2];
+    std::vector<int64_t> shape(results.begin() + word + 3,
+                               results.begin() + word + 3 + rank);
+    word += 3 + 2 * rank;
+    uint64_t bytes;
+    if (!checkedByteSize(shape, dtypeSize(info.dtype), bytes))
+      return Error{"result " + inQuotes(info.name) + " of " +
+                   inQuotes(entry.name) + " has shape " + shapeText(shape) +
+                   ", which no tensor can have"};
+    Tensor output = Tensor::zeros(info.dtype, shape);
+    if (!device.download(output.data(),
+                         aligned + offset * int64_t(dtypeSize(info.dtype)),
+                         output.nbytes(), error))
+      return Error{error};
+    outputs.push_back(std::move(output));
+  }
+  if (!device.finish(error))
+    return Error{error};
+  return outputs;
+}
+
 } // namespace
 
 Result<std::vector<Tensor>> runEntry(const Model::Impl &impl, size_t index,
                                      const std::vector<Tensor> &inputs) {
   CallBuffers &buffers = threadBuffers();
+  if (impl.cuda) {
+    CudaCall device(*impl.cuda);
+    Result<void> called = call(impl, index, inputs, buffers, &device);
+    if (!called)
+      return called.error();
+    return downloadOutputs(impl.entries[index], buffers.results, device);
+  }
   Result<void> called = call(impl, index, inputs, buffers);
   if (!called)
     return called.error();
@@ -310,6 +360,21 @@ Result<void> runEntryInto(const Model::Impl &impl, size_t index,
       return Error{"output " + std::to_string(i) + " of '" + entry.name +
                    "' must be a " + std::string(dtypeName(entry.results[i].dtype)) +
                    " tensor for result '" + entry.results[i].name + "'"};
+  if (impl.cuda) {
+    // The results come back from the GPU into new tensors first.
+    Result<std::vector<Tensor>> results = runEntry(impl, index, inputs);
+    if (!results)
+      return results.error();
+    for (size_t i = 0; i < outputs.size(); ++i)
+      if (outputs[i].shape() != (*results)[i].shape())
+        return Error{"output " + std::to_string(i) + " of '" + entry.name +
+                     "' has shape " + shapeText(outputs[i].shape()) +
+                     ", but result '" + entry.results[i].name +
+                     "' has shape " + shapeText((*results)[i].shape())};
+    for (size_t i = 0; i < outputs.size(); ++i)
+      std::memcpy(outputs[i].data(), (*results)[i].data(), outputs[i].nbytes());
+    return {};
+  }
   CallBuffers &buffers = threadBuffers();
   Result<void> called = call(impl, index, inputs, buffers);
   if (!called)

@@ -13,6 +13,7 @@
 #include "BlockCache.h"
 #include "HostCall.h"
 #include "KernelLibrary.h"
+#include "CudaModel.h"
 #include "ModelImpl.h"
 #include "ThreadPool.h"
 
@@ -480,7 +481,8 @@ const kiln_host_api table = {
     listLen,          listResultDim,
     listMaterialize,  randomStream,
     kernelMatmul,     kernelConv2d,
-    nullptr,          hostParallelFor};
+    cudaLaunchKernel, hostParallelFor,
+    cudaDeviceAlloc,  cudaDeviceFree};
 
 } // namespace
 

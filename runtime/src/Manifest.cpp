@@ -190,6 +190,19 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
            variant.at("object").get<std::string>()});
     if (impl.cpuVariants.empty())
       return "corrupt manifest: targets.cpu lists no code object";
+    if (manifest.at("targets").contains("cuda")) {
+      const json &cuda = manifest.at("targets").at("cuda");
+      CudaTarget target;
+      target.kernels = cuda.at("kernels").get<std::vector<std::string>>();
+      target.ptxArch = cuda.at("ptx").at("arch").get<std::string>();
+      target.ptxFile = cuda.at("ptx").at("file").get<std::string>();
+      for (const json &cubin : cuda.at("cubins"))
+        target.cubins.push_back({cubin.at("arch").get<std::string>(),
+                                 cubin.at("file").get<std::string>()});
+      if (target.ptxArch.rfind("sm_", 0) != 0)
+        return "corrupt manifest: targets.cuda.ptx.arch is not sm_NN";
+      impl.cudaTarget = std::move(target);
+    }
 
     for (const json &entry : manifest.at("entries")) {
       EntryInfo info;

@@ -229,6 +229,31 @@ loadArchive(const std::string &path, const LoadOptions &options,
   if (const ZipEntry *source = find(impl->sourceEntry))
     impl->sourceText = bytes(*source);
 
+  if (impl->cudaTarget) {
+    // Every file of targets.cuda must be one the manifest checksums.
+    auto listed = [&](const std::string &name) {
+      return std::any_of(files.begin(), files.end(),
+                         [&](const auto &file) { return file.first == name; });
+    };
+    bool complete = listed(impl->cudaTarget->ptxFile);
+    for (const auto &cubin : impl->cudaTarget->cubins)
+      complete = complete && listed(cubin.second);
+    if (!complete)
+      return loadError(path, "targets.cuda names an entry that \"files\" "
+                             "does not list: the archive is corrupt");
+    impl->cuda = CudaModel::load(
+        *impl->cudaTarget,
+        [&](const std::string &name) -> std::string_view {
+          const ZipEntry *entry = find(name);
+          return {reinterpret_cast<const char *>(impl->archive.data) +
+                      entry->offset,
+                  entry->size};
+        },
+        impl->weights, error);
+    if (!impl->cuda)
+      return loadError(path, error, ErrorKind::Unsupported);
+  }
+
   impl->cpu = selectCpuVariant(impl->cpuVariants, error);
   if (!impl->cpu)
     return loadError(path, error, ErrorKind::Unsupported);
@@ -263,8 +288,10 @@ loadArchive(const std::string &path, const LoadOptions &options,
                                " weights, but the manifest lists " +
                                std::to_string(impl->weights.size()) +
                                ": the archive is corrupt");
+  // A CUDA archive's code reads the weights' copies on the GPU.
   for (size_t i = 0; i < impl->weights.size(); ++i)
-    module->weights[i] = impl->weights[i].data;
+    module->weights[i] = impl->cuda ? impl->cuda->weights()[i]
+                                    : impl->weights[i].data;
   for (const EntryInfo &entry : impl->entries) {
     kiln_entry_fn fn = nullptr;
     for (uint32_t i = 0; i < module->num_entries; ++i) {

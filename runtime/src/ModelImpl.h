@@ -6,9 +6,12 @@
 #include "kiln/abi.h"
 
 #include "CpuFeatures.h"
+#include "CudaModel.h"
 #include "Untrusted.h"
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +44,12 @@ struct Model::Impl {
   /// found in the mapping. weightFiles is parallel: the entry of each.
   std::vector<WeightInfo> weights;
   std::vector<std::string> weightFiles;
+
+  /// A CUDA archive's kernels (manifest targets.cuda), and once loaded,
+  /// the GPU's copy of them and of the weights; the code object is then
+  /// host code and every tensor of a call lives on the GPU.
+  std::optional<CudaTarget> cudaTarget;
+  std::unique_ptr<CudaModel> cuda;
 
   /// The threads one call's parallel loops may use (LoadOptions).
   int numThreads = 1;

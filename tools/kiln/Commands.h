@@ -24,6 +24,8 @@ struct CompileOptions {
   unsigned optLevel = 2;  // -O0 .. -O3
   std::string targetCpu = "host"; // --target-cpu: one name or a list
   std::string targetFeatures;     // --target-features: +avx2,-avx512f
+  std::string target = "cpu";     // --target: cpu or cuda
+  std::string cudaArchs;          // --cuda-arch: sm_80,sm_90 by default
   // Watching and steering the kiln-level pass pipeline.
   std::string passes; // --passes: replaces the -O pipeline
   bool printIRAfterAll = false;

@@ -14,6 +14,7 @@
 #include "codegen/archive/Weights.h"
 #include "codegen/lowering/LoweringSupport.h"
 #include "codegen/cpu/CpuBackend.h"
+#include "codegen/cuda/CudaBackend.h"
 #include "frontend/ArgSpec.h"
 #include "frontend/AstPrinter.h"
 #include "frontend/Lowering.h"
@@ -53,9 +54,10 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
                   "What to print: ast (the syntax tree), ir (kiln IR as "
                   "lowered from the source), opt (kiln IR after the -O "
                   "pipeline), dot (that IR as a Graphviz graph), llvm "
-                  "(optimized LLVM IR) or asm (x86-64 assembly); default: "
-                  "ir, or nothing with -o")
-      ->check(CLI::IsMember({"ast", "ir", "opt", "dot", "llvm", "asm"}));
+                  "(optimized LLVM IR), asm (x86-64 assembly) or ptx (the GPU "
+                  "kernels' PTX for the oldest --cuda-arch, with "
+                  "--target=cuda); default: ir, or nothing with -o")
+      ->check(CLI::IsMember({"ast", "ir", "opt", "dot", "llvm", "asm", "ptx"}));
   cmd->add_option("-o", o.output, "Write the compiled .kiln archive here")
       ->type_name("OUT.kiln");
   cmd->add_option("-O", o.optLevel,
@@ -71,6 +73,17 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
                   "per name and the runtime loads the best one the CPU "
                   "supports; default: host")
       ->type_name("CPU[,CPU...]");
+  cmd->add_option("--target", o.target,
+                  "Where the archive's entry points run: cpu (the default) or "
+                  "cuda (NVIDIA GPUs: kernels as PTX and cubins, with host "
+                  "code for --target-cpu that launches them)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  cmd->add_option("--cuda-arch", o.cudaArchs,
+                  std::string("The GPU architectures of --target=cuda: one "
+                              "cubin each, and PTX for the oldest, which newer "
+                              "GPUs compile when loading; default: ") +
+                      kDefaultCudaArchs)
+      ->type_name("sm_NN[,sm_NN...]");
   cmd->add_option("--target-features", o.targetFeatures,
                   "Add (+) or remove (-) CPU features from every --target-cpu, "
                   "with what they imply, e.g. +avx2,-avx512f")
@@ -212,7 +225,8 @@ static std::string unknownPasses(llvm::StringRef pipeline) {
 
 /// Whether the command lowers past kiln IR, so the CPU pipeline runs.
 static bool lowersToCode(const CompileOptions &o) {
-  return !o.output.empty() || o.emit == "llvm" || o.emit == "asm";
+  return !o.output.empty() || o.emit == "llvm" || o.emit == "asm" ||
+         o.emit == "ptx";
 }
 
 /// The requested IR dumps and timing, on the kiln-level pipeline and on
@@ -274,9 +288,30 @@ static bool buildPassManager(const CompileOptions &o,
     inPipeline.push_back(pass.getArgument().str());
   if (lowersToCode(o)) {
     mlir::OpPassManager lowering("builtin.module");
-    buildCpuLoweringPipeline(lowering, o.optLevel);
-    for (mlir::Pass &pass : lowering.getPasses())
-      inPipeline.push_back(pass.getArgument().str());
+    if (o.target == "cuda") {
+      buildCudaKernelPipeline(lowering, o.optLevel);
+      buildLlvmLoweringPipeline(lowering, o.optLevel);
+      buildNvvmPipeline(lowering, "sm_80", 3);
+    } else {
+      buildCpuLoweringPipeline(lowering, o.optLevel);
+    }
+    // The textual pipeline names the passes of nested pass managers too
+    // (the GPU kernels' gpu.module(...)); options in braces are dropped.
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    lowering.printAsTextualPipeline(stream);
+    std::string names;
+    int depth = 0;
+    for (char c : text) {
+      depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+      if (depth == 0 && c != '}')
+        names += c == '(' || c == ')' ? ',' : c;
+    }
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(names).split(parts, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef part : parts)
+      if (part.trim() != "builtin.module" && part.trim() != "gpu.module")
+        inPipeline.push_back(part.trim().str());
   }
   for (const auto *names : {&o.printIRBefore, &o.printIRAfter})
     for (const std::string &name : *names)
@@ -331,6 +366,21 @@ static std::string loadWeights(const CompileOptions &o, const SourceFile &file,
 /// one never threatens memory. Past kMaxStatements a program is refused
 /// anyway.
 constexpr uint64_t kMaxSourceBytes = 16u << 20;
+
+/// Checks --target, --cuda-arch and --emit=ptx together and fills `archs`
+/// for --target=cuda. Returns an error message or "".
+static std::string checkCudaOptions(const CompileOptions &o,
+                                    std::vector<std::string> &archs) {
+  if (o.target != "cuda") {
+    if (!o.cudaArchs.empty())
+      return "--cuda-arch needs --target=cuda";
+    if (o.emit == "ptx")
+      return "--emit=ptx needs --target=cuda";
+    return "";
+  }
+  return parseCudaArchs(o.cudaArchs.empty() ? kDefaultCudaArchs : o.cudaArchs,
+                        archs);
+}
 
 /// Splits `--target-cpu` into its names and checks each, with
 /// `--target-features`, before any compiling is done.
@@ -525,6 +575,11 @@ int runCompile(const CompileOptions &given) {
     fmt::print(stderr, "kiln: error: {}\n", error);
     return 2;
   }
+  std::vector<std::string> cudaArchs;
+  if (std::string error = checkCudaOptions(o, cudaArchs); !error.empty()) {
+    fmt::print(stderr, "kiln: error: {}\n", error);
+    return 2;
+  }
 
   mlir::DialectRegistry registry;
   registerCodegenDialects(registry);
@@ -623,6 +678,7 @@ int runCompile(const CompileOptions &given) {
   // One code object per target, each lowered from its own copy of the
   // optimized module.
   std::vector<CpuArtifacts> cpu(targets.size());
+  CudaKernels kernels;
   for (size_t i = 0; i < targets.size(); ++i) {
     mlir::OwningOpRef<mlir::ModuleOp> lowered(ir->clone());
     CpuRequest request;
@@ -634,6 +690,20 @@ int runCompile(const CompileOptions &given) {
     request.instrument = [&](mlir::PassManager &lowering) {
       instrument(o, flags, lowering);
     };
+    // Each host code object lowers its own copy to kernels; the kernels
+    // are the same for every --target-cpu, so the first copy's are kept.
+    if (o.target == "cuda")
+      request.lowerToKernels = [&, i](mlir::ModuleOp m, std::string &why) {
+        CudaKernels made;
+        if (!compileKernels(m, o.optLevel, cudaArchs, request.instrument,
+                            made, why))
+          return false;
+        if (i == 0)
+          kernels = std::move(made);
+        return true;
+      };
+    if (o.emit == "ptx")
+      request.llvmIR = request.assembly = false;
     if (!compileForCpu(*lowered, o.optLevel, request, cpu[i], error)) {
       if (!diags.hasErrors()) // else the located error says it all
         fmt::print(stderr, "kiln: error: {}\n", error);
@@ -644,6 +714,8 @@ int runCompile(const CompileOptions &given) {
                    << targets[i] << "\n";
     llvm::outs() << cpu[i].llvmIR << cpu[i].assembly;
   }
+  if (o.emit == "ptx")
+    llvm::outs() << kernels.ptx;
   if (o.output.empty())
     return 0;
 
@@ -656,6 +728,8 @@ int runCompile(const CompileOptions &given) {
   archive.kilnModule = *ir;
   for (const CpuArtifacts &variant : cpu)
     archive.cpu.push_back(&variant);
+  if (o.target == "cuda")
+    archive.cuda = &kernels;
   archive.weights = &weights;
   error = writeArchive(o.output, archive);
   if (!error.empty()) {

@@ -187,6 +187,20 @@ void printCpuTargets(const nlohmann::json &cpu) {
   }
 }
 
+/// "target: cuda, cubins sm_80 sm_90, PTX sm_80, 3 kernels: a b c": the
+/// GPU kernels of a --target=cuda archive, whose code objects are then the
+/// host code that launches them.
+void printCudaTarget(const nlohmann::json &cuda) {
+  std::string archs, kernels;
+  for (const auto &cubin : cuda.at("cubins"))
+    archs += " " + escaped(cubin.at("arch").get<std::string>());
+  for (const auto &kernel : cuda.at("kernels"))
+    kernels += " " + escaped(kernel.get<std::string>());
+  fmt::print("target: cuda, cubins{}, PTX {}, {} kernels:{}\n", archs,
+             escaped(cuda.at("ptx").at("arch").get<std::string>()),
+             cuda.at("kernels").size(), kernels);
+}
+
 } // namespace
 
 int runInspect(const InspectOptions &o) {
@@ -249,6 +263,8 @@ int runInspect(const InspectOptions &o) {
     fmt::print("source: {}\n",
                escaped(manifest.at("source").value("path", "?")));
     printCpuTargets(manifest.at("targets").at("cpu"));
+    if (manifest.at("targets").contains("cuda"))
+      printCudaTarget(manifest.at("targets").at("cuda"));
     fmt::print("\nentry points:\n");
     for (const auto &entry : manifest.at("entries"))
       fmt::print("{}\n", describeEntry(entry));

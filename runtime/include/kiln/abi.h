@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 4
+#define KILN_ABI_VERSION 5
 
 /* The largest tensor, in bytes, that compiled code or the runtime will
  * create: 2^47, the user address space of x86-64 with 4-level paging.
@@ -142,8 +142,15 @@ typedef struct kiln_host_api {
                  int64_t dilation_h, int64_t dilation_w, int64_t groups,
                  int64_t site, int32_t dtype);
 
-  /* Reserved for device kernel launches; NULL in ABI version 3. */
-  void *launch_kernel;
+  /* Since version 5 (reserved before): launches GPU kernel `kernel` of the
+   * archive's CUDA kernels on the running call's stream, with a grid of
+   * grid_x*grid_y*grid_z blocks of block_x*block_y*block_z threads;
+   * `params` holds num_params pointers to the kernel's parameters, as
+   * cuLaunchKernel takes them. A grid with no block launches nothing. NULL
+   * for a model without CUDA kernels. */
+  void (*launch_kernel)(const char *kernel, int64_t grid_x, int64_t grid_y,
+                        int64_t grid_z, int64_t block_x, int64_t block_y,
+                        int64_t block_z, void **params, int64_t num_params);
 
   /* Since version 4. Runs body(context, begin, end) over the tiles
    * [0, n), split into chunks that the runtime's threads and the calling
@@ -154,6 +161,12 @@ typedef struct kiln_host_api {
    * allocate nor raise nor call the runtime (codegen/cpu/ParallelTiles.cpp). */
   void (*parallel_for)(void (*body)(void *context, int64_t begin, int64_t end),
                        void *context, int64_t n, int64_t points);
+
+  /* Since version 5. Memory on the model's GPU for the code of a CUDA
+   * archive, in place of alloc and free: every buffer it allocates is a
+   * device buffer, ordered on the running call's stream. */
+  void *(*device_alloc)(uint64_t bytes);
+  void (*device_free)(void *ptr);
 } kiln_host_api;
 
 /* One entry point. `args[i]` points to the descriptor of argument i (a

@@ -1,0 +1,71 @@
+//===- HostScratch.cpp - Host-only buffers of a CUDA entry on the stack ---===//
+//
+// In a CUDA entry every memref.alloc becomes a device allocation
+// (AbiGlue routes MLIR's allocation to device_alloc). Buffer deallocation
+// also allocates small host scratch arrays (the pointers and ownership
+// flags of bufferization.dealloc at -O0) that only host code reads and
+// writes. This pass puts each such buffer on the host's stack: a static
+// allocation whose every user is a load, store or dealloc outside any
+// kernel becomes a memref.alloca, and its dealloc goes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Whether every use of `value` (through casts) is a host load, store or
+/// dealloc, or a call of the deallocation helper that
+/// convert-bufferization-to-memref generates, which only loads and stores.
+bool onlyHostAccesses(Value value) {
+  return llvm::all_of(value.getUsers(), [](Operation *user) {
+    if (user->getParentOfType<gpu::LaunchOp>())
+      return false;
+    if (auto cast = dyn_cast<memref::CastOp>(user))
+      return onlyHostAccesses(cast.getResult());
+    if (auto call = dyn_cast<func::CallOp>(user))
+      return call.getCallee().starts_with("dealloc_helper");
+    return isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp>(user);
+  });
+}
+
+struct HostScratchPass
+    : public PassWrapper<HostScratchPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(HostScratchPass)
+
+  StringRef getArgument() const final { return "kiln-host-scratch"; }
+  StringRef getDescription() const final {
+    return "Put the host-only scratch buffers of a CUDA entry on the stack";
+  }
+  void runOnOperation() override {
+    SmallVector<memref::AllocOp> scratch;
+    getOperation().walk([&](memref::AllocOp alloc) {
+      if (alloc.getType().hasStaticShape() && onlyHostAccesses(alloc))
+        scratch.push_back(alloc);
+    });
+    for (memref::AllocOp alloc : scratch) {
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        if (isa<memref::DeallocOp>(user))
+          user->erase();
+      OpBuilder b(alloc);
+      auto alloca = b.create<memref::AllocaOp>(alloc.getLoc(), alloc.getType(),
+                                               alloc.getAlignmentAttr());
+      alloc.replaceAllUsesWith(alloca.getResult());
+      alloc.erase();
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> kiln::createHostScratchPass() {
+  return std::make_unique<HostScratchPass>();
+}

@@ -1,0 +1,173 @@
+//===- MapToKernels.cpp - Parallel loops on buffers become GPU launches ---===//
+//
+// After bufferization and convert-linalg-to-parallel-loops, every linalg op
+// of a CUDA entry is an scf.parallel over its parallel dims (its reduction
+// dims are scf.for loops inside). Each outermost scf.parallel becomes one
+// gpu.launch: the loop's iteration space is flattened, one thread runs one
+// point, and a block holds kThreadsPerBlock threads. A flat grid needs
+// only grid.x (up to 2^31-1 blocks), whatever the rank, so no dim of a
+// tensor is limited to the 65535 blocks of grid.y and grid.z.
+//
+// A rank-0 entry argument (a Python scalar) stays in host memory (the
+// runtime copies only tensors of rank 1 and more to the device), so its
+// loads are hoisted out of the loop and reach the kernel as a value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Threads per block of every kernel: a multiple of the 32-thread warp that
+/// keeps 8 blocks resident per SM on sm_80 and sm_90.
+constexpr int64_t kThreadsPerBlock = 256;
+
+bool isScalarArgument(Value memref) {
+  auto arg = dyn_cast<BlockArgument>(memref);
+  return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
+         cast<MemRefType>(arg.getType()).getRank() == 0;
+}
+
+/// What a kernel cannot do yet, or null.
+Operation *unsupportedInKernel(scf::ParallelOp loop) {
+  Operation *bad = nullptr;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<CallOpInterface, memref::AllocOp, memref::AllocaOp>(op)) {
+      bad = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return bad;
+}
+
+LogicalResult mapLoop(scf::ParallelOp loop) {
+  if (Operation *bad = unsupportedInKernel(loop)) {
+    auto call = dyn_cast<func::CallOp>(bad);
+    std::string what =
+        call ? "a call of " + call.getCallee().str() + " (a run-time check, "
+                                                       "print or list)"
+             : "a buffer allocated per element";
+    return bad->emitError("--target=cuda cannot put " + what +
+                          " inside a GPU kernel yet");
+  }
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  // Loads of host scalars first, outside the kernel.
+  loop.getBody()->walk([&](memref::LoadOp load) {
+    if (isScalarArgument(load.getMemRef()))
+      load->moveBefore(loop);
+  });
+
+  // Iterations per dim, and their product.
+  SmallVector<Value> extents;
+  Value total = b.create<arith::ConstantIndexOp>(loc, 1);
+  for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
+                                       loop.getUpperBound(), loop.getStep())) {
+    Value span = b.create<arith::SubIOp>(loc, ub, lb);
+    Value n = b.create<arith::CeilDivSIOp>(loc, span, step);
+    Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+    n = b.create<arith::MaxSIOp>(loc, n, zero);
+    extents.push_back(n);
+    total = b.create<arith::MulIOp>(loc, total, n);
+  }
+  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+  Value threads = b.create<arith::ConstantIndexOp>(loc, kThreadsPerBlock);
+  Value blocks = b.create<arith::CeilDivSIOp>(loc, total, threads);
+  auto launch = b.create<gpu::LaunchOp>(loc, blocks, one, one, threads, one,
+                                        one);
+
+  OpBuilder k = OpBuilder::atBlockBegin(&launch.getBody().front());
+  // Constants made inside the kernel are folded into its code; the ones
+  // outside would become kernel parameters.
+  Value block = launch.getBlockIds().x, thread = launch.getThreadIds().x;
+  Value width = k.create<arith::ConstantIndexOp>(loc, kThreadsPerBlock);
+  Value linear = k.create<arith::AddIOp>(
+      loc, k.create<arith::MulIOp>(loc, block, width), thread);
+  Value inRange = k.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
+                                          linear, total);
+  auto guard = k.create<scf::IfOp>(loc, inRange, /*withElse=*/false);
+  k.create<gpu::TerminatorOp>(loc);
+
+  OpBuilder body = guard.getThenBodyBuilder();
+  IRMapping mapping;
+  // Constants the body and the bounds use are cloned in, so that they fold
+  // into the kernel's code instead of becoming kernel parameters.
+  SetVector<Value> outside;
+  getUsedValuesDefinedAbove(loop.getRegion(), outside);
+  outside.insert(loop.getLowerBound().begin(), loop.getLowerBound().end());
+  outside.insert(loop.getStep().begin(), loop.getStep().end());
+  for (Value value : outside)
+    if (Operation *def = value.getDefiningOp();
+        def && def->hasTrait<OpTrait::ConstantLike>())
+      mapping.map(value, body.clone(*def)->getResult(0));
+  Value rest = linear;
+  for (int64_t d = loop.getNumLoops() - 1; d >= 0; --d) {
+    Value index = rest;
+    if (d > 0) {
+      index = body.create<arith::RemSIOp>(loc, rest, extents[d]);
+      rest = body.create<arith::DivSIOp>(loc, rest, extents[d]);
+    }
+    Value iv = body.create<arith::AddIOp>(
+        loc, mapping.lookupOrDefault(loop.getLowerBound()[d]),
+        body.create<arith::MulIOp>(
+            loc, index, mapping.lookupOrDefault(loop.getStep()[d])));
+    mapping.map(loop.getInductionVars()[d], iv);
+  }
+  for (Operation &op : loop.getBody()->without_terminator())
+    body.clone(op, mapping);
+  loop.erase();
+  return success();
+}
+
+struct MapToKernelsPass
+    : public PassWrapper<MapToKernelsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MapToKernelsPass)
+
+  StringRef getArgument() const final { return "kiln-map-to-kernels"; }
+  StringRef getDescription() const final {
+    return "Turn each outermost scf.parallel into a flat gpu.launch";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, gpu::GPUDialect, scf::SCFDialect>();
+  }
+  void runOnOperation() override {
+    SmallVector<scf::ParallelOp> loops;
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+        loops.push_back(loop);
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
+    });
+    for (scf::ParallelOp loop : loops) {
+      if (loop.getNumResults() != 0) {
+        loop.emitError("--target=cuda cannot map a parallel loop with "
+                       "results to a GPU kernel yet");
+        return signalPassFailure();
+      }
+      if (failed(mapLoop(loop)))
+        return signalPassFailure();
+    }
+    getOperation()->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                            UnitAttr::get(&getContext()));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> kiln::createMapToKernelsPass() {
+  return std::make_unique<MapToKernelsPass>();
+}

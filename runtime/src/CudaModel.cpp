@@ -1,0 +1,235 @@
+//===- CudaModel.cpp - A CUDA archive's kernels, weights and calls --------===//
+
+#include "CudaModel.h"
+
+#include "HostCall.h"
+#include "Untrusted.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace kiln {
+
+namespace {
+
+thread_local CudaCall *currentCall = nullptr;
+
+/// The calling thread's stream: each thread's calls are ordered, and calls
+/// from several threads run concurrently.
+cuda::Stream threadStream(const cuda::Driver &d, std::string &error) {
+  thread_local cuda::Stream stream = nullptr;
+  if (!stream) {
+    cuda::Result r = d.streamCreate(&stream, cuda::kStreamNonBlocking);
+    if (r != 0) {
+      error = "cannot create a CUDA stream: " + cuda::describe(r);
+      stream = nullptr;
+    }
+  }
+  return stream;
+}
+
+const cuda::Driver &api() {
+  std::string unused;
+  return *cuda::driver(unused); // loaded before any CudaModel exists
+}
+
+} // namespace
+
+std::unique_ptr<CudaModel> CudaModel::load(
+    const CudaTarget &target,
+    const std::function<std::string_view(const std::string &)> &entry,
+    const std::vector<WeightInfo> &weights, std::string &error) {
+  const cuda::Driver *d = cuda::driver(error);
+  if (!d)
+    return nullptr;
+  cuda::currentContext();
+  std::unique_ptr<CudaModel> model(new CudaModel);
+  const std::string &arch = cuda::deviceArch();
+  std::string code;
+  for (const auto &[cubinArch, file] : target.cubins)
+    if (cubinArch == arch) {
+      code = std::string(entry(file));
+      model->loaded = "cubin " + arch;
+    }
+  auto number = [](const std::string &a) { return std::atoi(a.c_str() + 3); };
+  if (code.empty()) {
+    if (number(arch) < number(target.ptxArch)) {
+      std::string archs;
+      for (const auto &cubin : target.cubins)
+        archs += (archs.empty() ? "" : ", ") + cubin.first;
+      error = "the archive's kernels are for " + archs + " (PTX " +
+              target.ptxArch + "), but this GPU (" + cuda::deviceName() +
+              ") is " + arch + "; compile with --cuda-arch=" + arch;
+      return nullptr;
+    }
+    // The driver takes PTX as NUL-terminated text and compiles it.
+    code = std::string(entry(target.ptxFile));
+    model->loaded = "PTX " + target.ptxArch + ", compiled for " + arch;
+  }
+  cuda::Result r = d->moduleLoadData(&model->module, code.c_str());
+  if (r != 0) {
+    error = "cannot load the CUDA kernels (" + model->loaded +
+            "): " + cuda::describe(r);
+    return nullptr;
+  }
+  for (const std::string &name : target.kernels) {
+    cuda::Function fn = nullptr;
+    r = d->moduleGetFunction(&fn, model->module, name.c_str());
+    if (r != 0) {
+      error = "the CUDA kernels have no kernel " + inQuotes(name) +
+              ": the archive is corrupt";
+      return nullptr;
+    }
+    model->kernels.push_back({name, fn});
+  }
+  for (const WeightInfo &weight : weights) {
+    uint64_t bytes = 0;
+    checkedByteSize(weight.shape, dtypeSize(weight.dtype), bytes);
+    cuda::DevicePtr ptr = 0;
+    if (bytes > 0 && ((r = d->memAlloc(&ptr, bytes)) != 0 ||
+                      (r = d->memcpyHtoD(ptr, weight.data, bytes)) != 0)) {
+      error = "cannot copy weight " + inQuotes(weight.name) + " (" +
+              std::to_string(bytes) + " bytes) to the GPU: " +
+              cuda::describe(r);
+      return nullptr;
+    }
+    model->deviceWeights.push_back(reinterpret_cast<void *>(ptr));
+  }
+  return model;
+}
+
+CudaModel::~CudaModel() {
+  const cuda::Driver &d = api();
+  cuda::currentContext();
+  for (void *ptr : deviceWeights)
+    if (ptr)
+      d.memFree(reinterpret_cast<cuda::DevicePtr>(ptr));
+  if (module)
+    d.moduleUnload(module);
+}
+
+cuda::Function CudaModel::kernel(std::string_view name) const {
+  for (const auto &[kernelName, fn] : kernels)
+    if (kernelName == name)
+      return fn;
+  return nullptr;
+}
+
+CudaCall::CudaCall(const CudaModel &model) : model(model) {
+  cuda::currentContext();
+  std::string ignored; // a failure shows at the first use of the stream
+  stream = threadStream(api(), ignored);
+  currentCall = this;
+}
+
+CudaCall::~CudaCall() {
+  const cuda::Driver &d = api();
+  for (void *ptr : buffers)
+    d.memFreeAsync(reinterpret_cast<cuda::DevicePtr>(ptr), stream);
+  currentCall = nullptr;
+}
+
+void *CudaCall::upload(const void *data, size_t bytes, std::string &error) {
+  if (bytes == 0)
+    return nullptr;
+  const cuda::Driver &d = api();
+  cuda::DevicePtr ptr = 0;
+  cuda::Result r = d.memAllocAsync(&ptr, bytes, stream);
+  if (r == 0) {
+    buffers.push_back(reinterpret_cast<void *>(ptr));
+    r = d.memcpyHtoDAsync(ptr, data, bytes, stream);
+  }
+  if (r != 0) {
+    error = "cannot copy an input of " + std::to_string(bytes) +
+            " bytes to the GPU: " + cuda::describe(r);
+    return nullptr;
+  }
+  return reinterpret_cast<void *>(ptr);
+}
+
+bool CudaCall::download(void *host, const void *device, size_t bytes,
+                        std::string &error) {
+  if (bytes == 0)
+    return true;
+  cuda::Result r = api().memcpyDtoHAsync(
+      host, reinterpret_cast<cuda::DevicePtr>(device), bytes, stream);
+  if (r == 0)
+    r = api().streamSynchronize(stream);
+  if (r != 0)
+    error = "CUDA error while running on the GPU: " + cuda::describe(r);
+  return r == 0;
+}
+
+bool CudaCall::finish(std::string &error) {
+  cuda::Result r = api().streamSynchronize(stream);
+  if (r != 0)
+    error = "CUDA error while running on the GPU: " + cuda::describe(r);
+  return r == 0;
+}
+
+void *cudaDeviceAlloc(uint64_t bytes) {
+  CudaCall &call = *currentCall;
+  cuda::DevicePtr ptr = 0;
+  cuda::Result r = bytes > KILN_MAX_TENSOR_BYTES + 64
+                       ? 2 // CUDA_ERROR_OUT_OF_MEMORY
+                       : api().memAllocAsync(&ptr, bytes, call.stream);
+  if (r == 0) {
+    call.buffers.push_back(reinterpret_cast<void *>(ptr));
+    return reinterpret_cast<void *>(ptr);
+  }
+  setCallError("cannot allocate " + std::to_string(bytes) +
+               " bytes on the GPU: " + cuda::describe(r));
+  raiseCallError(-1);
+}
+
+void cudaDeviceFree(void *ptr) {
+  if (!ptr)
+    return;
+  CudaCall &call = *currentCall;
+  auto it = std::find(call.buffers.rbegin(), call.buffers.rend(), ptr);
+  if (it == call.buffers.rend())
+    return; // not the call's: an input's or a weight's, never freed here
+  call.buffers.erase(std::next(it).base());
+  api().memFreeAsync(reinterpret_cast<cuda::DevicePtr>(ptr), call.stream);
+}
+
+namespace {
+
+/// Launches, or stores why it cannot in the call state and returns false
+/// (the raise must come from a frame without strings).
+bool launch(const char *kernel, int64_t gridX, int64_t gridY, int64_t gridZ,
+            int64_t blockX, int64_t blockY, int64_t blockZ, void **params) {
+  CudaCall &call = *currentCall;
+  cuda::Function fn = call.model.kernel(kernel);
+  std::string problem;
+  if (!fn)
+    problem = std::string("the code launches kernel '") + kernel +
+              "', which the archive's kernels lack: the archive is corrupt";
+  else if (gridX > INT32_MAX || gridY > 65535 || gridZ > 65535)
+    problem = std::string("kernel '") + kernel + "' needs a grid of " +
+              std::to_string(gridX) + " x " + std::to_string(gridY) + " x " +
+              std::to_string(gridZ) + " blocks, more than CUDA allows";
+  else if (cuda::Result r = api().launchKernel(
+               fn, gridX, gridY, gridZ, blockX, blockY, blockZ, 0,
+               call.stream, params, nullptr);
+           r != 0)
+    problem = std::string("cannot launch kernel '") + kernel +
+              "': " + cuda::describe(r);
+  if (problem.empty())
+    return true;
+  setCallError(std::move(problem));
+  return false;
+}
+
+} // namespace
+
+void cudaLaunchKernel(const char *kernel, int64_t gridX, int64_t gridY,
+                      int64_t gridZ, int64_t blockX, int64_t blockY,
+                      int64_t blockZ, void **params, int64_t) {
+  if (gridX == 0 || gridY == 0 || gridZ == 0)
+    return;
+  if (!launch(kernel, gridX, gridY, gridZ, blockX, blockY, blockZ, params))
+    raiseCallError(-1);
+}
+
+} // namespace kiln

@@ -1,0 +1,95 @@
+//===- CudaModel.h - A CUDA archive's kernels, weights and calls (private) ===//
+//
+// A CUDA archive's code object is host code: it computes shapes, allocates
+// device memory and launches the archive's kernels through kiln/abi.h.
+// This file holds the GPU side of that: the kernels loaded into the
+// driver, the weights copied to the GPU at load, and the per-call state
+// (stream and device buffers) behind device_alloc, device_free and
+// launch_kernel.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_CUDAMODEL_H
+#define KILN_RUNTIME_CUDAMODEL_H
+
+#include "CudaDriver.h"
+
+#include "kiln/Model.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace kiln {
+
+/// The manifest's targets.cuda (docs/archive.md).
+struct CudaTarget {
+  std::vector<std::string> kernels;
+  std::string ptxArch, ptxFile;
+  std::vector<std::pair<std::string, std::string>> cubins; // arch, entry
+};
+
+class CudaModel {
+public:
+  /// Loads `target`'s kernels (the cubin for this GPU's arch, else the
+  /// PTX, which the driver compiles) and copies every weight to the GPU.
+  /// `entry` returns an archive entry's bytes. On failure returns null
+  /// with the reason in `error`.
+  static std::unique_ptr<CudaModel>
+  load(const CudaTarget &target,
+       const std::function<std::string_view(const std::string &)> &entry,
+       const std::vector<WeightInfo> &weights, std::string &error);
+  ~CudaModel();
+
+  /// The kernel named `name`, or null.
+  cuda::Function kernel(std::string_view name) const;
+  /// The device address of each weight, in the manifest's order.
+  const std::vector<void *> &weights() const { return deviceWeights; }
+  /// What was loaded: "cubin sm_90", or "PTX sm_80, compiled for sm_100".
+  const std::string &code() const { return loaded; }
+
+private:
+  CudaModel() = default;
+  cuda::Module module = nullptr;
+  std::vector<std::pair<std::string, cuda::Function>> kernels;
+  std::vector<void *> deviceWeights;
+  std::string loaded;
+};
+
+/// One call's work on the GPU, on the calling thread's stream. While it
+/// lives, compiled code's device_alloc, device_free and launch_kernel
+/// work on it. Its destructor frees every device buffer still held.
+class CudaCall {
+public:
+  explicit CudaCall(const CudaModel &model);
+  ~CudaCall();
+  CudaCall(const CudaCall &) = delete;
+  CudaCall &operator=(const CudaCall &) = delete;
+
+  /// A device copy of `bytes` at `data`, owned by the call; null (with
+  /// `error` set) on failure. An empty tensor gets no buffer.
+  void *upload(const void *data, size_t bytes, std::string &error);
+  /// Copies `bytes` of device memory to `host`; false with `error` set.
+  bool download(void *host, const void *device, size_t bytes,
+                std::string &error);
+  /// Waits for the call's work; a kernel's failure shows here.
+  bool finish(std::string &error);
+
+  const CudaModel &model;
+  cuda::Stream stream = nullptr;
+  std::vector<void *> buffers; // live device allocations, oldest first
+};
+
+/// kiln_host_api's device functions; they raise through the running call.
+void *cudaDeviceAlloc(uint64_t bytes);
+void cudaDeviceFree(void *ptr);
+void cudaLaunchKernel(const char *kernel, int64_t gridX, int64_t gridY,
+                      int64_t gridZ, int64_t blockX, int64_t blockY,
+                      int64_t blockZ, void **params, int64_t numParams);
+
+} // namespace kiln
+
+#endif // KILN_RUNTIME_CUDAMODEL_H

@@ -1,0 +1,69 @@
+# Elementwise, reduction and copy kernels for the CUDA differential test
+# (test/gpu/gpu_diff.py): each entry point exercises one way a fused group
+# becomes a GPU kernel.
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+from typing import Tuple
+
+
+# kiln: x=f32[N]
+@torch.jit.script
+def chain(x: Tensor) -> Tensor:
+    return torch.tanh(x * x) + torch.sigmoid(x) * 2.0 - x.abs().sqrt()
+
+
+# kiln: x=f32[B,N], b=f32[N]
+@torch.jit.script
+def gelu_bias(x: Tensor, b: Tensor) -> Tensor:
+    return F.gelu(x + b)
+
+
+# kiln: x=f32[B,N]
+@torch.jit.script
+def softmax_rows(x: Tensor) -> Tensor:
+    return torch.softmax(x, -1)
+
+
+# kiln: x=f32[B,N]
+@torch.jit.script
+def reductions(x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    return x.sum(0), x.mean(-1), x.amax(1), x.amin(0)
+
+
+# kiln: x=f32[B,N]
+@torch.jit.script
+def normalize(x: Tensor) -> Tensor:
+    mu = x.mean(-1, keepdim=True)
+    var = ((x - mu) ** 2).mean(-1, keepdim=True)
+    return (x - mu) / torch.sqrt(var + 1e-5)
+
+
+# kiln: x=f32[B,N]
+@torch.jit.script
+def transpose_slice(x: Tensor) -> Tuple[Tensor, Tensor]:
+    return x.t().contiguous() * 3.0, x[:, 1:] - x[:, :-1]
+
+
+# kiln: x=f32[B,N]
+@torch.jit.script
+def scaled(x: Tensor, s: float) -> Tensor:
+    return x * s + 1.0
+
+
+# kiln: x=i64[B,N]
+@torch.jit.script
+def integers(x: Tensor) -> Tuple[Tensor, Tensor]:
+    return (x * 3 + 1) % 7, x.sum(-1)
+
+
+# kiln: x=f32[B,N]
+@torch.jit.script
+def select(x: Tensor) -> Tuple[Tensor, Tensor]:
+    return torch.where(x > 0, x, x * 0.1), x > 0.5
+
+
+# kiln: x=f32[B,N]
+@torch.jit.script
+def erf_exp(x: Tensor) -> Tensor:
+    return torch.erf(x) * torch.exp(-x) + torch.log1p(x.abs())

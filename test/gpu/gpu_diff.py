@@ -1,0 +1,192 @@
+#!/usr/bin/python3
+"""The CUDA differential test: kiln archives on a GPU against PyTorch on CUDA.
+
+A GPU machine has CUDA and PyTorch but no LLVM or MLIR, so the test has two
+halves, run on two machines:
+
+  gpu_diff.py prepare BUILD_DIR OUT_DIR     (the build machine)
+      compiles every entry point of the example files below with
+      `kiln compile --target=cuda` at -O0 and -O2, writes seeded inputs for
+      two dim sets as .npy (test/Inputs/run_eager.py makes them, as for
+      the CPU differential test), and copies into OUT_DIR what the GPU
+      machine needs: the archives, the inputs, the sources, kiln-run, the
+      runtime and the libraries it links, and this script.
+
+  gpu_diff.py check OUT_DIR                 (the GPU machine; run_on_gpu.sh)
+      runs each case with kiln-run and the same function in eager PyTorch
+      on CUDA, on the same inputs, and compares.
+
+The tolerance is the CPU differential test's (test/Inputs/run_kiln.py):
+rtol 1e-4, atol 1e-5. libdevice's tanh, exp and erf are within a few ulp of
+CUDA's, but kiln reduces a row in one thread in order while PyTorch uses a
+tree; for the rows here (at most 2^12 elements of magnitude <= 1) the two
+sums differ by far less than 1e-4 relative.
+
+check prints one line per case and `all ok: N runs` (or FAILED) at the end.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RTOL = 1e-4
+ATOL = 1e-5
+# The examples the GPU runs (relative to the repository root), and per
+# file the entry points that the CUDA target supports so far.
+FILES = {
+    "test/gpu/Inputs/kernels.py": None,  # all of them
+    "examples/seed/foo.py": None,
+    "examples/seed/func.py": None,
+    "examples/seed/myfun.py": None,
+}
+# Large dims as well as the CPU test's small ones: a kernel then has many
+# blocks, and a partial last block.
+GPU_DIM_SETS = [{"B": 3, "N": 5}, {"B": 67, "N": 1000}]
+OPT_LEVELS = [0, 2]
+RUNTIME_LIBS = ["libdnnl.so.2", "libOpenCL.so.1", "libgomp.so.1"]
+
+
+def prepare(build_dir, out):
+    sys.path.insert(0, os.path.join(HERE, "..", "Inputs"))
+    import numpy as np
+    import run_eager
+    root = os.path.abspath(os.path.join(HERE, "..", ".."))
+    for sub in ("archives", "inputs", "src", "bin", "lib"):
+        os.makedirs(os.path.join(out, sub), exist_ok=True)
+    cases = []
+    for rel, wanted in FILES.items():
+        path = os.path.join(root, rel)
+        stem = os.path.splitext(os.path.basename(rel))[0]
+        shutil.copy(path, os.path.join(out, "src", stem + ".py"))
+        _, _, source = run_eager.load_both(path)
+        entries = [e for e in run_eager.find_entry_points(source)
+                   if e[0] == "function" and (not wanted or e[1] in wanted)]
+        for opt in OPT_LEVELS:
+            archive = "archives/%s.O%d.kiln" % (stem, opt)
+            cmd = [os.path.join(build_dir, "bin", "kiln"), "compile", path,
+                   "--target=cuda", "-O%d" % opt, "-o",
+                   os.path.join(out, archive)]
+            for _, name, _, _ in entries:
+                cmd += ["--entry", name]
+            subprocess.run(cmd, check=True)
+            for _, name, spec, funcdef in entries:
+                params = [a.arg for a in funcdef.args.args]
+                for k, dims in enumerate(run_eager.DIM_SETS[:1] + GPU_DIM_SETS):
+                    args = run_eager.make_inputs(name, funcdef, spec, dims, k)
+                    inputs = []
+                    for param, value in zip(params, args):
+                        if hasattr(value, "numpy"):
+                            file = "inputs/%s.%s.%d.%s.npy" % (stem, name, k, param)
+                            np.save(os.path.join(out, file), value.numpy())
+                            inputs.append([param, "npy", file])
+                        else:
+                            inputs.append([param, "scalar", value])
+                    cases.append({"file": stem, "entry": name, "opt": opt,
+                                  "dims": k, "archive": archive,
+                                  "inputs": inputs})
+    with open(os.path.join(out, "cases.json"), "w") as f:
+        json.dump(cases, f, indent=1)
+    shutil.copy(os.path.join(build_dir, "bin", "kiln-run"),
+                os.path.join(out, "bin"))
+    shutil.copy(os.path.join(build_dir, "lib", "libkiln_runtime.so.0"),
+                os.path.join(out, "lib"))
+    for lib in RUNTIME_LIBS:
+        shutil.copy(os.path.join("/lib/x86_64-linux-gnu", lib),
+                    os.path.join(out, "lib"))
+    shutil.copy(os.path.abspath(__file__), out)
+    shutil.copy(os.path.join(HERE, "run_on_gpu.sh"), out)
+    print("prepared %d cases in %s" % (len(cases), out))
+
+
+def load_eager(out, stem):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        stem, os.path.join(out, "src", stem + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def flatten(value):
+    if isinstance(value, (tuple, list)):
+        return [x for item in value for x in flatten(item)]
+    return [value]
+
+
+def check_case(out, case, module, work):
+    import numpy as np
+    import torch
+    cmd = [os.path.join(out, "bin", "kiln-run"),
+           os.path.join(out, case["archive"]), "--entry", case["entry"],
+           "--output", work]
+    args = []
+    for param, kind, value in case["inputs"]:
+        if kind == "npy":
+            cmd += ["--input", "%s=%s" % (param, os.path.join(out, value))]
+            args.append(torch.from_numpy(np.load(os.path.join(out, value))).cuda())
+        else:
+            cmd += ["--input", "%s=%s" % (param, json.dumps(value))]
+            args.append(value)
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(out, "lib"))
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        return "kiln-run failed: " + proc.stderr.strip(), 0.0
+    with torch.no_grad():
+        expected = flatten(getattr(module, case["entry"])(*args))
+    max_diff = 0.0
+    for i, e in enumerate(expected):
+        e = e.cpu().numpy() if isinstance(e, torch.Tensor) else np.asarray(e)
+        a = np.load(os.path.join(work, "%s.result%d.npy" % (case["entry"], i)))
+        if e.dtype != a.dtype or e.shape != a.shape:
+            return "output %d is %s%s, expected %s%s" % (
+                i, a.dtype, list(a.shape), e.dtype, list(e.shape)), max_diff
+        if e.size == 0:
+            continue
+        if np.issubdtype(e.dtype, np.floating):
+            diff = np.abs(e.astype(np.float64) - a.astype(np.float64))
+            max_diff = max(max_diff, float(np.nanmax(diff)))
+            if not np.allclose(a, e, rtol=RTOL, atol=ATOL, equal_nan=True):
+                return "output %d differs (max diff %g)" % (i, max_diff), max_diff
+        elif not np.array_equal(e, a):
+            return "output %d differs" % i, max_diff
+    return None, max_diff
+
+
+def check(out):
+    import tempfile
+    # Eager functions: the decorator becomes the identity.
+    os.environ["PYTORCH_JIT"] = "0"
+    import torch
+    print("GPU: %s, PyTorch %s" % (torch.cuda.get_device_name(0),
+                                   torch.__version__))
+    with open(os.path.join(out, "cases.json")) as f:
+        cases = json.load(f)
+    modules = {}
+    ok = True
+    for case in cases:
+        if case["file"] not in modules:
+            modules[case["file"]] = load_eager(out, case["file"])
+        label = "%s.%s -O%d dims#%d" % (case["file"], case["entry"],
+                                       case["opt"], case["dims"])
+        with tempfile.TemporaryDirectory() as work:
+            try:
+                problem, diff = check_case(out, case, modules[case["file"]], work)
+            except Exception as exc:  # a crash is a failure, not an abort
+                problem, diff = "error: %s" % exc, 0.0
+        ok &= problem is None
+        print("%s: %s" % (label, "FAILED: " + problem if problem
+                          else "ok (max diff %.3g)" % diff))
+        sys.stdout.flush()
+    print("%s: %d runs" % ("all ok" if ok else "FAILED", len(cases)))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "prepare":
+        sys.exit(prepare(sys.argv[2], sys.argv[3]))
+    if len(sys.argv) == 3 and sys.argv[1] == "check":
+        sys.exit(check(sys.argv[2]))
+    print(__doc__, file=sys.stderr)
+    sys.exit(2)
