@@ -40,3 +40,12 @@ ptxas = ptxas or shutil.which("ptxas")
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# A machine with the NVIDIA driver runs CUDA archives; the tests of the
+# "no CUDA device" error need one without.
+import ctypes
+try:
+    ctypes.CDLL("libcuda.so.1")  # what the runtime loads (CudaDriver.cpp)
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass

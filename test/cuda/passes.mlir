@@ -1,0 +1,68 @@
+// The CUDA passes alone, with kiln-opt.
+//
+// kiln-map-to-kernels: an outermost scf.parallel becomes one gpu.launch of
+// 256-thread blocks over its flattened iterations; each thread splits its
+// flat index back into (i, j) and skips the tail of the last block. The
+// load of the rank-0 argument (a Python scalar, kept on the host) moves
+// out of the kernel. kiln-host-scratch puts a buffer only the host touches
+// on the stack.
+// RUN: kiln-opt %s --kiln-map-to-kernels --kiln-host-scratch | FileCheck %s
+// CHECK-LABEL: func.func @scale(
+// CHECK-SAME: %[[X:.*]]: memref<?x?xf32>, %[[S:.*]]: memref<f32>, %[[OUT:.*]]: memref<?x?xf32>)
+// CHECK: %[[V:.*]] = memref.load %[[S]][] : memref<f32>
+// CHECK: %[[THREADS:.*]] = arith.constant 256 : index
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %[[TOTAL:.*]], %[[THREADS]] : index
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREADS]],
+// CHECK: %[[FLAT:.*]] = arith.addi %{{.*}}, %[[TX]] : index
+// CHECK: %[[IN:.*]] = arith.cmpi slt, %[[FLAT]], %[[TOTAL]] : index
+// CHECK: scf.if %[[IN]] {
+// CHECK: %[[J:.*]] = arith.remsi %[[FLAT]]
+// CHECK: %[[I:.*]] = arith.divsi %[[FLAT]]
+// CHECK: memref.load %[[X]]
+// CHECK: arith.mulf %{{.*}}, %[[V]] : f32
+// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK: gpu.terminator
+// CHECK: memref.alloca() : memref<2xindex>
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+//
+// kiln-kernel-launches, after outlining: the kernel moves to
+// @kiln_kernels, and its launch becomes a call of the declaration
+// kiln_launch__scale_kernel (grid, block, then the kernel's operands).
+// RUN: kiln-opt %s --kiln-map-to-kernels --kiln-host-scratch --gpu-kernel-outlining --kiln-kernel-launches | FileCheck %s --check-prefix=LAUNCH
+// LAUNCH: func.func private @kiln_launch__scale_kernel(index, index, index, index, index, index,
+// LAUNCH: call @kiln_launch__scale_kernel(
+// LAUNCH-NOT: gpu.launch_func
+// LAUNCH: gpu.module @kiln_kernels {
+// LAUNCH-NEXT: gpu.func @scale_kernel(
+// LAUNCH-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+//
+// kiln-check-host-code refuses host code that reads device memory.
+// RUN: not kiln-opt %s --kiln-map-to-kernels --kiln-host-scratch --kiln-check-host-code --split-input-file 2>&1 | FileCheck %s --check-prefix=HOST
+// HOST: error: --target=cuda does not support reading a tensor's value on the host
+
+func.func @scale(%x: memref<?x?xf32>, %s: memref<f32>, %out: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = memref.dim %x, %c0 : memref<?x?xf32>
+  %d1 = memref.dim %x, %c1 : memref<?x?xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%d0, %d1) step (%c1, %c1) {
+    %a = memref.load %x[%i, %j] : memref<?x?xf32>
+    %v = memref.load %s[] : memref<f32>
+    %b = arith.mulf %a, %v : f32
+    memref.store %b, %out[%i, %j] : memref<?x?xf32>
+    scf.reduce
+  }
+  %scratch = memref.alloc() : memref<2xindex>
+  memref.store %c0, %scratch[%c0] : memref<2xindex>
+  memref.dealloc %scratch : memref<2xindex>
+  return
+}
+
+// -----
+
+func.func @branch(%x: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %x[%c0] : memref<4xf32>
+  return %v : f32
+}
