@@ -49,7 +49,15 @@ bool readFile(const llvm::SmallString<128> &path, std::string &out) {
 } // namespace
 
 std::string findCudaToolkit(CudaToolkit &toolkit) {
-  for (const char *variable : {"KILN_CUDA_PATH", "CUDA_PATH", "CUDA_HOME"})
+  // Set, it is the only place looked at: a build that names its toolkit
+  // must not silently get another.
+  if (const char *root = std::getenv("KILN_CUDA_PATH"); root && *root)
+    return complete(root, toolkit)
+               ? ""
+               : "$KILN_CUDA_PATH (" + std::string(root) +
+                     ") is not a CUDA toolkit: --target=cuda needs its "
+                     "bin/ptxas and nvvm/libdevice/libdevice.10.bc";
+  for (const char *variable : {"CUDA_PATH", "CUDA_HOME"})
     if (const char *root = std::getenv(variable);
         root && *root && complete(root, toolkit))
       return "";
@@ -62,9 +70,9 @@ std::string findCudaToolkit(CudaToolkit &toolkit) {
                         toolkit))
     return "";
   return "--target=cuda needs the CUDA toolkit (bin/ptxas and "
-         "nvvm/libdevice/libdevice.10.bc), which is in none of "
-         "$KILN_CUDA_PATH, $CUDA_PATH, $CUDA_HOME, /usr/local/cuda or above "
-         "a ptxas on PATH";
+         "nvvm/libdevice/libdevice.10.bc), which is in none of $CUDA_PATH, "
+         "$CUDA_HOME, /usr/local/cuda or above a ptxas on PATH (or set "
+         "$KILN_CUDA_PATH)";
 }
 
 bool assemblePtx(const CudaToolkit &toolkit, const std::string &ptx,

@@ -14,9 +14,10 @@ struct CudaToolkit {
   std::string libdevice; // root/nvvm/libdevice/libdevice.10.bc
 };
 
-/// Finds the toolkit in $KILN_CUDA_PATH, $CUDA_PATH, $CUDA_HOME,
-/// /usr/local/cuda, or above the ptxas on PATH, in that order: the first
-/// that has both ptxas and libdevice. Returns an error message or "".
+/// Finds the toolkit: $KILN_CUDA_PATH when it is set, else the first of
+/// $CUDA_PATH, $CUDA_HOME, /usr/local/cuda and the folder above the ptxas
+/// on PATH that has both ptxas and libdevice. Returns an error message or
+/// "".
 std::string findCudaToolkit(CudaToolkit &toolkit);
 
 /// Assembles `ptx` into a cubin for `arch` (sm_90, ...) with the toolkit's
