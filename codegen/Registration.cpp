@@ -20,6 +20,7 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -105,8 +106,15 @@ void kiln::registerCodegenPasses() {
   registerPass([] { return createHostScratchPass(); });
   registerPass([] { return createCheckHostCodePass(); });
   registerPass([] { return createKernelLaunchesPass(); });
+  // Upstream, between kiln-check-host-code and kiln-kernel-launches.
+  registerGpuKernelOutliningPass();
   PassPipelineRegistration<>(
       "kiln-cpu-lowering",
       "Lower kiln IR to the LLVM dialect as `kiln compile -O2` does",
       [](OpPassManager &pm) { buildCpuLoweringPipeline(pm, 2); });
+  PassPipelineRegistration<>(
+      "kiln-cuda-kernels",
+      "Lower kiln IR to host code and gpu.module @kiln_kernels as `kiln "
+      "compile --target=cuda -O2` does",
+      [](OpPassManager &pm) { buildCudaKernelPipeline(pm, 2); });
 }
