@@ -8,7 +8,7 @@ config.suffixes = [".mlir", ".py", ".test"]
 config.test_source_root = config.kiln_test_src_dir
 config.test_exec_root = os.path.join(os.path.dirname(__file__) if False else config.kiln_tools_dir, "..", "test-output")
 # Unit tests and helpers are not lit tests.
-config.excludes = ["unit", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "Inputs"]
+config.excludes = ["unit", "gpu", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "Inputs"]
 
 config.environment["PATH"] = os.pathsep.join(
     [config.kiln_tools_dir, "/usr/lib/llvm-19/bin", config.environment.get("PATH", "")])

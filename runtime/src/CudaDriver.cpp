@@ -48,6 +48,8 @@ bool resolveAll(void *lib, Driver &d, std::string &e) {
          resolve(lib, "cuMemcpyHtoD_v2", d.memcpyHtoD, e) &&
          resolve(lib, "cuMemcpyHtoDAsync_v2", d.memcpyHtoDAsync, e) &&
          resolve(lib, "cuMemcpyDtoHAsync_v2", d.memcpyDtoHAsync, e) &&
+         resolve(lib, "cuMemcpyDtoH_v2", d.memcpyDtoH, e) &&
+         resolve(lib, "cuMemcpyDtoDAsync_v2", d.memcpyDtoDAsync, e) &&
          resolve(lib, "cuStreamCreate", d.streamCreate, e) &&
          resolve(lib, "cuStreamSynchronize", d.streamSynchronize, e) &&
          resolve(lib, "cuGetErrorName", d.getErrorName, e) &&

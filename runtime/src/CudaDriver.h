@@ -54,6 +54,8 @@ struct Driver {
   Result (*memcpyHtoD)(DevicePtr, const void *, size_t);
   Result (*memcpyHtoDAsync)(DevicePtr, const void *, size_t, Stream);
   Result (*memcpyDtoHAsync)(void *, DevicePtr, size_t, Stream);
+  Result (*memcpyDtoH)(void *, DevicePtr, size_t);
+  Result (*memcpyDtoDAsync)(DevicePtr, DevicePtr, size_t, Stream);
   Result (*streamCreate)(Stream *, unsigned);
   Result (*streamSynchronize)(Stream);
   Result (*getErrorName)(Result, const char **);

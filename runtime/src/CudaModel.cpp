@@ -147,17 +147,43 @@ void *CudaCall::upload(const void *data, size_t bytes, std::string &error) {
   return reinterpret_cast<void *>(ptr);
 }
 
-bool CudaCall::download(void *host, const void *device, size_t bytes,
-                        std::string &error) {
+bool CudaCall::copyOut(void *to, Device device, const void *from,
+                       size_t bytes, std::string &error) {
   if (bytes == 0)
     return true;
-  cuda::Result r = api().memcpyDtoHAsync(
-      host, reinterpret_cast<cuda::DevicePtr>(device), bytes, stream);
-  if (r == 0)
-    r = api().streamSynchronize(stream);
+  auto source = reinterpret_cast<cuda::DevicePtr>(from);
+  cuda::Result r =
+      device == Device::CUDA
+          ? api().memcpyDtoDAsync(reinterpret_cast<cuda::DevicePtr>(to),
+                                  source, bytes, stream)
+          : api().memcpyDtoHAsync(to, source, bytes, stream);
   if (r != 0)
     error = "CUDA error while running on the GPU: " + cuda::describe(r);
   return r == 0;
+}
+
+bool CudaCall::takeResult(DType dtype, std::vector<int64_t> shape,
+                          void *allocated, const void *data, size_t bytes,
+                          Tensor &out, std::string &error) {
+  auto owned = std::find(buffers.begin(), buffers.end(), allocated);
+  if (owned != buffers.end() && data == allocated) {
+    buffers.erase(owned);
+    out = Tensor::adopt(dtype, std::move(shape), allocated,
+                        releaseDeviceBuffer, Device::CUDA);
+    return true;
+  }
+  // Returned twice, or a view into a buffer: a buffer of its own.
+  cuda::DevicePtr copy = 0;
+  cuda::Result r = api().memAllocAsync(&copy, bytes ? bytes : 1, stream);
+  if (r != 0) {
+    error = "cannot allocate " + std::to_string(bytes) +
+            " bytes on the GPU: " + cuda::describe(r);
+    return false;
+  }
+  auto *ptr = reinterpret_cast<void *>(copy);
+  out = Tensor::adopt(dtype, std::move(shape), ptr, releaseDeviceBuffer,
+                      Device::CUDA);
+  return copyOut(ptr, Device::CUDA, data, bytes, error);
 }
 
 bool CudaCall::finish(std::string &error) {
@@ -165,6 +191,47 @@ bool CudaCall::finish(std::string &error) {
   if (r != 0)
     error = "CUDA error while running on the GPU: " + cuda::describe(r);
   return r == 0;
+}
+
+void releaseDeviceBuffer(void *ptr) {
+  // The call that made it has synchronized, so no work of kiln's uses it;
+  // the pool keeps the memory for the next allocation.
+  api().memFreeAsync(reinterpret_cast<cuda::DevicePtr>(ptr), nullptr);
+}
+
+Tensor copyAcrossDevices(const Tensor &tensor, Device device,
+                         std::string &error) {
+  const cuda::Driver *d = cuda::driver(error);
+  if (!d)
+    return {};
+  cuda::currentContext();
+  size_t bytes = tensor.nbytes();
+  cuda::Result r = 0;
+  if (device == Device::CPU) {
+    Tensor host = Tensor::zeros(tensor.dtype(), tensor.shape());
+    if (bytes > 0)
+      r = d->memcpyDtoH(host.data(),
+                        reinterpret_cast<cuda::DevicePtr>(tensor.data()),
+                        bytes);
+    if (r == 0)
+      return host;
+  } else {
+    cuda::DevicePtr ptr = 0;
+    // From the pool, as every CUDA tensor's buffer, so that one release
+    // (releaseDeviceBuffer) fits them all.
+    r = d->memAllocAsync(&ptr, bytes ? bytes : 1, nullptr);
+    if (r == 0) {
+      Tensor copy = Tensor::adopt(tensor.dtype(), tensor.shape(),
+                                  reinterpret_cast<void *>(ptr),
+                                  releaseDeviceBuffer, Device::CUDA);
+      if (bytes == 0 || (r = d->memcpyHtoD(ptr, tensor.data(), bytes)) == 0)
+        return copy;
+    }
+  }
+  error = "cannot copy a tensor of " + std::to_string(bytes) + " bytes " +
+          (device == Device::CPU ? "from" : "to") +
+          " the GPU: " + cuda::describe(r);
+  return {};
 }
 
 void *cudaDeviceAlloc(uint64_t bytes) {

@@ -72,16 +72,31 @@ public:
   /// A device copy of `bytes` at `data`, owned by the call; null (with
   /// `error` set) on failure. An empty tensor gets no buffer.
   void *upload(const void *data, size_t bytes, std::string &error);
-  /// Copies `bytes` of device memory to `host`; false with `error` set.
-  bool download(void *host, const void *device, size_t bytes,
-                std::string &error);
   /// Waits for the call's work; a kernel's failure shows here.
   bool finish(std::string &error);
+  /// The result of the call at `data` (`bytes` long, inside the buffer
+  /// `allocated`) as a CUDA tensor: the buffer itself when the result
+  /// starts it and no other result took it, else a copy.
+  bool takeResult(DType dtype, std::vector<int64_t> shape, void *allocated,
+                  const void *data, size_t bytes, Tensor &out,
+                  std::string &error);
+  /// Copies `bytes` at device address `from` to `to`, on the device when
+  /// `device` is CUDA, else to host memory; false with `error` set.
+  bool copyOut(void *to, Device device, const void *from, size_t bytes,
+               std::string &error);
 
   const CudaModel &model;
   cuda::Stream stream = nullptr;
   std::vector<void *> buffers; // live device allocations, oldest first
 };
+
+/// `tensor` copied to the other device (kiln::copyTo); on failure `error`
+/// says why.
+Tensor copyAcrossDevices(const Tensor &tensor, Device device,
+                         std::string &error);
+
+/// Releases a device buffer that a CUDA tensor owns.
+void releaseDeviceBuffer(void *ptr);
 
 /// kiln_host_api's device functions; they raise through the running call.
 void *cudaDeviceAlloc(uint64_t bytes);

@@ -254,9 +254,19 @@ Result<void> call(const Model::Impl &impl, size_t index,
     if (given) {
       absent = false;
       const void *data = given->data();
-      // On a GPU, tensors go to the device; a rank-0 input (a Python
-      // scalar) stays where the host code reads it.
-      if (device && given->rank() > 0) {
+      // For a GPU, a CPU tensor is copied to the device; a rank-0 input (a
+      // Python scalar) stays on the CPU, where the host code reads it.
+      bool onGpu = given->device() == Device::CUDA;
+      if (onGpu && (!device || given->rank() == 0))
+        return Error{"input '" + arg.name + "' of '" + entry.name +
+                     "' is a CUDA tensor, but " +
+                     (device ? "a rank-0 input (a Python number) must be on "
+                               "the CPU"
+                             : "this archive runs on the CPU (compile it "
+                               "with --target=cuda, or copy the input with "
+                               "kiln::copyTo)"),
+                     ErrorKind::InvalidArgument};
+      if (device && !onGpu && given->rank() > 0) {
         data = device->upload(data, given->nbytes(), error);
         if (!error.empty())
           return Error{error};
@@ -296,16 +306,17 @@ CallBuffers &threadBuffers() {
   return buffers;
 }
 
-/// The results of a call on the GPU (which the CudaCall frees), copied
-/// into new host tensors.
-Result<std::vector<Tensor>> downloadOutputs(const EntryInfo &entry,
-                                            const std::vector<int64_t> &results,
-                                            CudaCall &device) {
+/// The results of a call on the GPU as CUDA tensors, each owning its
+/// buffer; once the call's work is done.
+Result<std::vector<Tensor>> deviceOutputs(const EntryInfo &entry,
+                                          const std::vector<int64_t> &results,
+                                          CudaCall &device) {
   std::vector<Tensor> outputs;
   size_t word = 0;
   std::string error;
   for (const ValueInfo &info : entry.results) {
     size_t rank = info.dims.size();
+    auto *allocated = reinterpret_cast<void *>(results[word]);
     auto *aligned = reinterpret_cast<const uint8_t *>(results[word + 1]);
     int64_t offset = results[word + 2];
     std::vector<int64_t> shape(results.begin() + word + 3,
@@ -316,10 +327,10 @@ Result<std::vector<Tensor>> downloadOutputs(const EntryInfo &entry,
       return Error{"result " + inQuotes(info.name) + " of " +
                    inQuotes(entry.name) + " has shape " + shapeText(shape) +
                    ", which no tensor can have"};
-    Tensor output = Tensor::zeros(info.dtype, shape);
-    if (!device.download(output.data(),
-                         aligned + offset * int64_t(dtypeSize(info.dtype)),
-                         output.nbytes(), error))
+    Tensor output;
+    if (!device.takeResult(info.dtype, std::move(shape), allocated,
+                           aligned + offset * int64_t(dtypeSize(info.dtype)),
+                           bytes, output, error))
       return Error{error};
     outputs.push_back(std::move(output));
   }
@@ -338,12 +349,52 @@ Result<std::vector<Tensor>> runEntry(const Model::Impl &impl, size_t index,
     Result<void> called = call(impl, index, inputs, buffers, &device);
     if (!called)
       return called.error();
-    return downloadOutputs(impl.entries[index], buffers.results, device);
+    return deviceOutputs(impl.entries[index], buffers.results, device);
   }
   Result<void> called = call(impl, index, inputs, buffers);
   if (!called)
     return called.error();
   return collectOutputs(impl.entries[index], buffers.results, buffers.live);
+}
+
+/// Function::run of a CUDA archive: the results, still on the GPU, are
+/// copied into the caller's outputs on either device.
+static Result<void> runCudaEntryInto(const Model::Impl &impl, size_t index,
+                                     const std::vector<Tensor> &inputs,
+                                     std::vector<Tensor> &outputs) {
+  const EntryInfo &entry = impl.entries[index];
+  CallBuffers &buffers = threadBuffers();
+  CudaCall device(*impl.cuda);
+  Result<void> called = call(impl, index, inputs, buffers, &device);
+  if (!called)
+    return called;
+  std::string error;
+  size_t word = 0;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    size_t rank = entry.results[i].dims.size();
+    const int64_t *sizes = &buffers.results[word + 3];
+    if (outputs[i].shape() != std::vector<int64_t>(sizes, sizes + rank))
+      return Error{"output " + std::to_string(i) + " of '" + entry.name +
+                   "' has shape " + shapeText(outputs[i].shape()) +
+                   ", but result '" + entry.results[i].name +
+                   "' has shape " +
+                   shapeText(std::vector<int64_t>(sizes, sizes + rank))};
+    word += 3 + 2 * rank;
+  }
+  word = 0;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    size_t rank = entry.results[i].dims.size();
+    auto *aligned = reinterpret_cast<const uint8_t *>(buffers.results[word + 1]);
+    size_t element = dtypeSize(entry.results[i].dtype);
+    if (!device.copyOut(outputs[i].data(), outputs[i].device(),
+                        aligned + buffers.results[word + 2] * element,
+                        outputs[i].nbytes(), error))
+      return Error{error};
+    word += 3 + 2 * rank;
+  }
+  if (!device.finish(error))
+    return Error{error};
+  return {};
 }
 
 Result<void> runEntryInto(const Model::Impl &impl, size_t index,
@@ -360,21 +411,13 @@ Result<void> runEntryInto(const Model::Impl &impl, size_t index,
       return Error{"output " + std::to_string(i) + " of '" + entry.name +
                    "' must be a " + std::string(dtypeName(entry.results[i].dtype)) +
                    " tensor for result '" + entry.results[i].name + "'"};
-  if (impl.cuda) {
-    // The results come back from the GPU into new tensors first.
-    Result<std::vector<Tensor>> results = runEntry(impl, index, inputs);
-    if (!results)
-      return results.error();
-    for (size_t i = 0; i < outputs.size(); ++i)
-      if (outputs[i].shape() != (*results)[i].shape())
-        return Error{"output " + std::to_string(i) + " of '" + entry.name +
-                     "' has shape " + shapeText(outputs[i].shape()) +
-                     ", but result '" + entry.results[i].name +
-                     "' has shape " + shapeText((*results)[i].shape())};
-    for (size_t i = 0; i < outputs.size(); ++i)
-      std::memcpy(outputs[i].data(), (*results)[i].data(), outputs[i].nbytes());
-    return {};
-  }
+  if (impl.cuda)
+    return runCudaEntryInto(impl, index, inputs, outputs);
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (outputs[i].device() != Device::CPU)
+      return Error{"output " + std::to_string(i) + " of '" + entry.name +
+                   "' is a CUDA tensor, but this archive runs on the CPU",
+                   ErrorKind::InvalidArgument};
   CallBuffers &buffers = threadBuffers();
   Result<void> called = call(impl, index, inputs, buffers);
   if (!called)

@@ -288,6 +288,9 @@ std::string addSuffixes(std::string text,
 } // namespace
 
 std::string kiln::formatTensor(const Tensor &tensor) {
+  // Its elements are on the GPU, which this cannot read.
+  if (tensor.device() != Device::CPU)
+    return "tensor(<on cuda>)";
   const std::string prefix = "tensor(";
   std::vector<std::string> suffixes;
   std::string body;

@@ -343,6 +343,22 @@ const std::string &Model::cpuTarget() const { return impl->cpu->name; }
 
 int Model::numThreads() const { return impl->numThreads; }
 
+Device Model::device() const {
+  return impl->cuda ? Device::CUDA : Device::CPU;
+}
+
+Result<Tensor> copyTo(const Tensor &tensor, Device device) {
+  return catchAll<Tensor>("", [&]() -> Result<Tensor> {
+    if (tensor.device() == device || tensor.isNone())
+      return tensor;
+    std::string error;
+    Tensor copy = copyAcrossDevices(tensor, device, error);
+    if (!error.empty())
+      return Error{error, ErrorKind::Unsupported};
+    return copy;
+  });
+}
+
 const EntryInfo *Model::entry(std::string_view name) const {
   for (const EntryInfo &entry : impl->entries)
     if (entry.name == name)

@@ -526,6 +526,10 @@ Result<Tensor> kiln::readNpy(const std::string &path) {
 }
 
 Result<void> kiln::writeNpy(const std::string &path, const Tensor &tensor) {
+  if (tensor.device() != Device::CPU)
+    return Error{path + ": a CUDA tensor's elements are on the GPU; copy it "
+                        "to the CPU first (kiln::copyTo)",
+                 ErrorKind::InvalidArgument};
   return catchAll<void>(path + ": ",
                         [&] { return writeNpyFile(path, tensor); });
 }

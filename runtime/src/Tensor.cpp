@@ -65,6 +65,10 @@ bool kiln::parseDType(std::string_view name, DType &dtype) {
   return false;
 }
 
+std::string_view kiln::deviceName(Device device) {
+  return device == Device::CUDA ? "cuda" : "cpu";
+}
+
 Tensor::Tensor() : dims{0} {}
 
 Tensor Tensor::zeros(DType dtype, std::vector<int64_t> shape) {
@@ -89,11 +93,13 @@ Tensor Tensor::zeros(DType dtype, std::vector<int64_t> shape) {
   return result;
 }
 
-Tensor Tensor::borrow(DType dtype, std::vector<int64_t> shape, void *data) {
+Tensor Tensor::borrow(DType dtype, std::vector<int64_t> shape, void *data,
+                      Device device) {
   Tensor result;
   result.type = dtype;
   result.dims = std::move(shape);
   result.ptr = data;
+  result.where = device;
   return result;
 }
 
@@ -104,11 +110,12 @@ Tensor Tensor::none() {
 }
 
 Tensor Tensor::adopt(DType dtype, std::vector<int64_t> shape, void *data,
-                     void (*release)(void *)) {
+                     void (*release)(void *), Device device) {
   Tensor result;
   result.type = dtype;
   result.dims = std::move(shape);
   result.ptr = data;
+  result.where = device;
   if (release)
     result.owner = std::shared_ptr<void>(data, release);
   else

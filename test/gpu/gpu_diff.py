@@ -13,8 +13,9 @@ halves, run on two machines:
       runtime and the libraries it links, and this script.
 
   gpu_diff.py check OUT_DIR                 (the GPU machine; run_on_gpu.sh)
-      runs each case with kiln-run and the same function in eager PyTorch
-      on CUDA, on the same inputs, and compares.
+      runs each case with kiln-run (inputs from the CPU, and at -O2 also
+      from the GPU: kiln-run --device cuda) and the same function in eager
+      PyTorch on CUDA, on the same inputs, and compares.
 
 The tolerance is the CPU differential test's (test/Inputs/run_kiln.py):
 rtol 1e-4, atol 1e-5. libdevice's tanh, exp and erf are within a few ulp of
@@ -83,9 +84,12 @@ def prepare(build_dir, out):
                             inputs.append([param, "npy", file])
                         else:
                             inputs.append([param, "scalar", value])
-                    cases.append({"file": stem, "entry": name, "opt": opt,
-                                  "dims": k, "archive": archive,
-                                  "inputs": inputs})
+                    # At -O2 also from inputs already on the GPU (CUDA
+                    # tensors used in place, as an app passes them).
+                    for device in ["cpu"] + (["cuda"] if opt == 2 else []):
+                        cases.append({"file": stem, "entry": name, "opt": opt,
+                                      "dims": k, "archive": archive,
+                                      "device": device, "inputs": inputs})
     with open(os.path.join(out, "cases.json"), "w") as f:
         json.dump(cases, f, indent=1)
     shutil.copy(os.path.join(build_dir, "bin", "kiln-run"),
@@ -96,6 +100,7 @@ def prepare(build_dir, out):
         shutil.copy(os.path.join("/lib/x86_64-linux-gnu", lib),
                     os.path.join(out, "lib"))
     shutil.copy(os.path.abspath(__file__), out)
+    shutil.copy(os.path.join(root, "bench", "gpu_bench.py"), out)
     shutil.copy(os.path.join(HERE, "run_on_gpu.sh"), out)
     print("prepared %d cases in %s" % (len(cases), out))
 
@@ -120,7 +125,7 @@ def check_case(out, case, module, work):
     import torch
     cmd = [os.path.join(out, "bin", "kiln-run"),
            os.path.join(out, case["archive"]), "--entry", case["entry"],
-           "--output", work]
+           "--device", case["device"], "--output", work]
     args = []
     for param, kind, value in case["inputs"]:
         if kind == "npy":
@@ -168,8 +173,9 @@ def check(out):
     for case in cases:
         if case["file"] not in modules:
             modules[case["file"]] = load_eager(out, case["file"])
-        label = "%s.%s -O%d dims#%d" % (case["file"], case["entry"],
-                                       case["opt"], case["dims"])
+        label = "%s.%s -O%d dims#%d inputs on %s" % (
+            case["file"], case["entry"], case["opt"], case["dims"],
+            case["device"])
         with tempfile.TemporaryDirectory() as work:
             try:
                 problem, diff = check_case(out, case, modules[case["file"]], work)

@@ -130,6 +130,11 @@ public:
   const std::string &cpuTarget() const;
   /// The threads one call may use (LoadOptions::numThreads, resolved).
   int numThreads() const;
+  /// Where the entry points run: Device::CUDA for a --target=cuda archive,
+  /// whose run() takes inputs on either device (a CPU tensor of rank 1 or
+  /// more is copied to the GPU for the call; a CUDA one is used in place;
+  /// a rank-0 input must be on the CPU) and returns CUDA tensors.
+  Device device() const;
 
   /// Runs entry point `name`. Inputs are checked against its signature
   /// (count, dtype, rank, static dims, and one size per dim symbol) before
@@ -154,6 +159,11 @@ private:
   std::shared_ptr<const Impl> impl;
 };
 
+/// A copy of `tensor` on `device`, or `tensor` itself when it is there
+/// already. Copies to and from the GPU go through the CUDA driver, which
+/// is loaded on first use; without one this fails ("no CUDA device: ...").
+Result<Tensor> copyTo(const Tensor &tensor, Device device);
+
 /// An entry point of a loaded Model, for calls on a hot path: run() checks
 /// the inputs exactly as Model::run does, then writes each result into a
 /// tensor the caller made, so a warm call allocates nothing at all. It
@@ -167,7 +177,8 @@ class Function {
 public:
   const EntryInfo &info() const;
   /// Runs the entry on `inputs` (as Model::run takes them) and copies
-  /// result i into outputs[i], which must have the result's dtype and,
+  /// result i into outputs[i] (on either device, for a CUDA archive),
+  /// which must have the result's dtype and,
   /// once the call has run, its shape (a result with a dim symbol has the
   /// size the inputs gave it). On any error no output is written.
   Result<void> run(const std::vector<Tensor> &inputs,

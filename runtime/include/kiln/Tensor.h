@@ -23,6 +23,12 @@ namespace kiln {
 /// Element types. The numbering matches kiln_dtype in kiln/abi.h.
 enum class DType : uint8_t { F32, F64, F16, BF16, I32, I64, Bool };
 
+/// Where a tensor's elements live: host memory, or the memory of the GPU
+/// that CUDA archives run on (the driver's device 0).
+enum class Device : uint8_t { CPU, CUDA };
+/// "cpu" or "cuda", as PyTorch names them.
+std::string_view deviceName(Device device);
+
 /// Bytes per element.
 size_t dtypeSize(DType dtype);
 /// The manifest and CLI spelling: "f32", "f64", "f16", "bf16", "i32", "i64",
@@ -60,11 +66,14 @@ public:
   static Tensor zeros(DType dtype, std::vector<int64_t> shape);
   /// Wraps `data` without copying. The caller keeps ownership and must keep
   /// the buffer alive and unchanged while any copy of this Tensor is in use.
-  static Tensor borrow(DType dtype, std::vector<int64_t> shape, void *data);
+  /// With Device::CUDA, `data` is a device pointer (a CUdeviceptr, or what
+  /// torch.Tensor.data_ptr() gives for a CUDA tensor).
+  static Tensor borrow(DType dtype, std::vector<int64_t> shape, void *data,
+                       Device device = Device::CPU);
   /// Takes ownership of `data`, released with `release(data)` once the last
   /// copy of the Tensor is gone.
   static Tensor adopt(DType dtype, std::vector<int64_t> shape, void *data,
-                      void (*release)(void *));
+                      void (*release)(void *), Device device = Device::CPU);
   /// Python's None, for an Optional input of Model::run: no data,
   /// shape [0] like Tensor(), and isNone() true. A required input refuses it.
   static Tensor none();
@@ -84,6 +93,9 @@ public:
   size_t nbytes() const;
   /// True when the storage belongs to this tensor rather than the caller.
   bool ownsData() const { return owner != nullptr; }
+  /// Where data() points; a CUDA tensor's elements are read with
+  /// kiln::copyTo(tensor, Device::CPU) (kiln/Model.h).
+  Device device() const { return where; }
 
   void *data() { return ptr; }
   const void *data() const { return ptr; }
@@ -98,6 +110,7 @@ private:
   void *ptr = nullptr;
   std::shared_ptr<void> owner;
   bool absent = false;
+  Device where = Device::CPU;
 };
 
 } // namespace kiln

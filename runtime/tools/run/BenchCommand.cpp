@@ -141,28 +141,39 @@ int runBench(const BenchOptions &o) {
   if (run.empty() || !reported(function))
     return 1;
   // Outputs shaped as the first call's results, which these inputs give.
+  // On the model's device, so that a CUDA archive's results stay there.
   std::vector<Tensor> outputs;
-  for (const Tensor &result : *first)
-    outputs.push_back(Tensor::zeros(result.dtype(), result.shape()));
+  for (const Tensor &result : *first) {
+    Result<Tensor> output = copyTo(
+        Tensor::zeros(result.dtype(), result.shape()), model->device());
+    if (!reported(output))
+      return 1;
+    outputs.push_back(*output);
+  }
   std::vector<double> into = timeCalls(o.warmup, o.iterations, [&] {
     return reported(function->run(inputs, outputs));
   });
   if (into.empty())
     return 1;
   if (o.json) {
-    fmt::print("{{\"entry\": {}, \"cpu_target\": {}, \"threads\": {}, "
+    fmt::print("{{\"entry\": {}, \"device\": \"{}\", \"inputs_on\": \"{}\", "
+               "\"cpu_target\": {}, \"threads\": {}, "
                "\"load_us\": {:.3f}, \"first_us\": {:.3f}, \"iterations\": "
                "{}, \"min_us\": {:.4f}, \"median_us\": {:.4f}, \"max_us\": "
                "{:.4f}, \"function_min_us\": {:.4f}, \"function_median_us\": "
                "{:.4f}, \"function_max_us\": {:.4f}}}\n",
-               jsonString(entry->name), jsonString(model->cpuTarget()),
+               jsonString(entry->name), deviceName(model->device()),
+               o.run.device, jsonString(model->cpuTarget()),
                model->numThreads(), loadUs, firstUs, o.iterations, run[0],
                run[1], run[2], into[0], into[1], into[2]);
     return 0;
   }
-  fmt::print("{} ({}, {} thread{}), entry {}\n", o.run.archive,
+  fmt::print("{} ({}{}, {} thread{}), entry {}, inputs on {}\n",
+             o.run.archive,
+             model->device() == Device::CUDA ? "cuda, host code " : "",
              model->cpuTarget(), model->numThreads(),
-             model->numThreads() == 1 ? "" : "s", escaped(entry->name));
+             model->numThreads() == 1 ? "" : "s", escaped(entry->name),
+             o.run.device);
   fmt::print("load:       {}\n", humanTime(loadUs));
   fmt::print("first call: {}\n", humanTime(firstUs));
   fmt::print("per call:   min {}, median {}, max {} ({} calls after {} "

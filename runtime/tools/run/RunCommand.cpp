@@ -49,6 +49,11 @@ void addInputOptions(CLI::App &cmd, RunOptions &o) {
                  "(repeatable)")
       ->type_name("SYMBOL=SIZE")
       ->allow_extra_args(false);
+  cmd.add_option("--device", o.device,
+                 "Where the inputs are placed before the call: cpu (the "
+                 "default) or cuda (copied to the GPU first, as a CUDA "
+                 "tensor an app passes; rank-0 inputs stay on the CPU)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
 }
 
 void addRunOptions(CLI::App &cmd, RunOptions &o) {
@@ -276,6 +281,14 @@ int gatherInputs(const RunOptions &o, const EntryInfo &entry,
     }
     if (fromData && !checkDimsAgree(arg, it->second, tensor, dims))
       return 2;
+    if (o.device == "cuda" && tensor.rank() > 0) {
+      Result<Tensor> placed = copyTo(tensor, Device::CUDA);
+      if (!placed) {
+        error("--device cuda: {}", placed.error().message);
+        return 1;
+      }
+      tensor = *placed;
+    }
     inputs.push_back(tensor);
   }
   return 0;
@@ -322,7 +335,12 @@ int run(const RunOptions &o) {
     return 1;
   }
   for (size_t i = 0; i < outputs->size(); ++i) {
-    const Tensor &out = (*outputs)[i];
+    Result<Tensor> host = copyTo((*outputs)[i], Device::CPU);
+    if (!host) {
+      error("{}", host.error().message);
+      return 1;
+    }
+    const Tensor &out = *host;
     const std::string &name = entry->results[i].name;
     printOutput(name, out);
     std::fflush(stdout);

@@ -25,6 +25,7 @@ struct RunOptions {
   std::vector<std::string> inputs; // NAME=SOURCE, see RunInputs.h
   std::vector<std::string> dims;   // SYMBOL=SIZE
   std::string outputDir;
+  std::string device = "cpu"; // --device: where the inputs are made
 };
 
 /// Adds the archive positional, --entry, --input and --dim to `cmd`.

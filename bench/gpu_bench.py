@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The GPU benchmark: kiln on CUDA beside eager PyTorch on the same GPU.
+
+Runs on a GPU machine, from the folder test/gpu/run_on_gpu.sh --prepare
+made (it holds the archives, kiln-run and the runtime):
+
+    python3 OUT/gpu_bench.py OUT
+
+For each workload it times, in one run on one GPU, with inputs already on
+the GPU and a synchronize after every call (so a call's time is what a
+caller waits for):
+  * kiln: `kiln-run bench --device cuda --json` (Model::run, median of the
+    calls after warm-up; first call reported apart);
+  * eager PyTorch on CUDA, the same function;
+  * for the memory-bound myfun, a device-to-device copy of the same bytes
+    (torch's copy_), the roofline: its bandwidth counts bytes read and
+    written, and kiln's is computed the same way.
+and prints a table of medians and ratios (eager / kiln: above 1 means kiln
+is faster).
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+WORKLOADS = [
+    # name, archive, symbol sizes, input names, roofline?
+    ("myfun tanh(x*x), x[64M]", "myfun.O2.kiln", {"N": 64 << 20}, True),
+    ("func 10 squarings, x[1024]", "func.O2.kiln", {"N": 1024}, False),
+]
+ITERATIONS = 50
+
+
+def time_torch(fn, iterations=ITERATIONS):
+    import torch
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iterations):
+        start = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        times.append((time.perf_counter() - start) * 1e6)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def kiln_bench(out, archive, dims):
+    cmd = [os.path.join(out, "bin", "kiln-run"), "bench",
+           os.path.join(out, "archives", archive), "--input", "x=random",
+           "--device", "cuda", "--json", "--iterations", str(ITERATIONS)]
+    for symbol, size in dims.items():
+        cmd += ["--dim", "%s=%d" % (symbol, size)]
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(out, "lib"))
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip())
+    return json.loads(proc.stdout)
+
+
+def main(out):
+    os.environ["PYTORCH_JIT"] = "0"
+    import importlib.util
+    import torch
+    print("GPU: %s, PyTorch %s" % (torch.cuda.get_device_name(0),
+                                   torch.__version__))
+    rows = []
+    for label, archive, dims, roofline in WORKLOADS:
+        stem = archive.split(".")[0]
+        spec = importlib.util.spec_from_file_location(
+            stem, os.path.join(out, "src", stem + ".py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        fn = getattr(module, stem)
+        n = dims["N"]
+        x = (torch.rand(n, device="cuda") * 0.02 + 0.99)
+        with torch.no_grad():
+            eager = time_torch(lambda: fn(x))
+        k = kiln_bench(out, archive, dims)
+        row = {"workload": label, "eager_us": eager, "kiln_us": k["median_us"],
+               "kiln_first_us": k["first_us"], "kiln_load_us": k["load_us"]}
+        if roofline:
+            y = torch.empty_like(x)
+            row["copy_us"] = time_torch(lambda: y.copy_(x))
+            row["bytes"] = 2 * x.numel() * x.element_size()
+        rows.append(row)
+    print()
+    print("| workload | eager PyTorch (us) | kiln (us) | eager / kiln | "
+          "copy (us) | kiln GB/s | copy GB/s | kiln / copy bandwidth | "
+          "kiln first call (us) | first / warm |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        copy = r.get("copy_us")
+        bw = lambda t: r["bytes"] / t / 1e3 if copy else None
+        print("| %s | %.1f | %.1f | %.2fx | %s | %s | %s | %s | %.1f | %.2f |" % (
+            r["workload"], r["eager_us"], r["kiln_us"],
+            r["eager_us"] / r["kiln_us"],
+            "%.1f" % copy if copy else "-",
+            "%.0f" % bw(r["kiln_us"]) if copy else "-",
+            "%.0f" % bw(copy) if copy else "-",
+            "%.0f%%" % (100 * copy / r["kiln_us"]) if copy else "-",
+            r["kiln_first_us"], r["kiln_first_us"] / r["kiln_us"]))
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(sys.argv[1]))
