@@ -68,6 +68,7 @@ void load(Loaded &out) {
   Driver &d = out.api;
   if (!resolveAll(lib, d, out.error))
     return;
+  d.funcLoad = reinterpret_cast<Result (*)(Function)>(dlsym(lib, "cuFuncLoad"));
   auto check = [&](Result r, const char *what) {
     if (r != 0)
       out.error = std::string("no CUDA device: ") + what + " failed: " +

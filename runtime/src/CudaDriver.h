@@ -60,6 +60,9 @@ struct Driver {
   Result (*streamSynchronize)(Stream);
   Result (*getErrorName)(Result, const char **);
   Result (*getErrorString)(Result, const char **);
+  /// CUDA 12.4 and later; null before. Loads a kernel now rather than at
+  /// its first launch (the driver loads modules lazily by default).
+  Result (*funcLoad)(Function);
 };
 
 /// The driver, loaded and initialized on first use, with device 0's

@@ -80,6 +80,13 @@ std::unique_ptr<CudaModel> CudaModel::load(
               ": the archive is corrupt";
       return nullptr;
     }
+    // Loaded now, not at its first launch, so that the first call is as
+    // fast as the next.
+    if (d->funcLoad && (r = d->funcLoad(fn)) != 0) {
+      error = "cannot load CUDA kernel " + inQuotes(name) + ": " +
+              cuda::describe(r);
+      return nullptr;
+    }
     model->kernels.push_back({name, fn});
   }
   for (const WeightInfo &weight : weights) {
@@ -94,6 +101,17 @@ std::unique_ptr<CudaModel> CudaModel::load(
       return nullptr;
     }
     model->deviceWeights.push_back(reinterpret_cast<void *>(ptr));
+  }
+  // The loading thread, which most often runs the model too, gets its
+  // stream now, and the memory pool its first block.
+  cuda::Stream stream = threadStream(*d, error);
+  cuda::DevicePtr warm = 0;
+  if (!stream || (r = d->memAllocAsync(&warm, 1 << 20, stream)) != 0 ||
+      (r = d->memFreeAsync(warm, stream)) != 0 ||
+      (r = d->streamSynchronize(stream)) != 0) {
+    if (error.empty())
+      error = "cannot use the GPU's memory pool: " + cuda::describe(r);
+    return nullptr;
   }
   return model;
 }
@@ -194,9 +212,13 @@ bool CudaCall::finish(std::string &error) {
 }
 
 void releaseDeviceBuffer(void *ptr) {
-  // The call that made it has synchronized, so no work of kiln's uses it;
-  // the pool keeps the memory for the next allocation.
-  api().memFreeAsync(reinterpret_cast<cuda::DevicePtr>(ptr), nullptr);
+  // The call that made it has synchronized, so no work of kiln's uses it.
+  // Freed on this thread's stream, the pool hands the block straight to
+  // this thread's next call (most often the one that made it).
+  std::string ignored;
+  cuda::currentContext();
+  api().memFreeAsync(reinterpret_cast<cuda::DevicePtr>(ptr),
+                     threadStream(api(), ignored));
 }
 
 Tensor copyAcrossDevices(const Tensor &tensor, Device device,
@@ -224,7 +246,11 @@ Tensor copyAcrossDevices(const Tensor &tensor, Device device,
       Tensor copy = Tensor::adopt(tensor.dtype(), tensor.shape(),
                                   reinterpret_cast<void *>(ptr),
                                   releaseDeviceBuffer, Device::CUDA);
-      if (bytes == 0 || (r = d->memcpyHtoD(ptr, tensor.data(), bytes)) == 0)
+      // From pageable memory the copy may still be in flight when it
+      // returns; the stream it ran on is waited for, so that a call on
+      // another stream sees the data.
+      if (bytes == 0 || ((r = d->memcpyHtoD(ptr, tensor.data(), bytes)) == 0 &&
+                         (r = d->streamSynchronize(nullptr)) == 0))
         return copy;
     }
   }

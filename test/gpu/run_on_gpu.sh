@@ -6,9 +6,10 @@
 #   (compiles the archives with build/bin/kiln and gathers everything the
 #   GPU machine needs into OUT_DIR; KILN_BUILD_DIR picks the build)
 # Copy OUT_DIR to the GPU machine, then there:
-#                         OUT_DIR/run_on_gpu.sh OUT_DIR
+#                         OUT_DIR/run_on_gpu.sh OUT_DIR [--bench]
 # It prints one line per case and `all ok: N runs`; exit status 1 on any
-# failure.
+# failure. With --bench it then runs bench/gpu_bench.py, kiln beside eager
+# PyTorch on the same GPU.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 if [[ "${1:-}" == "--prepare" ]]; then
@@ -18,4 +19,9 @@ if [[ "${1:-}" == "--prepare" ]]; then
 fi
 out="${1:-$here}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
-exec python3 "$out/gpu_diff.py" check "$out"
+status=0
+python3 "$out/gpu_diff.py" check "$out" || status=$?
+if [[ "${2:-}" == "--bench" ]]; then
+  python3 "$out/gpu_bench.py" "$out" || status=$?
+fi
+exit $status
