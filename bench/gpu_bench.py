@@ -11,7 +11,8 @@ the GPU and a synchronize after every call (so a call's time is what a
 caller waits for):
   * kiln: `kiln-run bench --device cuda --json` (Model::run, median of the
     calls after warm-up; first call reported apart);
-  * eager PyTorch on CUDA, the same function;
+  * eager PyTorch on CUDA, the same function or nn.Module (TF32 off, as
+    PyTorch's default and kiln's);
   * for the memory-bound myfun, a device-to-device copy of the same bytes
     (torch's copy_), the roofline: its bandwidth counts bytes read and
     written, and kiln's is computed the same way.
@@ -24,10 +25,38 @@ import subprocess
 import sys
 import time
 
+def seed_function(stem, size):
+    """A seed example's function and an input of `size` near 1."""
+    def make(out):
+        import torch
+        fn = getattr(load_source(out, stem), stem)
+        return fn, [torch.rand(size, device="cuda") * 0.02 + 0.99]
+    return make
+
+
+def model(stem, cls, kwargs, shape):
+    """An nn.Module of an example at the sizes test/gpu/gpu_diff.py compiled
+    it with (random weights: only the time is compared)."""
+    def make(out):
+        import torch
+        torch.manual_seed(0)
+        m = getattr(load_source(out, stem), cls)(**kwargs).cuda().eval()
+        return m, [torch.randn(shape, device="cuda")]
+    return make
+
+
+# label, archive, kiln-run --dim values, eager builder, memory-bound?
 WORKLOADS = [
-    # name, archive, symbol sizes, input names, roofline?
-    ("myfun tanh(x*x), x[64M]", "myfun.O2.kiln", {"N": 64 << 20}, True),
-    ("func 10 squarings, x[1024]", "func.O2.kiln", {"N": 1024}, False),
+    ("myfun tanh(x*x), x[64M]", "myfun.O2.kiln", {"N": 64 << 20},
+     seed_function("myfun", 64 << 20), True),
+    ("func 10 squarings, x[1024]", "func.O2.kiln", {"N": 1024},
+     seed_function("func", 1024), False),
+    ("MLP 784-1024-1024-10 b4096", "mlp_bench.kiln", {"B": 4096},
+     model("mlp", "MLP", {"sizes": (784, 1024, 1024)}, [4096, 784]), False),
+    ("GPT block d256 h8 b32 t512", "block_bench.kiln", {"B": 32, "T": 512},
+     model("transformer_block", "Block",
+           {"n_embd": 256, "n_head": 8, "block_size": 512}, [32, 512, 256]),
+     False),
 ]
 ITERATIONS = 50
 
@@ -47,9 +76,10 @@ def time_torch(fn, iterations=ITERATIONS):
     return times[len(times) // 2]
 
 
-def kiln_bench(out, archive, dims):
+def kiln_bench(out, archive, entry, dims):
     cmd = [os.path.join(out, "bin", "kiln-run"), "bench",
            os.path.join(out, "archives", archive), "--input", "x=random",
+           "--entry", entry,
            "--device", "cuda", "--json", "--iterations", str(ITERATIONS)]
     for symbol, size in dims.items():
         cmd += ["--dim", "%s=%d" % (symbol, size)]
@@ -60,25 +90,30 @@ def kiln_bench(out, archive, dims):
     return json.loads(proc.stdout)
 
 
+def load_source(out, stem):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        stem, os.path.join(out, "src", stem + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main(out):
     os.environ["PYTORCH_JIT"] = "0"
-    import importlib.util
     import torch
     print("GPU: %s, PyTorch %s" % (torch.cuda.get_device_name(0),
                                    torch.__version__))
     rows = []
-    for label, archive, dims, roofline in WORKLOADS:
-        stem = archive.split(".")[0]
-        spec = importlib.util.spec_from_file_location(
-            stem, os.path.join(out, "src", stem + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        fn = getattr(module, stem)
-        n = dims["N"]
-        x = (torch.rand(n, device="cuda") * 0.02 + 0.99)
+    for label, archive, dims, make, roofline in WORKLOADS:
+        fn, inputs = make(out)
+        x = inputs[0]
         with torch.no_grad():
-            eager = time_torch(lambda: fn(x))
-        k = kiln_bench(out, archive, dims)
+            eager = time_torch(lambda: fn(*inputs))
+        # A model's entry is its forward; a seed file's, its function.
+        entry = "forward" if archive.endswith("_bench.kiln") else \
+            archive.split(".")[0]
+        k = kiln_bench(out, archive, entry, dims)
         row = {"workload": label, "eager_us": eager, "kiln_us": k["median_us"],
                "kiln_first_us": k["first_us"], "kiln_load_us": k["load_us"]}
         if roofline:

@@ -4,9 +4,11 @@
 // (AbiGlue routes MLIR's allocation to device_alloc). Buffer deallocation
 // also allocates small host scratch arrays (the pointers and ownership
 // flags of bufferization.dealloc at -O0) that only host code reads and
-// writes. This pass puts each such buffer on the host's stack: a static
-// allocation whose every user is a load, store or dealloc outside any
-// kernel becomes a memref.alloca, and its dealloc goes.
+// writes, and a dynamic reshape (`x.view(B, T, 4, 8)`) reads its new
+// shape from a small buffer the host fills. This pass puts each such
+// buffer on the host's stack: a static allocation whose every user is a
+// load, store, dealloc or reshape shape outside any kernel becomes a
+// memref.alloca, and its dealloc goes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,18 +24,25 @@ using namespace mlir;
 
 namespace {
 
-/// Whether every use of `value` (through casts) is a host load, store or
-/// dealloc, or a call of the deallocation helper that
+/// Whether every use of `value` (through casts) is a host load, store,
+/// dealloc or pointer comparison, or a call of the deallocation helper that
 /// convert-bufferization-to-memref generates, which only loads and stores.
 bool onlyHostAccesses(Value value) {
-  return llvm::all_of(value.getUsers(), [](Operation *user) {
+  return llvm::all_of(value.getUses(), [](OpOperand &use) {
+    Operation *user = use.getOwner();
     if (user->getParentOfType<gpu::LaunchOp>())
       return false;
     if (auto cast = dyn_cast<memref::CastOp>(user))
       return onlyHostAccesses(cast.getResult());
     if (auto call = dyn_cast<func::CallOp>(user))
       return call.getCallee().starts_with("dealloc_helper");
-    return isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp>(user);
+    // The shape operand of a reshape: the host reads it as it lowers the
+    // reshape to a new descriptor.
+    if (auto reshape = dyn_cast<memref::ReshapeOp>(user))
+      return use.get() == reshape.getShape();
+    // Buffer deallocation compares base pointers to decide what it frees.
+    return isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp,
+               memref::ExtractAlignedPointerAsIndexOp>(user);
   });
 }
 

@@ -20,6 +20,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -29,6 +31,19 @@ namespace {
 
 constexpr StringLiteral kKernelModule = "kiln_kernels";
 
+/// A kernel name PTX takes: letters, digits and '_' (a method's kernel,
+/// `MLP.forward_kernel`, would have a '.'), unique among `taken`.
+std::string ptxName(StringRef name, llvm::StringSet<> &taken) {
+  std::string base;
+  for (char c : name)
+    base += llvm::isAlnum(c) ? c : '_';
+  std::string unique = base;
+  for (int i = 1; taken.contains(unique); ++i)
+    unique = base + "_" + std::to_string(i);
+  taken.insert(unique);
+  return unique;
+}
+
 /// Moves every outlined kernel into @kiln_kernels, named after the module
 /// outlining made for it (unique in the module), and returns that module.
 gpu::GPUModuleOp gatherKernels(ModuleOp module) {
@@ -36,19 +51,21 @@ gpu::GPUModuleOp gatherKernels(ModuleOp module) {
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto kernels = b.create<gpu::GPUModuleOp>(module.getLoc(), kKernelModule);
   OpBuilder into = OpBuilder::atBlockBegin(kernels.getBody());
+  llvm::StringSet<> taken;
   for (gpu::GPUModuleOp from : outlined) {
     for (auto fn : llvm::make_early_inc_range(from.getOps<gpu::GPUFuncOp>())) {
       StringRef oldName = fn.getName();
+      std::string newName = ptxName(from.getName(), taken);
       auto newRef = SymbolRefAttr::get(
           b.getStringAttr(kKernelModule),
-          {FlatSymbolRefAttr::get(b.getContext(), from.getName())});
+          {FlatSymbolRefAttr::get(b.getContext(), newName)});
       module.walk([&](gpu::LaunchFuncOp launch) {
         if (launch.getKernelModuleName() == from.getName() &&
             launch.getKernelName() == oldName)
           launch.setKernelAttr(newRef);
       });
       fn->moveBefore(into.getInsertionBlock(), into.getInsertionPoint());
-      fn.setName(from.getName());
+      fn.setName(newName);
     }
     from.erase();
   }

@@ -2,6 +2,7 @@
 
 #include "CudaModel.h"
 
+#include "CudaBlas.h"
 #include "HostCall.h"
 #include "Untrusted.h"
 
@@ -210,6 +211,12 @@ bool CudaCall::finish(std::string &error) {
     error = "CUDA error while running on the GPU: " + cuda::describe(r);
   return r == 0;
 }
+
+cuda::Stream currentCudaStream() {
+  return currentCall ? currentCall->stream : nullptr;
+}
+
+bool inCudaCall() { return currentCall != nullptr; }
 
 void releaseDeviceBuffer(void *ptr) {
   // The call that made it has synchronized, so no work of kiln's uses it.

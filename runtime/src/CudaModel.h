@@ -98,6 +98,9 @@ Tensor copyAcrossDevices(const Tensor &tensor, Device device,
 /// Releases a device buffer that a CUDA tensor owns.
 void releaseDeviceBuffer(void *ptr);
 
+/// The stream of the running CUDA call; null when none is running.
+cuda::Stream currentCudaStream();
+
 /// kiln_host_api's device functions; they raise through the running call.
 void *cudaDeviceAlloc(uint64_t bytes);
 void cudaDeviceFree(void *ptr);

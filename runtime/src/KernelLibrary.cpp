@@ -34,6 +34,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLibrary.h"
+
+#include "CudaBlas.h"
 #include "ThreadPool.h"
 #include "HostCall.h"
 
@@ -660,6 +662,13 @@ bool failed(std::string message) {
 void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
                   const kiln_unranked_memref *out, int64_t site,
                   int32_t dtype) {
+  // A CUDA archive's tensors are on the GPU: cuBLAS multiplies them.
+  if (inCudaCall()) {
+    if (failed(guarded("matmul", dtype,
+                       [&] { return cudaMatmul(*a, *b, *out, dtype); })))
+      raiseCallError(site);
+    return;
+  }
   // Each output element sums K products, K being a's last dim.
   useCallThreads(extentProduct(*out, 0, out->rank,
                                extentProduct(*a, a->rank - 1, a->rank)));

@@ -42,6 +42,21 @@ FILES = {
     "examples/seed/func.py": None,
     "examples/seed/myfun.py": None,
 }
+# nn.Modules (relative to the repository root) and the class compiled, with
+# the weights run_model.py gives them (seed 0); matmul and linear run on
+# cuBLAS.
+MODULES = {
+    "examples/models/mlp.py": "MLP",
+    "examples/models/transformer_block.py": "Block",
+}
+# The models bench/gpu_bench.py times, at the issue's sizes, with random
+# weights: (archive, file, class, --init-arg values, --arg spec).
+BENCH_MODELS = [
+    ("mlp_bench", "examples/models/mlp.py", "MLP",
+     ["sizes=(784, 1024, 1024)"], "x=f32[B,784]"),
+    ("block_bench", "examples/models/transformer_block.py", "Block",
+     ["n_embd=256", "n_head=8", "block_size=512"], "x=f32[B,T,256]"),
+]
 # Large dims as well as the CPU test's small ones: a kernel then has many
 # blocks, and a partial last block.
 GPU_DIM_SETS = [{"B": 3, "N": 5}, {"B": 67, "N": 1000}]
@@ -79,9 +94,8 @@ def prepare(build_dir, out):
                     inputs = []
                     for param, value in zip(params, args):
                         if hasattr(value, "numpy"):
-                            file = "inputs/%s.%s.%d.%s.npy" % (stem, name, k, param)
-                            np.save(os.path.join(out, file), value.numpy())
-                            inputs.append([param, "npy", file])
+                            inputs.append([param, "npy",
+                                           save_input(out, value.numpy())])
                         else:
                             inputs.append([param, "scalar", value])
                     # At -O2 also from inputs already on the GPU (CUDA
@@ -90,6 +104,15 @@ def prepare(build_dir, out):
                         cases.append({"file": stem, "entry": name, "opt": opt,
                                       "dims": k, "archive": archive,
                                       "device": device, "inputs": inputs})
+    for rel, cls in MODULES.items():
+        cases += prepare_module(build_dir, out, root, rel, cls)
+    for name, rel, cls, init_args, spec in BENCH_MODELS:
+        shutil.copy(os.path.join(root, rel), os.path.join(out, "src"))
+        subprocess.run([os.path.join(build_dir, "bin", "kiln"), "compile",
+                        os.path.join(root, rel), "--entry", cls,
+                        "--random-weights", "--arg", spec, "--target=cuda",
+                        "-o", os.path.join(out, "archives", name + ".kiln")]
+                       + ["--init-arg=" + a for a in init_args], check=True)
     with open(os.path.join(out, "cases.json"), "w") as f:
         json.dump(cases, f, indent=1)
     shutil.copy(os.path.join(build_dir, "bin", "kiln-run"),
@@ -105,6 +128,61 @@ def prepare(build_dir, out):
     print("prepared %d cases in %s" % (len(cases), out))
 
 
+def save_input(out, array):
+    """Writes `array` as .npy under a name made of its bytes, so that the
+    many cases with equal inputs share one file (the folder must fit the
+    64 MiB a GPU machine's session takes along)."""
+    import hashlib
+    import io
+    import numpy as np
+    data = io.BytesIO()
+    np.save(data, array)
+    file = "inputs/%s.npy" % hashlib.sha1(data.getvalue()).hexdigest()[:16]
+    with open(os.path.join(out, file), "wb") as f:
+        f.write(data.getvalue())
+    return file
+
+
+def prepare_module(build_dir, out, root, rel, cls):
+    """Compiles the nn.Module `cls` of `rel` with run_model.py's weights,
+    saved for kiln as safetensors and for the GPU side as .npz."""
+    import numpy as np
+    import run_eager
+    import run_model
+    import save_state_dict
+    save_state_dict.add_python_deps()
+    path = os.path.join(root, rel)
+    stem = os.path.splitext(os.path.basename(rel))[0]
+    shutil.copy(path, os.path.join(out, "src", stem + ".py"))
+    namespace, source = run_model.load_eager(path)
+    model = run_model.build_model(namespace, cls, {})
+    weights = os.path.join(out, "inputs", stem + ".safetensors")
+    save_state_dict.save(model, weights)
+    npz = "inputs/%s.weights.npz" % stem
+    np.savez(os.path.join(out, npz),
+             **{k: v.numpy() for k, v in model.state_dict().items()})
+    cases = []
+    for opt in OPT_LEVELS:
+        archive = "archives/%s.O%d.kiln" % (stem, opt)
+        subprocess.run([os.path.join(build_dir, "bin", "kiln"), "compile",
+                        path, "--entry", cls, "--weights", weights,
+                        "--target=cuda", "-O%d" % opt, "-o",
+                        os.path.join(out, archive)], check=True)
+        for name, spec, funcdef in run_model.entry_methods(source, cls, path):
+            params = [a.arg for a in funcdef.args.args if a.arg != "self"]
+            for k, dims in enumerate(run_eager.DIM_SETS):
+                args = run_eager.make_inputs(name, funcdef, spec, dims, k)
+                inputs = []
+                for param, value in zip(params, args):
+                    inputs.append([param, "npy", save_input(out, value.numpy())])
+                for device in ["cpu"] + (["cuda"] if opt == 2 else []):
+                    cases.append({"file": stem, "entry": name, "opt": opt,
+                                  "dims": k, "archive": archive,
+                                  "device": device, "inputs": inputs,
+                                  "module": cls, "weights": npz})
+    return cases
+
+
 def load_eager(out, stem):
     import importlib.util
     spec = importlib.util.spec_from_file_location(
@@ -112,6 +190,16 @@ def load_eager(out, stem):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def build_module(out, namespace, case):
+    """The case's nn.Module on the GPU, with the weights kiln compiled."""
+    import numpy as np
+    import torch
+    model = getattr(namespace, case["module"])()
+    state = np.load(os.path.join(out, case["weights"]))
+    model.load_state_dict({k: torch.from_numpy(state[k]) for k in state.files})
+    return model.cuda().eval()
 
 
 def flatten(value):
@@ -140,10 +228,16 @@ def check_case(out, case, module, work):
         return "kiln-run failed: " + proc.stderr.strip(), 0.0
     with torch.no_grad():
         expected = flatten(getattr(module, case["entry"])(*args))
+    return compare_outputs(expected, case["entry"], work)
+
+
+def compare_outputs(expected, entry, work):
+    import numpy as np
+    import torch
     max_diff = 0.0
     for i, e in enumerate(expected):
         e = e.cpu().numpy() if isinstance(e, torch.Tensor) else np.asarray(e)
-        a = np.load(os.path.join(work, "%s.result%d.npy" % (case["entry"], i)))
+        a = np.load(os.path.join(work, "%s.result%d.npy" % (entry, i)))
         if e.dtype != a.dtype or e.shape != a.shape:
             return "output %d is %s%s, expected %s%s" % (
                 i, a.dtype, list(a.shape), e.dtype, list(e.shape)), max_diff
@@ -173,6 +267,9 @@ def check(out):
     for case in cases:
         if case["file"] not in modules:
             modules[case["file"]] = load_eager(out, case["file"])
+            if "module" in case:
+                modules[case["file"]] = build_module(
+                    out, modules[case["file"]], case)
         label = "%s.%s -O%d dims#%d inputs on %s" % (
             case["file"], case["entry"], case["opt"], case["dims"],
             case["device"])

@@ -1,0 +1,24 @@
+//===- CudaBlas.h - matmul on the GPU through cuBLAS (private) ------------===//
+#ifndef KILN_RUNTIME_CUDABLAS_H
+#define KILN_RUNTIME_CUDABLAS_H
+
+#include "kiln/abi.h"
+
+#include <string>
+
+namespace kiln {
+
+/// Whether the running call is a CUDA archive's, whose tensors are on the
+/// GPU: the kernel library's slots then go to the GPU's libraries.
+bool inCudaCall();
+
+/// kiln_host_api.matmul (its contract is in kiln/abi.h) on the running
+/// CUDA call's stream, through cuBLAS in f32 with TF32 off, as PyTorch's
+/// default. Returns an error message or "".
+std::string cudaMatmul(const kiln_unranked_memref &a,
+                       const kiln_unranked_memref &b,
+                       const kiln_unranked_memref &out, int32_t dtype);
+
+} // namespace kiln
+
+#endif // KILN_RUNTIME_CUDABLAS_H
