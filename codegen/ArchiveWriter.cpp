@@ -285,7 +285,8 @@ std::string buildManifest(
         {"kernels", cuda->names},
         {"ptx", {{"arch", cuda->archs.front()},
                  {"file", ptxEntry(cuda->archs.front())}}},
-        {"cubins", cubins}};
+        {"cubins", cubins},
+        {"libraries", cuda->libraries}};
   }
   manifest["entries"] = describeEntries(inputs.kilnModule);
   json weights = json::array();

@@ -12,6 +12,7 @@
 #include "codegen/Passes.h"
 #include "codegen/cuda/CudaToolkit.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -94,6 +95,13 @@ bool compileKernels(ModuleOp module, unsigned optLevel,
     error = "lowering to GPU kernels failed";
     return false;
   }
+
+  bool matmul = false;
+  module.walk([&](func::CallOp call) {
+    matmul |= call.getCallee().starts_with("kiln_rt_matmul_");
+  });
+  if (matmul)
+    kernels.libraries.push_back("cublas");
 
   auto outlined = module.lookupSymbol<gpu::GPUModuleOp>("kiln_kernels");
   OwningOpRef<ModuleOp> device(ModuleOp::create(module.getLoc()));

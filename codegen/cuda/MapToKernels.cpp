@@ -3,10 +3,11 @@
 // After bufferization and convert-linalg-to-parallel-loops, every linalg op
 // of a CUDA entry is an scf.parallel over its parallel dims (its reduction
 // dims are scf.for loops inside). Each outermost scf.parallel becomes one
-// gpu.launch: the loop's iteration space is flattened, one thread runs one
-// point, and a block holds kThreadsPerBlock threads. A flat grid needs
-// only grid.x (up to 2^31-1 blocks), whatever the rank, so no dim of a
-// tensor is limited to the 65535 blocks of grid.y and grid.z.
+// gpu.launch over its flattened iteration space (buildKernel): a row
+// reduction a warp per output (WarpReductions.cpp), anything else a
+// thread per point. A flat grid needs only grid.x (up to 2^31-1 blocks),
+// whatever the rank, so no dim of a tensor is limited to the 65535 blocks
+// of grid.y and grid.z.
 //
 // A rank-0 entry argument (a Python scalar) stays in host memory (the
 // runtime copies only tensors of rank 1 and more to the device), so its
@@ -15,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/cuda/KernelMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -29,10 +31,6 @@
 using namespace mlir;
 
 namespace {
-
-/// Threads per block of every kernel: a multiple of the 32-thread warp that
-/// keeps 8 blocks resident per SM on sm_80 and sm_90.
-constexpr int64_t kThreadsPerBlock = 256;
 
 bool isScalarArgument(Value memref) {
   auto arg = dyn_cast<BlockArgument>(memref);
@@ -53,16 +51,11 @@ Operation *unsupportedInKernel(scf::ParallelOp loop) {
   return bad;
 }
 
-LogicalResult mapLoop(scf::ParallelOp loop) {
-  if (Operation *bad = unsupportedInKernel(loop)) {
-    auto call = dyn_cast<func::CallOp>(bad);
-    std::string what =
-        call ? "a call of " + call.getCallee().str() + " (a run-time check, "
-                                                       "print or list)"
-             : "a buffer allocated per element";
-    return bad->emitError("--target=cuda cannot put " + what +
-                          " inside a GPU kernel yet");
-  }
+} // namespace
+
+void kiln::cuda::buildKernel(
+    scf::ParallelOp loop, int64_t threadsPerPoint,
+    llvm::function_ref<void(OpBuilder &, IRMapping &, Value)> fillBody) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   // Loads of host scalars first, outside the kernel.
@@ -83,9 +76,11 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
     extents.push_back(n);
     total = b.create<arith::MulIOp>(loc, total, n);
   }
+  int64_t pointsPerBlock = kThreadsPerBlock / threadsPerPoint;
   Value one = b.create<arith::ConstantIndexOp>(loc, 1);
   Value threads = b.create<arith::ConstantIndexOp>(loc, kThreadsPerBlock);
-  Value blocks = b.create<arith::CeilDivSIOp>(loc, total, threads);
+  Value blocks = b.create<arith::CeilDivSIOp>(
+      loc, total, b.create<arith::ConstantIndexOp>(loc, pointsPerBlock));
   auto launch = b.create<gpu::LaunchOp>(loc, blocks, one, one, threads, one,
                                         one);
 
@@ -93,11 +88,18 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
   // Constants made inside the kernel are folded into its code; the ones
   // outside would become kernel parameters.
   Value block = launch.getBlockIds().x, thread = launch.getThreadIds().x;
-  Value width = k.create<arith::ConstantIndexOp>(loc, kThreadsPerBlock);
-  Value linear = k.create<arith::AddIOp>(
-      loc, k.create<arith::MulIOp>(loc, block, width), thread);
+  Value perPoint = k.create<arith::ConstantIndexOp>(loc, threadsPerPoint);
+  Value point = k.create<arith::AddIOp>(
+      loc,
+      k.create<arith::MulIOp>(
+          loc, block, k.create<arith::ConstantIndexOp>(loc, pointsPerBlock)),
+      threadsPerPoint == 1 ? thread
+                           : k.create<arith::DivUIOp>(loc, thread, perPoint));
+  Value lane = threadsPerPoint == 1
+                   ? Value()
+                   : k.create<arith::RemUIOp>(loc, thread, perPoint);
   Value inRange = k.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
-                                          linear, total);
+                                          point, total);
   auto guard = k.create<scf::IfOp>(loc, inRange, /*withElse=*/false);
   k.create<gpu::TerminatorOp>(loc);
 
@@ -113,7 +115,7 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
     if (Operation *def = value.getDefiningOp();
         def && def->hasTrait<OpTrait::ConstantLike>())
       mapping.map(value, body.clone(*def)->getResult(0));
-  Value rest = linear;
+  Value rest = point;
   for (int64_t d = loop.getNumLoops() - 1; d >= 0; --d) {
     Value index = rest;
     if (d > 0) {
@@ -126,9 +128,29 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
             loc, index, mapping.lookupOrDefault(loop.getStep()[d])));
     mapping.map(loop.getInductionVars()[d], iv);
   }
-  for (Operation &op : loop.getBody()->without_terminator())
-    body.clone(op, mapping);
+  fillBody(body, mapping, lane);
   loop.erase();
+}
+
+namespace {
+
+LogicalResult mapLoop(scf::ParallelOp loop) {
+  if (Operation *bad = unsupportedInKernel(loop)) {
+    auto call = dyn_cast<func::CallOp>(bad);
+    std::string what =
+        call ? "a call of " + call.getCallee().str() + " (a run-time check, "
+                                                       "print or list)"
+             : "a buffer allocated per element";
+    return bad->emitError("--target=cuda cannot put " + what +
+                          " inside a GPU kernel yet");
+  }
+  if (succeeded(kiln::cuda::mapWarpReduction(loop)))
+    return success();
+  // One thread per point.
+  kiln::cuda::buildKernel(loop, 1, [&](OpBuilder &body, IRMapping &mapping, Value) {
+    for (Operation &op : loop.getBody()->without_terminator())
+      body.clone(op, mapping);
+  });
   return success();
 }
 

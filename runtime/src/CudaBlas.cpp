@@ -6,8 +6,9 @@
 // C^T = B^T A^T, each operand passed as it lies in memory: a row-major
 // view is its transpose in column-major order (op N), and a transposed
 // view (x.t(), a Linear's weight) is the matrix itself (op T). Batch dims
-// go to cublasSgemmStridedBatched, one call per index of all but the
-// last batch dim; a broadcast operand has batch stride 0.
+// go to cublasSgemmStridedBatched: the batch dims that merge into one
+// form one call, and any others are looped over; a broadcast operand has
+// batch stride 0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,6 +126,32 @@ struct Matrix {
 
 } // namespace
 
+std::string prepareCublas(void *stream) {
+  const Blas &b = blas();
+  if (!b.error.empty())
+    return b.error;
+  std::string error;
+  Handle handle =
+      threadHandle(b, static_cast<cuda::Stream>(stream), error);
+  if (!handle)
+    return error;
+  // A 1x1x1 product on a scratch float of the pool.
+  const cuda::Driver *d = cuda::driver(error);
+  cuda::DevicePtr scratch = 0;
+  auto s = static_cast<cuda::Stream>(stream);
+  if (!d || d->memAllocAsync(&scratch, 64, s) != 0)
+    return "cannot warm cuBLAS: " + (error.empty() ? "no memory" : error);
+  auto *f = reinterpret_cast<float *>(scratch);
+  const float one = 1.0f, zero = 0.0f;
+  Status status = b.sgemmStridedBatched(handle, kOpN, kOpN, 1, 1, 1, &one, f,
+                                        1, 0, f + 1, 1, 0, &zero, f + 2, 1, 0,
+                                        1);
+  d->memFreeAsync(scratch, s);
+  if (status != 0)
+    return "cannot warm cuBLAS (status " + std::to_string(status) + ")";
+  return "";
+}
+
 std::string cudaMatmul(const kiln_unranked_memref &am,
                        const kiln_unranked_memref &bm,
                        const kiln_unranked_memref &outm, int32_t dtype) {
@@ -158,37 +185,55 @@ std::string cudaMatmul(const kiln_unranked_memref &am,
   if (!handle)
     return "matmul: " + error;
 
-  // The batch: every index of dims [0, rank - 3), then the last batch dim
-  // strided within one call. A dim an operand broadcasts has stride 0.
-  int64_t batchDims = rank - 2;
-  int64_t count = batchDims > 0 ? c.sizes()[batchDims - 1] : 1;
-  auto batchStride = [&](const Matrix &x, int64_t d) {
-    return x.sizes()[d] == 1 ? 0 : x.strides()[d];
+  // The batch dims, with each operand's stride (0 where it broadcasts),
+  // merged where one stride steps over the next dim for all three (a
+  // [B, H] batch of dense tensors is one of B * H), so that most products
+  // are one cuBLAS call.
+  struct BatchDim {
+    int64_t size, a, b, c;
   };
-  long long strideA = batchDims > 0 ? batchStride(a, batchDims - 1) : 0,
-            strideB = batchDims > 0 ? batchStride(w, batchDims - 1) : 0,
-            strideC = batchDims > 0 ? c.strides()[batchDims - 1] : 0;
-  std::vector<int64_t> index(std::max<int64_t>(batchDims - 1, 0), 0);
+  std::vector<BatchDim> batch;
+  for (int64_t d = 0; d < rank - 2; ++d) {
+    BatchDim dim = {c.sizes()[d], a.sizes()[d] == 1 ? 0 : a.strides()[d],
+                    w.sizes()[d] == 1 ? 0 : w.strides()[d], c.strides()[d]};
+    if (dim.size == 1)
+      continue;
+    if (!batch.empty()) {
+      BatchDim &outer = batch.back();
+      if (outer.a == dim.a * dim.size && outer.b == dim.b * dim.size &&
+          outer.c == dim.c * dim.size) {
+        outer = {outer.size * dim.size, dim.a, dim.b, dim.c};
+        continue;
+      }
+    }
+    batch.push_back(dim);
+  }
+  BatchDim inner = batch.empty() ? BatchDim{1, 0, 0, 0} : batch.back();
+  if (!batch.empty())
+    batch.pop_back();
+  if (inner.size > INT_MAX)
+    return "matmul: a batch of over 2^31 - 1 products, more than cuBLAS takes";
+  std::vector<int64_t> index(batch.size(), 0);
   const float one = 1.0f, zero = 0.0f;
   while (true) {
     int64_t offA = 0, offB = 0, offC = 0;
-    for (size_t d = 0; d < index.size(); ++d) {
-      offA += index[d] * batchStride(a, d);
-      offB += index[d] * batchStride(w, d);
-      offC += index[d] * c.strides()[d];
+    for (size_t d = 0; d < batch.size(); ++d) {
+      offA += index[d] * batch[d].a;
+      offB += index[d] * batch[d].b;
+      offC += index[d] * batch[d].c;
     }
     // C^T (n x m) = op(B^T) (n x k) op(A^T) (k x m).
     Status s = b.sgemmStridedBatched(
         handle, opB, opA, int(n), int(m), int(k), &one, w.data() + offB,
-        int(std::max<int64_t>(ldb, 1)), strideB, a.data() + offA,
-        int(std::max<int64_t>(lda, 1)), strideA, &zero, c.data() + offC,
-        int(std::max<int64_t>(ldc, 1)), strideC, int(count));
+        int(std::max<int64_t>(ldb, 1)), inner.b, a.data() + offA,
+        int(std::max<int64_t>(lda, 1)), inner.a, &zero, c.data() + offC,
+        int(std::max<int64_t>(ldc, 1)), inner.c, int(inner.size));
     if (s != 0)
       return "matmul: cublasSgemmStridedBatched failed (status " +
              std::to_string(s) + ")";
     int64_t d = static_cast<int64_t>(index.size()) - 1;
     for (; d >= 0; --d) {
-      if (++index[d] < c.sizes()[d])
+      if (++index[d] < batch[d].size)
         break;
       index[d] = 0;
     }

@@ -19,6 +19,11 @@ std::string cudaMatmul(const kiln_unranked_memref &a,
                        const kiln_unranked_memref &b,
                        const kiln_unranked_memref &out, int32_t dtype);
 
+/// Loads cuBLAS and readies it for the calling thread on `stream` (its
+/// handle, and one small product, which loads its first kernels), so that
+/// a model's first call does not pay for that. Returns an error or "".
+std::string prepareCublas(void *stream);
+
 } // namespace kiln
 
 #endif // KILN_RUNTIME_CUDABLAS_H

@@ -108,10 +108,23 @@ std::unique_ptr<CudaModel> CudaModel::load(
   cuda::Stream stream = threadStream(*d, error);
   cuda::DevicePtr warm = 0;
   if (!stream || (r = d->memAllocAsync(&warm, 1 << 20, stream)) != 0 ||
-      (r = d->memFreeAsync(warm, stream)) != 0 ||
-      (r = d->streamSynchronize(stream)) != 0) {
+      (r = d->memFreeAsync(warm, stream)) != 0) {
     if (error.empty())
       error = "cannot use the GPU's memory pool: " + cuda::describe(r);
+    return nullptr;
+  }
+  for (const std::string &library : target.libraries) {
+    if (library != "cublas") {
+      error = "the archive needs GPU library " + inQuotes(library) +
+              ", which this runtime does not know";
+      return nullptr;
+    }
+    error = prepareCublas(stream);
+    if (!error.empty())
+      return nullptr;
+  }
+  if ((r = d->streamSynchronize(stream)) != 0) {
+    error = "the GPU failed while loading: " + cuda::describe(r);
     return nullptr;
   }
   return model;

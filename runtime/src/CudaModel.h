@@ -30,6 +30,7 @@ struct CudaTarget {
   std::vector<std::string> kernels;
   std::string ptxArch, ptxFile;
   std::vector<std::pair<std::string, std::string>> cubins; // arch, entry
+  std::vector<std::string> libraries; // "cublas": loaded and warmed at load
 };
 
 class CudaModel {

@@ -196,6 +196,9 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
       target.kernels = cuda.at("kernels").get<std::vector<std::string>>();
       target.ptxArch = cuda.at("ptx").at("arch").get<std::string>();
       target.ptxFile = cuda.at("ptx").at("file").get<std::string>();
+      if (cuda.contains("libraries"))
+        target.libraries =
+            cuda.at("libraries").get<std::vector<std::string>>();
       for (const json &cubin : cuda.at("cubins"))
         target.cubins.push_back({cubin.at("arch").get<std::string>(),
                                  cubin.at("file").get<std::string>()});

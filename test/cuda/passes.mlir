@@ -11,7 +11,7 @@
 // CHECK-SAME: %[[X:.*]]: memref<?x?xf32>, %[[S:.*]]: memref<f32>, %[[OUT:.*]]: memref<?x?xf32>)
 // CHECK: %[[V:.*]] = memref.load %[[S]][] : memref<f32>
 // CHECK: %[[THREADS:.*]] = arith.constant 256 : index
-// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %[[TOTAL:.*]], %[[THREADS]] : index
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %[[TOTAL:.*]], %{{.*}} : index
 // CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREADS]],
 // CHECK: %[[FLAT:.*]] = arith.addi %{{.*}}, %[[TX]] : index
 // CHECK: %[[IN:.*]] = arith.cmpi slt, %[[FLAT]], %[[TOTAL]] : index
@@ -37,6 +37,35 @@
 // LAUNCH-NEXT: gpu.func @scale_kernel(
 // LAUNCH-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 //
+// A row reduction becomes a warp per output: lane l sums elements l,
+// l + 32, ... of the row from 0, five xor shuffles combine the warp, and
+// lane 0 adds the output's initial value and stores. Eight rows per block.
+// RUN: kiln-opt %s --kiln-map-to-kernels | FileCheck %s --check-prefix=WARP
+// WARP-LABEL: func.func @row_sums(
+// WARP: %[[EIGHT:.*]] = arith.constant 8 : index
+// WARP: %[[BLOCKS:.*]] = arith.ceildivsi %{{.*}}, %[[EIGHT]] : index
+// WARP: gpu.launch
+// WARP: %[[LANE:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// WARP: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// WARP: %[[SUM:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// WARP: arith.addf %{{.*}}, %[[ACC]] : f32
+// WARP: gpu.shuffle  xor %[[SUM]], %c16_i32, %c32_i32 : f32
+// WARP-COUNT-4: gpu.shuffle  xor
+// WARP: scf.if
+// WARP: %[[INIT:.*]] = memref.load
+// WARP: %[[ALL:.*]] = arith.addf %{{.*}}, %[[INIT]] : f32
+// WARP: memref.store %[[ALL]]
+//
+// A reduction kiln knows no identity for (a subtraction) keeps a thread
+// per output, its row in a loop.
+// WARP-LABEL: func.func @row_differences(
+// WARP: %[[THREADS:.*]] = arith.constant 256 : index
+// WARP-NOT: gpu.shuffle
+// WARP: scf.for
+// WARP: arith.subf
+// WARP-NOT: gpu.shuffle
+// WARP: return
+
 // kiln-check-host-code refuses host code that reads device memory.
 // RUN: not kiln-opt %s --kiln-map-to-kernels --kiln-host-scratch --kiln-check-host-code --split-input-file 2>&1 | FileCheck %s --check-prefix=HOST
 // HOST: error: --target=cuda does not support reading a tensor's value on the host
@@ -56,6 +85,40 @@ func.func @scale(%x: memref<?x?xf32>, %s: memref<f32>, %out: memref<?x?xf32>) {
   %scratch = memref.alloc() : memref<2xindex>
   memref.store %c0, %scratch[%c0] : memref<2xindex>
   memref.dealloc %scratch : memref<2xindex>
+  return
+}
+
+func.func @row_sums(%x: memref<?x?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = memref.dim %x, %c0 : memref<?x?xf32>
+  %cols = memref.dim %x, %c1 : memref<?x?xf32>
+  scf.parallel (%i) = (%c0) to (%rows) step (%c1) {
+    scf.for %k = %c0 to %cols step %c1 {
+      %v = memref.load %x[%i, %k] : memref<?x?xf32>
+      %o = memref.load %out[%i] : memref<?xf32>
+      %s = arith.addf %v, %o : f32
+      memref.store %s, %out[%i] : memref<?xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+func.func @row_differences(%x: memref<?x?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = memref.dim %x, %c0 : memref<?x?xf32>
+  %cols = memref.dim %x, %c1 : memref<?x?xf32>
+  scf.parallel (%i) = (%c0) to (%rows) step (%c1) {
+    scf.for %k = %c0 to %cols step %c1 {
+      %v = memref.load %x[%i, %k] : memref<?x?xf32>
+      %o = memref.load %out[%i] : memref<?xf32>
+      %s = arith.subf %o, %v : f32
+      memref.store %s, %out[%i] : memref<?xf32>
+    }
+    scf.reduce
+  }
   return
 }
 

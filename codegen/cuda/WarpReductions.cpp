@@ -1,0 +1,207 @@
+//===- WarpReductions.cpp - A row reduction as one warp per output --------===//
+//
+// convert-linalg-to-parallel-loops makes a reduction over the innermost
+// dims a loop that accumulates in memory, one output element per
+// iteration of the parallel loop:
+//
+//   scf.parallel (%i) {
+//     scf.for %k = %lb to %ub step %s {
+//       %x = ...(loads at %i, %k)...
+//       %o = memref.load %out[%i]
+//       %r = arith.addf %x, %o          (the combiner)
+//       memref.store %r, %out[%i]
+//     }
+//   }
+//
+// One thread per %i would walk a whole row alone, its loads uncoalesced.
+// Here a warp takes each %i: lane l accumulates the row's elements
+// l, l + 32, ... in a register from the combiner's identity, the warp
+// combines its 32 partial results with shuffles (xor 16, 8, 4, 2, 1), and
+// lane 0 combines that with the output's initial value. Neighbouring lanes
+// read neighbouring elements, so the loads coalesce. The order of the
+// combination changes, as in PyTorch's own reductions; kiln's float sums
+// already allow reassociation (docs/codegen.md).
+//
+// The pattern must hold exactly: one accumulator load and one store, at
+// indices the row loop does not change, a combiner with a known identity
+// on 32-bit elements (what gpu.shuffle takes), and nothing else in the
+// parallel body but side-effect-free ops before the row loop. Anything
+// else keeps one thread per output.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/cuda/KernelMapping.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kWarp = 32;
+
+/// The row loop's accumulation: what it loads, combines and stores.
+struct Accumulation {
+  scf::ForOp row;
+  memref::LoadOp load;
+  Operation *combiner;
+  memref::StoreOp store;
+};
+
+/// The combiner's identity for `type`, or null when kiln does not know one.
+TypedAttr identity(Operation *combiner, Type type) {
+  Builder b(type.getContext());
+  if (auto f = dyn_cast<FloatType>(type)) {
+    const auto &semantics = f.getFloatSemantics();
+    if (isa<arith::AddFOp>(combiner))
+      return b.getFloatAttr(type, 0.0);
+    if (isa<arith::MulFOp>(combiner))
+      return b.getFloatAttr(type, 1.0);
+    if (isa<arith::MaximumFOp, arith::MaxNumFOp>(combiner))
+      return b.getFloatAttr(type, APFloat::getInf(semantics, /*Negative=*/true));
+    if (isa<arith::MinimumFOp, arith::MinNumFOp>(combiner))
+      return b.getFloatAttr(type, APFloat::getInf(semantics));
+    return {};
+  }
+  auto i = dyn_cast<IntegerType>(type);
+  if (!i)
+    return {};
+  unsigned width = i.getWidth();
+  if (isa<arith::AddIOp, arith::OrIOp, arith::XOrIOp>(combiner))
+    return b.getIntegerAttr(type, 0);
+  if (isa<arith::MulIOp>(combiner))
+    return b.getIntegerAttr(type, 1);
+  if (isa<arith::AndIOp>(combiner))
+    return b.getIntegerAttr(type, APInt::getAllOnes(width));
+  if (isa<arith::MaxSIOp>(combiner))
+    return b.getIntegerAttr(type, APInt::getSignedMinValue(width));
+  if (isa<arith::MinSIOp>(combiner))
+    return b.getIntegerAttr(type, APInt::getSignedMaxValue(width));
+  return {};
+}
+
+std::optional<Accumulation> matchAccumulation(scf::ParallelOp loop) {
+  Block *body = loop.getBody();
+  auto ops = body->without_terminator();
+  if (ops.empty())
+    return std::nullopt;
+  auto row = dyn_cast<scf::ForOp>(&*std::prev(ops.end()));
+  if (!row || row.getNumResults() != 0)
+    return std::nullopt;
+  for (Operation &op : ops)
+    if (&op != row && !isMemoryEffectFree(&op))
+      return std::nullopt;
+  Accumulation acc{row, {}, nullptr, {}};
+  for (Operation &op : row.getBody()->without_terminator()) {
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      if (acc.store)
+        return std::nullopt;
+      acc.store = store;
+    } else if (!isMemoryEffectFree(&op) && !isa<memref::LoadOp>(op)) {
+      return std::nullopt;
+    }
+  }
+  if (!acc.store)
+    return std::nullopt;
+  Operation *combiner = acc.store.getValueToStore().getDefiningOp();
+  if (!combiner || combiner->getNumOperands() != 2 ||
+      combiner->getNumResults() != 1 || !combiner->hasOneUse() ||
+      combiner->getBlock() != row.getBody())
+    return std::nullopt;
+  for (Value operand : combiner->getOperands()) {
+    auto load = operand.getDefiningOp<memref::LoadOp>();
+    if (load && load.getMemRef() == acc.store.getMemRef() &&
+        load.getIndices() == acc.store.getIndices() && load->hasOneUse())
+      acc.load = load;
+  }
+  if (!acc.load)
+    return std::nullopt;
+  // Nothing else reads the accumulator, and the row does not move it.
+  for (Operation &op : row.getBody()->without_terminator())
+    if (auto load = dyn_cast<memref::LoadOp>(op);
+        load && load != acc.load &&
+        load.getMemRef() == acc.store.getMemRef())
+      return std::nullopt;
+  for (Value index : acc.store.getIndices())
+    if (row.getRegion().isAncestor(index.getParentRegion()))
+      return std::nullopt;
+  Type element = acc.load.getType();
+  if (element.getIntOrFloatBitWidth() != 32 ||
+      !identity(combiner, element))
+    return std::nullopt;
+  acc.combiner = combiner;
+  return acc;
+}
+
+/// `combiner` applied to (a, b) at `b`'s insertion point.
+Value combine(OpBuilder &b, Operation *combiner, Value lhs, Value rhs) {
+  IRMapping mapping;
+  mapping.map(combiner->getOperand(0), lhs);
+  mapping.map(combiner->getOperand(1), rhs);
+  return b.clone(*combiner, mapping)->getResult(0);
+}
+
+} // namespace
+
+LogicalResult kiln::cuda::mapWarpReduction(scf::ParallelOp loop) {
+  std::optional<Accumulation> acc = matchAccumulation(loop);
+  if (!acc)
+    return failure();
+  Location loc = acc->row.getLoc();
+  Type element = acc->load.getType();
+  buildKernel(loop, kWarp, [&](OpBuilder &b, IRMapping &mapping, Value lane) {
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (&op != acc->row)
+        b.clone(op, mapping);
+    Value lb = mapping.lookupOrDefault(acc->row.getLowerBound());
+    Value ub = mapping.lookupOrDefault(acc->row.getUpperBound());
+    Value step = mapping.lookupOrDefault(acc->row.getStep());
+    Value first = b.create<arith::AddIOp>(
+        loc, lb, b.create<arith::MulIOp>(loc, lane, step));
+    Value stride = b.create<arith::MulIOp>(
+        loc, step, b.create<arith::ConstantIndexOp>(loc, kWarp));
+    Value start = b.create<arith::ConstantOp>(
+        loc, element, identity(acc->combiner, element));
+    auto lanes = b.create<scf::ForOp>(
+        loc, first, ub, stride, ValueRange{start},
+        [&](OpBuilder &inner, Location, Value k, ValueRange partial) {
+          mapping.map(acc->row.getInductionVar(), k);
+          for (Operation &op : acc->row.getBody()->without_terminator()) {
+            if (&op == acc->load || &op == acc->store || &op == acc->combiner)
+              continue;
+            inner.clone(op, mapping);
+          }
+          Value x = acc->combiner->getOperand(0) == acc->load.getResult()
+                        ? acc->combiner->getOperand(1)
+                        : acc->combiner->getOperand(0);
+          Value next = combine(inner, acc->combiner,
+                               mapping.lookupOrDefault(x), partial[0]);
+          inner.create<scf::YieldOp>(loc, next);
+        });
+    Value total = lanes.getResult(0);
+    for (int64_t offset = kWarp / 2; offset > 0; offset /= 2) {
+      auto shuffle = b.create<gpu::ShuffleOp>(
+          loc, total, static_cast<int32_t>(offset), static_cast<int32_t>(kWarp),
+          gpu::ShuffleMode::XOR);
+      total = combine(b, acc->combiner, total, shuffle.getShuffleResult());
+    }
+    Value leader = b.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::eq, lane,
+        b.create<arith::ConstantIndexOp>(loc, 0));
+    auto write = b.create<scf::IfOp>(loc, leader, /*withElse=*/false);
+    OpBuilder then = write.getThenBodyBuilder();
+    SmallVector<Value> indices;
+    for (Value index : acc->store.getIndices())
+      indices.push_back(mapping.lookupOrDefault(index));
+    Value memref = mapping.lookupOrDefault(acc->store.getMemRef());
+    Value initial = then.create<memref::LoadOp>(loc, memref, indices);
+    then.create<memref::StoreOp>(
+        loc, combine(then, acc->combiner, total, initial), memref, indices);
+  });
+  return success();
+}
