@@ -9,7 +9,7 @@ made (it holds the archives, kiln-run and the runtime):
 For each workload it times, in one run on one GPU, with inputs already on
 the GPU and a synchronize after every call (so a call's time is what a
 caller waits for):
-  * kiln: `kiln-run bench --device cuda --json` (Model::run, median of the
+  * kiln: `kiln-run bench --inputs-on cuda --json` (Model::run, median of the
     calls after warm-up; first call reported apart);
   * eager PyTorch on CUDA, the same function or nn.Module (TF32 off, as
     PyTorch's default and kiln's);
@@ -80,7 +80,7 @@ def kiln_bench(out, archive, entry, dims):
     cmd = [os.path.join(out, "bin", "kiln-run"), "bench",
            os.path.join(out, "archives", archive), "--input", "x=random",
            "--entry", entry,
-           "--device", "cuda", "--json", "--iterations", str(ITERATIONS)]
+           "--inputs-on", "cuda", "--json", "--iterations", str(ITERATIONS)]
     for symbol, size in dims.items():
         cmd += ["--dim", "%s=%d" % (symbol, size)]
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(out, "lib"))

@@ -198,9 +198,8 @@ static std::vector<const WeightData *> weightsInSlotOrder(
 
 /// The code objects, best first: a stable sort by feature count, so that the
 /// runtime, taking the first one this CPU can run, takes the richest.
-static std::vector<const CpuArtifacts *> variantsBestFirst(
-    const ArchiveInputs &inputs) {
-  std::vector<const CpuArtifacts *> variants = inputs.cpu;
+static std::vector<const CpuArtifacts *>
+variantsBestFirst(std::vector<const CpuArtifacts *> variants) {
   std::stable_sort(variants.begin(), variants.end(),
                    [](const CpuArtifacts *a, const CpuArtifacts *b) {
                      return a->target.features.size() >
@@ -217,8 +216,36 @@ static std::string ptxEntry(const std::string &arch) {
   return "cuda/kernels." + arch + ".ptx";
 }
 
-static std::string objectEntry(const CpuArtifacts &cpu) {
-  return "cpu/" + cpu.target.name + ".so";
+/// Where a code object lies in the archive: cpu/<name>.so, or for the
+/// host code of the CUDA kernels cuda/host-<name>.so.
+static std::string objectEntry(const CpuArtifacts &cpu, bool cudaHost) {
+  return (cudaHost ? "cuda/host-" : "cpu/") + cpu.target.name + ".so";
+}
+
+/// The manifest's list of code objects, best first.
+static json codeObjects(const std::vector<const CpuArtifacts *> &variants,
+                        bool cudaHost, unsigned optLevel) {
+  json list = json::array();
+  for (const CpuArtifacts *variant : variantsBestFirst(variants)) {
+    json entry = {{"name", variant->target.name},
+                  {"triple", variant->target.triple},
+                  {"cpu", variant->target.tuneCpu},
+                  {"features", variant->target.features},
+                  {"object", objectEntry(*variant, cudaHost)},
+                  {"opt_level", optLevel}};
+    if (!variant->target.featureEdits.empty())
+      entry["target_features"] = variant->target.featureEdits;
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
+/// Every code object of the archive, CPU and CUDA host code alike.
+static std::vector<const CpuArtifacts *>
+allCodeObjects(const ArchiveInputs &inputs) {
+  std::vector<const CpuArtifacts *> all = inputs.cpu;
+  all.insert(all.end(), inputs.cudaHost.begin(), inputs.cudaHost.end());
+  return all;
 }
 
 static json stringsTable(ArrayAttr table) {
@@ -264,19 +291,9 @@ std::string buildManifest(
   manifest["source"] = {
       {"path", inputs.sourcePath},
       {"entry", "source/" + llvm::sys::path::filename(inputs.sourcePath).str()}};
-  json cpu = json::array();
-  for (const CpuArtifacts *variant : variantsBestFirst(inputs)) {
-    json entry = {{"name", variant->target.name},
-                  {"triple", variant->target.triple},
-                  {"cpu", variant->target.tuneCpu},
-                  {"features", variant->target.features},
-                  {"object", objectEntry(*variant)},
-                  {"opt_level", inputs.optLevel}};
-    if (!variant->target.featureEdits.empty())
-      entry["target_features"] = variant->target.featureEdits;
-    cpu.push_back(std::move(entry));
-  }
-  manifest["targets"] = {{"cpu", cpu}};
+  manifest["targets"] = json::object();
+  if (!inputs.cpu.empty())
+    manifest["targets"]["cpu"] = codeObjects(inputs.cpu, false, inputs.optLevel);
   if (const CudaKernels *cuda = inputs.cuda) {
     json cubins = json::array();
     for (const std::string &arch : cuda->archs)
@@ -286,7 +303,8 @@ std::string buildManifest(
         {"ptx", {{"arch", cuda->archs.front()},
                  {"file", ptxEntry(cuda->archs.front())}}},
         {"cubins", cubins},
-        {"libraries", cuda->libraries}};
+        {"libraries", cuda->libraries},
+        {"host", codeObjects(inputs.cudaHost, true, inputs.optLevel)}};
   }
   manifest["entries"] = describeEntries(inputs.kilnModule);
   json weights = json::array();
@@ -300,8 +318,9 @@ std::string buildManifest(
   // Every code object is lowered from the same kiln IR by the same passes
   // before any target-specific one, so they index one table (checked in
   // writeArchive).
-  manifest["strings"] = stringsTable(inputs.cpu.front()->strings);
-  manifest["sites"] = sitesTable(inputs.cpu.front()->sites);
+  const CpuArtifacts *first = allCodeObjects(inputs).front();
+  manifest["strings"] = stringsTable(first->strings);
+  manifest["sites"] = sitesTable(first->sites);
 
   json fileTable = json::array();
   for (const auto &[name, data] : files) {
@@ -321,15 +340,18 @@ std::string writeArchive(const std::string &path,
        inputs.sourceText},
       {"ir/input.mlir", inputs.inputIR},
       {"ir/optimized.mlir", inputs.optimizedIR}};
-  for (const CpuArtifacts *variant : variantsBestFirst(inputs)) {
+  const CpuArtifacts *first = allCodeObjects(inputs).front();
+  for (const CpuArtifacts *variant : allCodeObjects(inputs)) {
     // Attributes are uniqued, so equal tables are the same attribute.
-    if (variant->sites != inputs.cpu.front()->sites ||
-        variant->strings != inputs.cpu.front()->strings)
-      return "internal error: the code objects for " +
-             inputs.cpu.front()->target.name + " and " + variant->target.name +
+    if (variant->sites != first->sites || variant->strings != first->strings)
+      return "internal error: the code objects for " + first->target.name +
+             " and " + variant->target.name +
              " disagree on their run-time check sites";
-    files.push_back({objectEntry(*variant), variant->sharedObject});
   }
+  for (const CpuArtifacts *variant : variantsBestFirst(inputs.cpu))
+    files.push_back({objectEntry(*variant, false), variant->sharedObject});
+  for (const CpuArtifacts *variant : variantsBestFirst(inputs.cudaHost))
+    files.push_back({objectEntry(*variant, true), variant->sharedObject});
   if (const CudaKernels *cuda = inputs.cuda) {
     files.push_back({ptxEntry(cuda->archs.front()), cuda->ptx});
     for (size_t i = 0; i < cuda->archs.size(); ++i)

@@ -20,13 +20,14 @@ struct ArchiveInputs {
   unsigned optLevel = 2;
   /// The optimized kiln IR module, for entry signatures (before lowering).
   mlir::ModuleOp kilnModule;
-  /// One code object per `--target-cpu` name, in any order: the archive
-  /// lists them best first (most features), which is the order the runtime
-  /// tries them in.
+  /// For --target=cpu: one code object per `--target-cpu` name, in any
+  /// order: the archive lists them best first (most features), which is
+  /// the order the runtime tries them in. Empty without --target=cpu.
   std::vector<const CpuArtifacts *> cpu;
-  /// For --target=cuda: the kernels the code objects launch. Their code
-  /// objects are then host code, and every tensor lives on the GPU.
+  /// For --target=cuda: the kernels, and the host code that launches them,
+  /// one code object per `--target-cpu` name as for the CPU.
   const CudaKernels *cuda = nullptr;
+  std::vector<const CpuArtifacts *> cudaHost;
   /// Values of the weights the kiln module's `kiln.params` declares.
   const std::vector<WeightData> *weights = nullptr;
 };

@@ -11,6 +11,7 @@
 #ifndef KILN_RUNTIME_CUDAMODEL_H
 #define KILN_RUNTIME_CUDAMODEL_H
 
+#include "CpuFeatures.h"
 #include "CudaDriver.h"
 
 #include "kiln/Model.h"
@@ -27,6 +28,7 @@ namespace kiln {
 
 /// The manifest's targets.cuda (docs/archive.md).
 struct CudaTarget {
+  std::vector<CpuVariant> host; // the code objects that launch the kernels
   std::vector<std::string> kernels;
   std::string ptxArch, ptxFile;
   std::vector<std::pair<std::string, std::string>> cubins; // arch, entry

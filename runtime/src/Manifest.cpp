@@ -180,19 +180,28 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
     impl.sourcePath = manifest.at("source").at("path").get<std::string>();
     impl.sourceEntry = manifest.at("source").at("entry").get<std::string>();
     // Format 1 has one code object; format 2 a list of them, best first.
-    json cpu = manifest.at("targets").at("cpu");
+    // A --target=cuda archive has no CPU code (and its host code in
+    // targets.cuda.host).
+    const json &targets = manifest.at("targets");
+    json cpu = targets.contains("cpu") ? targets.at("cpu") : json::array();
     if (major == 1)
       cpu = json::array({cpu});
-    for (const json &variant : cpu)
-      impl.cpuVariants.push_back(
-          {major == 1 ? "code" : variant.at("name").get<std::string>(),
-           variant.at("features").get<std::vector<std::string>>(),
-           variant.at("object").get<std::string>()});
-    if (impl.cpuVariants.empty())
+    auto variants = [&](const json &list, std::vector<CpuVariant> &out) {
+      for (const json &variant : list)
+        out.push_back(
+            {major == 1 ? "code" : variant.at("name").get<std::string>(),
+             variant.at("features").get<std::vector<std::string>>(),
+             variant.at("object").get<std::string>()});
+    };
+    variants(cpu, impl.cpuVariants);
+    if (targets.contains("cpu") && impl.cpuVariants.empty())
       return "corrupt manifest: targets.cpu lists no code object";
-    if (manifest.at("targets").contains("cuda")) {
-      const json &cuda = manifest.at("targets").at("cuda");
+    if (targets.contains("cuda")) {
+      const json &cuda = targets.at("cuda");
       CudaTarget target;
+      variants(cuda.at("host"), target.host);
+      if (target.host.empty())
+        return "corrupt manifest: targets.cuda.host lists no code object";
       target.kernels = cuda.at("kernels").get<std::vector<std::string>>();
       target.ptxArch = cuda.at("ptx").at("arch").get<std::string>();
       target.ptxFile = cuda.at("ptx").at("file").get<std::string>();
@@ -206,6 +215,8 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
         return "corrupt manifest: targets.cuda.ptx.arch is not sm_NN";
       impl.cudaTarget = std::move(target);
     }
+    if (impl.cpuVariants.empty() && !impl.cudaTarget)
+      return "corrupt manifest: targets has neither cpu nor cuda code";
 
     for (const json &entry : manifest.at("entries")) {
       EntryInfo info;

@@ -229,7 +229,20 @@ loadArchive(const std::string &path, const LoadOptions &options,
   if (const ZipEntry *source = find(impl->sourceEntry))
     impl->sourceText = bytes(*source);
 
-  if (impl->cudaTarget) {
+  // Which code runs: the GPU's when the archive has it, unless asked.
+  bool gpu = options.device ? *options.device == Device::CUDA
+                            : impl->cudaTarget.has_value();
+  if (gpu && !impl->cudaTarget)
+    return loadError(path,
+                     "the archive has no CUDA code (compile it with "
+                     "--target=cuda or --target=cpu,cuda)",
+                     ErrorKind::Unsupported);
+  if (!gpu && impl->cpuVariants.empty())
+    return loadError(path,
+                     "the archive has no CPU code, only CUDA code (compile "
+                     "it with --target=cpu,cuda to have both)",
+                     ErrorKind::Unsupported);
+  if (gpu) {
     // Every file of targets.cuda must be one the manifest checksums.
     auto listed = [&](const std::string &name) {
       return std::any_of(files.begin(), files.end(),
@@ -250,11 +263,18 @@ loadArchive(const std::string &path, const LoadOptions &options,
                   entry->size};
         },
         impl->weights, error);
-    if (!impl->cuda)
+    if (!impl->cuda) {
+      // A CPU+CUDA archive can run its CPU code instead, when asked.
+      if (!impl->cpuVariants.empty())
+        error += "; the archive also has CPU code, which "
+                 "LoadOptions::device = Device::CPU (kiln run --device cpu) "
+                 "runs";
       return loadError(path, error, ErrorKind::Unsupported);
+    }
   }
 
-  impl->cpu = selectCpuVariant(impl->cpuVariants, error);
+  impl->cpu = selectCpuVariant(gpu ? impl->cudaTarget->host : impl->cpuVariants,
+                               error);
   if (!impl->cpu)
     return loadError(path, error, ErrorKind::Unsupported);
 

@@ -39,7 +39,9 @@ struct Model::Impl {
   std::string sourceText;
   /// The archive's code objects, best first, and the one loaded.
   std::vector<CpuVariant> cpuVariants;
-  const CpuVariant *cpu = nullptr; // points into cpuVariants
+  /// The code object loaded: into cpuVariants, or the CUDA host code
+  /// (cudaTarget->host).
+  const CpuVariant *cpu = nullptr;
   /// The manifest's "weights" table; `data` is set once the entries are
   /// found in the mapping. weightFiles is parallel: the entry of each.
   std::vector<WeightInfo> weights;

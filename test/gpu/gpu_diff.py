@@ -6,7 +6,8 @@ halves, run on two machines:
 
   gpu_diff.py prepare BUILD_DIR OUT_DIR     (the build machine)
       compiles every entry point of the example files below with
-      `kiln compile --target=cuda` at -O0 and -O2, writes seeded inputs for
+      `kiln compile --target=cuda` at -O0 (and --target=cpu,cuda at -O2),
+      writes seeded inputs for
       two dim sets as .npy (test/Inputs/run_eager.py makes them, as for
       the CPU differential test), and copies into OUT_DIR what the GPU
       machine needs: the archives, the inputs, the sources, kiln-run, the
@@ -14,7 +15,7 @@ halves, run on two machines:
 
   gpu_diff.py check OUT_DIR                 (the GPU machine; run_on_gpu.sh)
       runs each case with kiln-run (inputs from the CPU, and at -O2 also
-      from the GPU: kiln-run --device cuda) and the same function in eager
+      from the GPU: kiln-run --inputs-on cuda) and the same function in eager
       PyTorch on CUDA, on the same inputs, and compares.
 
 The tolerance is the CPU differential test's (test/Inputs/run_kiln.py):
@@ -61,6 +62,9 @@ BENCH_MODELS = [
 # blocks, and a partial last block.
 GPU_DIM_SETS = [{"B": 3, "N": 5}, {"B": 67, "N": 1000}]
 OPT_LEVELS = [0, 2]
+# At -O2 the archives hold CPU code too, which a GPU machine leaves alone:
+# a --target=cpu,cuda archive runs its CUDA code unless asked.
+TARGETS = {0: "--target=cuda", 2: "--target=cpu,cuda"}
 RUNTIME_LIBS = ["libdnnl.so.2", "libOpenCL.so.1", "libgomp.so.1"]
 
 
@@ -82,7 +86,7 @@ def prepare(build_dir, out):
         for opt in OPT_LEVELS:
             archive = "archives/%s.O%d.kiln" % (stem, opt)
             cmd = [os.path.join(build_dir, "bin", "kiln"), "compile", path,
-                   "--target=cuda", "-O%d" % opt, "-o",
+                   TARGETS[opt], "-O%d" % opt, "-o",
                    os.path.join(out, archive)]
             for _, name, _, _ in entries:
                 cmd += ["--entry", name]
@@ -166,7 +170,7 @@ def prepare_module(build_dir, out, root, rel, cls):
         archive = "archives/%s.O%d.kiln" % (stem, opt)
         subprocess.run([os.path.join(build_dir, "bin", "kiln"), "compile",
                         path, "--entry", cls, "--weights", weights,
-                        "--target=cuda", "-O%d" % opt, "-o",
+                        TARGETS[opt], "-O%d" % opt, "-o",
                         os.path.join(out, archive)], check=True)
         for name, spec, funcdef in run_model.entry_methods(source, cls, path):
             params = [a.arg for a in funcdef.args.args if a.arg != "self"]
@@ -213,7 +217,7 @@ def check_case(out, case, module, work):
     import torch
     cmd = [os.path.join(out, "bin", "kiln-run"),
            os.path.join(out, case["archive"]), "--entry", case["entry"],
-           "--device", case["device"], "--output", work]
+           "--inputs-on", case["device"], "--output", work]
     args = []
     for param, kind, value in case["inputs"]:
         if kind == "npy":

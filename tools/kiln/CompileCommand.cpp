@@ -74,10 +74,12 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
                   "supports; default: host")
       ->type_name("CPU[,CPU...]");
   cmd->add_option("--target", o.target,
-                  "Where the archive's entry points run: cpu (the default) or "
+                  "Where the archive's entry points run: cpu (the default), "
                   "cuda (NVIDIA GPUs: kernels as PTX and cubins, with host "
-                  "code for --target-cpu that launches them)")
-      ->check(CLI::IsMember({"cpu", "cuda"}));
+                  "code for --target-cpu that launches them), or both, "
+                  "cpu,cuda, in one archive (the runtime runs the CUDA code "
+                  "unless asked for the CPU's)")
+      ->type_name("cpu|cuda|cpu,cuda");
   cmd->add_option("--cuda-arch", o.cudaArchs,
                   std::string("The GPU architectures of --target=cuda: one "
                               "cubin each, and PTX for the oldest, which newer "
@@ -224,6 +226,13 @@ static std::string unknownPasses(llvm::StringRef pipeline) {
 }
 
 /// Whether the command lowers past kiln IR, so the CPU pipeline runs.
+/// Whether `--target` names `target`.
+static bool hasTarget(const CompileOptions &o, llvm::StringRef target) {
+  llvm::SmallVector<llvm::StringRef> names;
+  llvm::StringRef(o.target).split(names, ',');
+  return llvm::is_contained(names, target);
+}
+
 static bool lowersToCode(const CompileOptions &o) {
   return !o.output.empty() || o.emit == "llvm" || o.emit == "asm" ||
          o.emit == "ptx";
@@ -288,12 +297,12 @@ static bool buildPassManager(const CompileOptions &o,
     inPipeline.push_back(pass.getArgument().str());
   if (lowersToCode(o)) {
     mlir::OpPassManager lowering("builtin.module");
-    if (o.target == "cuda") {
+    if (hasTarget(o, "cpu"))
+      buildCpuLoweringPipeline(lowering, o.optLevel);
+    if (hasTarget(o, "cuda")) {
       buildCudaKernelPipeline(lowering, o.optLevel);
       buildLlvmLoweringPipeline(lowering, o.optLevel);
       buildNvvmPipeline(lowering, "sm_80", 3);
-    } else {
-      buildCpuLoweringPipeline(lowering, o.optLevel);
     }
     // The textual pipeline names the passes of nested pass managers too
     // (the GPU kernels' gpu.module(...)); options in braces are dropped.
@@ -371,7 +380,16 @@ constexpr uint64_t kMaxSourceBytes = 16u << 20;
 /// for --target=cuda. Returns an error message or "".
 static std::string checkCudaOptions(const CompileOptions &o,
                                     std::vector<std::string> &archs) {
-  if (o.target != "cuda") {
+  llvm::SmallVector<llvm::StringRef> names;
+  llvm::StringRef(o.target).split(names, ',');
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] != "cpu" && names[i] != "cuda")
+      return "--target '" + names[i].str() +
+             "' is not a target: expected cpu, cuda or cpu,cuda";
+    if (llvm::is_contained(llvm::ArrayRef(names).take_front(i), names[i]))
+      return "--target lists '" + names[i].str() + "' twice";
+  }
+  if (!hasTarget(o, "cuda")) {
     if (!o.cudaArchs.empty())
       return "--cuda-arch needs --target=cuda";
     if (o.emit == "ptx")
@@ -535,6 +553,63 @@ static std::string parseArgSpecs(const std::vector<std::string> &args,
   return "";
 }
 
+/// What compileCodeObjects makes: per --target-cpu name, a CPU code object
+/// (--target=cpu) and the host code of the CUDA kernels (--target=cuda).
+struct CodeObjects {
+  std::vector<CpuArtifacts> cpu, cudaHost;
+  CudaKernels kernels;
+};
+
+/// Compiles each code object from its own copy of the optimized module,
+/// printing the --emit=llvm|asm text of each. The CUDA kernels are the
+/// same for every --target-cpu name, so the first lowering's are kept.
+static bool compileCodeObjects(const CompileOptions &o,
+                               const mlir::OpPrintingFlags &flags,
+                               mlir::ModuleOp ir,
+                               const std::vector<std::string> &targets,
+                               const std::vector<std::string> &cudaArchs,
+                               CodeObjects &code, std::string &error) {
+  bool cpu = hasTarget(o, "cpu"), cuda = hasTarget(o, "cuda");
+  code.cpu.resize(cpu ? targets.size() : 0);
+  code.cudaHost.resize(cuda ? targets.size() : 0);
+  size_t objects = code.cpu.size() + code.cudaHost.size();
+  for (size_t i = 0; i < targets.size(); ++i) {
+    for (bool forCuda : {false, true}) {
+      if (forCuda ? !cuda : !cpu)
+        continue;
+      mlir::OwningOpRef<mlir::ModuleOp> lowered(ir.clone());
+      CpuRequest request;
+      request.llvmIR = o.emit == "llvm";
+      request.assembly = o.emit == "asm";
+      request.sharedObject = !o.output.empty();
+      request.targetCpu = targets[i];
+      request.targetFeatures = o.targetFeatures;
+      request.instrument = [&](mlir::PassManager &lowering) {
+        instrument(o, flags, lowering);
+      };
+      if (forCuda)
+        request.lowerToKernels = [&, i](mlir::ModuleOp m, std::string &why) {
+          CudaKernels made;
+          if (!compileKernels(m, o.optLevel, cudaArchs, request.instrument,
+                              made, why))
+            return false;
+          if (i == 0)
+            code.kernels = std::move(made);
+          return true;
+        };
+      CpuArtifacts &made = forCuda ? code.cudaHost[i] : code.cpu[i];
+      if (!compileForCpu(*lowered, o.optLevel, request, made, error))
+        return false;
+      if (objects > 1 && (request.llvmIR || request.assembly))
+        llvm::outs() << (request.llvmIR ? "; " : "# ") << "target "
+                     << (forCuda ? "cuda host code for " : "") << targets[i]
+                     << "\n";
+      llvm::outs() << made.llvmIR << made.assembly;
+    }
+  }
+  return true;
+}
+
 int runCompile(const CompileOptions &given) {
   CompileOptions o = given;
   std::string text;
@@ -675,45 +750,13 @@ int runCompile(const CompileOptions &given) {
       return 0;
   }
 
-  // One code object per target, each lowered from its own copy of the
-  // optimized module.
-  std::vector<CpuArtifacts> cpu(targets.size());
-  CudaKernels kernels;
-  for (size_t i = 0; i < targets.size(); ++i) {
-    mlir::OwningOpRef<mlir::ModuleOp> lowered(ir->clone());
-    CpuRequest request;
-    request.llvmIR = o.emit == "llvm";
-    request.assembly = o.emit == "asm";
-    request.sharedObject = !o.output.empty();
-    request.targetCpu = targets[i];
-    request.targetFeatures = o.targetFeatures;
-    request.instrument = [&](mlir::PassManager &lowering) {
-      instrument(o, flags, lowering);
-    };
-    // Each host code object lowers its own copy to kernels; the kernels
-    // are the same for every --target-cpu, so the first copy's are kept.
-    if (o.target == "cuda")
-      request.lowerToKernels = [&, i](mlir::ModuleOp m, std::string &why) {
-        CudaKernels made;
-        if (!compileKernels(m, o.optLevel, cudaArchs, request.instrument,
-                            made, why))
-          return false;
-        if (i == 0)
-          kernels = std::move(made);
-        return true;
-      };
-    if (o.emit == "ptx")
-      request.llvmIR = request.assembly = false;
-    if (!compileForCpu(*lowered, o.optLevel, request, cpu[i], error)) {
-      if (!diags.hasErrors()) // else the located error says it all
-        fmt::print(stderr, "kiln: error: {}\n", error);
-      return 1;
-    }
-    if (targets.size() > 1 && (request.llvmIR || request.assembly))
-      llvm::outs() << (request.llvmIR ? "; " : "# ") << "target "
-                   << targets[i] << "\n";
-    llvm::outs() << cpu[i].llvmIR << cpu[i].assembly;
+  CodeObjects code;
+  if (!compileCodeObjects(o, flags, *ir, targets, cudaArchs, code, error)) {
+    if (!diags.hasErrors()) // else the located error says it all
+      fmt::print(stderr, "kiln: error: {}\n", error);
+    return 1;
   }
+  const CudaKernels &kernels = code.kernels;
   if (o.emit == "ptx")
     llvm::outs() << kernels.ptx;
   if (o.output.empty())
@@ -726,10 +769,13 @@ int runCompile(const CompileOptions &given) {
   archive.optimizedIR = optimizedIR;
   archive.optLevel = o.optLevel;
   archive.kilnModule = *ir;
-  for (const CpuArtifacts &variant : cpu)
+  for (const CpuArtifacts &variant : code.cpu)
     archive.cpu.push_back(&variant);
-  if (o.target == "cuda")
+  if (hasTarget(o, "cuda")) {
     archive.cuda = &kernels;
+    for (const CpuArtifacts &variant : code.cudaHost)
+      archive.cudaHost.push_back(&variant);
+  }
   archive.weights = &weights;
   error = writeArchive(o.output, archive);
   if (!error.empty()) {

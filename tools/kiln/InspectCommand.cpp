@@ -170,14 +170,15 @@ std::string importsOf(llvm::StringRef name, llvm::StringRef bytes) {
 /// One line per code object, best first: "target: cpu x86-64-v3
 /// (x86_64-unknown-linux-gnu, tuned for generic, -O2), features: avx ...".
 /// Format 1 archives hold a single object rather than a list.
-void printCpuTargets(const nlohmann::json &cpu) {
+void printCpuTargets(const nlohmann::json &cpu,
+                     const char *label = "target: cpu") {
   nlohmann::json variants = cpu.is_array() ? cpu : nlohmann::json::array({cpu});
   for (const nlohmann::json &variant : variants) {
     std::string features;
     for (const auto &feature : variant.at("features"))
       features += " " + escaped(feature.get<std::string>());
     std::string edits = variant.value("target_features", "");
-    fmt::print("target: cpu {}{} ({}, tuned for {}, -O{}), {}, features:{}\n",
+    fmt::print("{} {}{} ({}, tuned for {}, -O{}), {}, features:{}\n", label,
                escaped(variant.value("name", "code")),
                edits.empty() ? "" : " --target-features=" + escaped(edits),
                escaped(variant.value("triple", "?")),
@@ -199,6 +200,7 @@ void printCudaTarget(const nlohmann::json &cuda) {
   fmt::print("target: cuda, cubins{}, PTX {}, {} kernels:{}\n", archs,
              escaped(cuda.at("ptx").at("arch").get<std::string>()),
              cuda.at("kernels").size(), kernels);
+  printCpuTargets(cuda.at("host"), "  host code:");
 }
 
 } // namespace
@@ -262,7 +264,8 @@ int runInspect(const InspectOptions &o) {
                escaped(manifest.value("producer", "?")));
     fmt::print("source: {}\n",
                escaped(manifest.at("source").value("path", "?")));
-    printCpuTargets(manifest.at("targets").at("cpu"));
+    if (manifest.at("targets").contains("cpu"))
+      printCpuTargets(manifest.at("targets").at("cpu"));
     if (manifest.at("targets").contains("cuda"))
       printCudaTarget(manifest.at("targets").at("cuda"));
     fmt::print("\nentry points:\n");
@@ -281,7 +284,8 @@ int runInspect(const InspectOptions &o) {
     fmt::print("  {:>10}  @{:>8}  {}\n", entry.size, entry.offset,
                escaped(entry.name));
   for (const ZipEntry &entry : entries)
-    if (llvm::StringRef(entry.name).starts_with("cpu/"))
+    if (llvm::StringRef(entry.name).starts_with("cpu/") ||
+        llvm::StringRef(entry.name).starts_with("cuda/host-"))
       fmt::print("\n{} imports: {}\n", escaped(entry.name),
                  importsOf(entry.name, contents(entry.name)));
   Result<Model> model = Model::load(o.archive);

@@ -15,6 +15,7 @@
 #include "kiln/Tensor.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -102,6 +103,10 @@ struct LoadOptions {
   /// this process may run on), 1 to stay on the calling thread. All models
   /// share one pool of threads (docs/runtime.md, Threads).
   int numThreads = 0;
+  /// Which of the archive's code runs: unset for its GPU code when it has
+  /// any (--target=cuda), else its CPU code; Device::CPU for the CPU code
+  /// of a --target=cpu,cuda archive, on a machine without a GPU say.
+  std::optional<Device> device;
 };
 
 class Function;

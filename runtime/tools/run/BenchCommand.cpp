@@ -115,6 +115,7 @@ std::vector<double> timeCalls(unsigned warmup, unsigned calls, Call call) {
 int runBench(const BenchOptions &o) {
   Clock::time_point start = Clock::now();
   LoadOptions options;
+  applyDevice(o.run, options);
   options.numThreads = static_cast<int>(o.threads);
   Result<Model> model = Model::load(o.run.archive, options);
   double loadUs = microseconds(Clock::now() - start);
@@ -163,7 +164,7 @@ int runBench(const BenchOptions &o) {
                "{:.4f}, \"function_min_us\": {:.4f}, \"function_median_us\": "
                "{:.4f}, \"function_max_us\": {:.4f}}}\n",
                jsonString(entry->name), deviceName(model->device()),
-               o.run.device, jsonString(model->cpuTarget()),
+               o.run.inputsOn, jsonString(model->cpuTarget()),
                model->numThreads(), loadUs, firstUs, o.iterations, run[0],
                run[1], run[2], into[0], into[1], into[2]);
     return 0;
@@ -173,7 +174,7 @@ int runBench(const BenchOptions &o) {
              model->device() == Device::CUDA ? "cuda, host code " : "",
              model->cpuTarget(), model->numThreads(),
              model->numThreads() == 1 ? "" : "s", escaped(entry->name),
-             o.run.device);
+             o.run.inputsOn);
   fmt::print("load:       {}\n", humanTime(loadUs));
   fmt::print("first call: {}\n", humanTime(firstUs));
   fmt::print("per call:   min {}, median {}, max {} ({} calls after {} "

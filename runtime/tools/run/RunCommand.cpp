@@ -50,10 +50,21 @@ void addInputOptions(CLI::App &cmd, RunOptions &o) {
       ->type_name("SYMBOL=SIZE")
       ->allow_extra_args(false);
   cmd.add_option("--device", o.device,
+                 "Which of the archive's code runs: cuda (its GPU code, the "
+                 "default when it has some) or cpu (its CPU code, the "
+                 "default otherwise; the fallback of a --target=cpu,cuda "
+                 "archive)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  cmd.add_option("--inputs-on", o.inputsOn,
                  "Where the inputs are placed before the call: cpu (the "
                  "default) or cuda (copied to the GPU first, as a CUDA "
                  "tensor an app passes; rank-0 inputs stay on the CPU)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
+}
+
+void applyDevice(const RunOptions &o, LoadOptions &load) {
+  if (!o.device.empty())
+    load.device = o.device == "cuda" ? Device::CUDA : Device::CPU;
 }
 
 void addRunOptions(CLI::App &cmd, RunOptions &o) {
@@ -281,10 +292,10 @@ int gatherInputs(const RunOptions &o, const EntryInfo &entry,
     }
     if (fromData && !checkDimsAgree(arg, it->second, tensor, dims))
       return 2;
-    if (o.device == "cuda" && tensor.rank() > 0) {
+    if (o.inputsOn == "cuda" && tensor.rank() > 0) {
       Result<Tensor> placed = copyTo(tensor, Device::CUDA);
       if (!placed) {
-        error("--device cuda: {}", placed.error().message);
+        error("--inputs-on cuda: {}", placed.error().message);
         return 1;
       }
       tensor = *placed;
@@ -313,7 +324,9 @@ int run(const RunOptions &o) {
       return 2;
     }
   }
-  Result<Model> model = Model::load(o.archive);
+  LoadOptions options;
+  applyDevice(o, options);
+  Result<Model> model = Model::load(o.archive, options);
   if (!model) {
     error("{}", model.error().message);
     return 1;

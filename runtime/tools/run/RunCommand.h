@@ -25,8 +25,13 @@ struct RunOptions {
   std::vector<std::string> inputs; // NAME=SOURCE, see RunInputs.h
   std::vector<std::string> dims;   // SYMBOL=SIZE
   std::string outputDir;
-  std::string device = "cpu"; // --device: where the inputs are made
+  std::string device;           // --device: whose code runs (cpu, cuda)
+  std::string inputsOn = "cpu"; // --inputs-on: where the inputs are made
 };
+
+struct LoadOptions;
+/// Sets `load` to what --device asks for.
+void applyDevice(const RunOptions &options, LoadOptions &load);
 
 /// Adds the archive positional, --entry, --input and --dim to `cmd`.
 void addInputOptions(CLI::App &cmd, RunOptions &options);
