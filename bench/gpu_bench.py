@@ -25,11 +25,13 @@ import subprocess
 import sys
 import time
 
+from gpu_diff import load_eager  # beside this script in the folder
+
 def seed_function(stem, size):
     """A seed example's function and an input of `size` near 1."""
     def make(out):
         import torch
-        fn = getattr(load_source(out, stem), stem)
+        fn = getattr(load_eager(out, stem), stem)
         return fn, [torch.rand(size, device="cuda") * 0.02 + 0.99]
     return make
 
@@ -40,7 +42,7 @@ def model(stem, cls, kwargs, shape):
     def make(out):
         import torch
         torch.manual_seed(0)
-        m = getattr(load_source(out, stem), cls)(**kwargs).cuda().eval()
+        m = getattr(load_eager(out, stem), cls)(**kwargs).cuda().eval()
         return m, [torch.randn(shape, device="cuda")]
     return make
 
@@ -88,15 +90,6 @@ def kiln_bench(out, archive, entry, dims):
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr.strip())
     return json.loads(proc.stdout)
-
-
-def load_source(out, stem):
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(
-        stem, os.path.join(out, "src", stem + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def main(out):

@@ -305,6 +305,14 @@ std::string buildManifest(
         {"cubins", cubins},
         {"libraries", cuda->libraries},
         {"host", codeObjects(inputs.cudaHost, true, inputs.optLevel)}};
+    // The CUDA lowering adds other checks than the CPU's, so with both its
+    // tables may differ from the top-level (CPU) ones.
+    const CpuArtifacts *host = inputs.cudaHost.front();
+    const CpuArtifacts *top = allCodeObjects(inputs).front();
+    if (host->sites != top->sites || host->strings != top->strings) {
+      manifest["targets"]["cuda"]["strings"] = stringsTable(host->strings);
+      manifest["targets"]["cuda"]["sites"] = sitesTable(host->sites);
+    }
   }
   manifest["entries"] = describeEntries(inputs.kilnModule);
   json weights = json::array();
@@ -315,9 +323,9 @@ std::string buildManifest(
                        {"file", "weights/" + w->name}});
   manifest["weights"] = weights;
 
-  // Every code object is lowered from the same kiln IR by the same passes
-  // before any target-specific one, so they index one table (checked in
-  // writeArchive).
+  // The code objects of one target are lowered from the same kiln IR by
+  // the same passes, so they index one table (checked in writeArchive);
+  // the CUDA host code's, when it differs, is in targets.cuda.
   const CpuArtifacts *first = allCodeObjects(inputs).front();
   manifest["strings"] = stringsTable(first->strings);
   manifest["sites"] = sitesTable(first->sites);
@@ -340,14 +348,15 @@ std::string writeArchive(const std::string &path,
        inputs.sourceText},
       {"ir/input.mlir", inputs.inputIR},
       {"ir/optimized.mlir", inputs.optimizedIR}};
-  const CpuArtifacts *first = allCodeObjects(inputs).front();
-  for (const CpuArtifacts *variant : allCodeObjects(inputs)) {
-    // Attributes are uniqued, so equal tables are the same attribute.
-    if (variant->sites != first->sites || variant->strings != first->strings)
-      return "internal error: the code objects for " + first->target.name +
-             " and " + variant->target.name +
-             " disagree on their run-time check sites";
-  }
+  // The code objects of one target share tables (Attributes are uniqued,
+  // so equal tables are the same attribute).
+  for (const auto *group : {&inputs.cpu, &inputs.cudaHost})
+    for (const CpuArtifacts *variant : *group)
+      if (variant->sites != group->front()->sites ||
+          variant->strings != group->front()->strings)
+        return "internal error: the code objects for " +
+               group->front()->target.name + " and " + variant->target.name +
+               " disagree on their run-time check sites";
   for (const CpuArtifacts *variant : variantsBestFirst(inputs.cpu))
     files.push_back({objectEntry(*variant, false), variant->sharedObject});
   for (const CpuArtifacts *variant : variantsBestFirst(inputs.cudaHost))

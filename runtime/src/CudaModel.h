@@ -13,6 +13,7 @@
 
 #include "CpuFeatures.h"
 #include "CudaDriver.h"
+#include "Site.h"
 
 #include "kiln/Model.h"
 
@@ -33,6 +34,9 @@ struct CudaTarget {
   std::string ptxArch, ptxFile;
   std::vector<std::pair<std::string, std::string>> cubins; // arch, entry
   std::vector<std::string> libraries; // "cublas": loaded and warmed at load
+  /// The host code's print formats and run-time check sites.
+  std::vector<std::string> strings;
+  std::vector<Site> sites;
 };
 
 class CudaModel {

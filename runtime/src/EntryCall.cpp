@@ -137,6 +137,34 @@ std::string checkInputs(const EntryInfo &entry,
 
 namespace {
 
+/// One result as the entry's descriptor words give it.
+struct ResultView {
+  void *allocated;
+  uint8_t *data; // its first element: aligned + offset
+  std::vector<int64_t> shape;
+  uint64_t bytes;
+};
+
+/// Reads the result `info` at `word` (advanced past it). Throws
+/// std::length_error for a shape no tensor can have.
+ResultView readResult(const EntryInfo &entry, const ValueInfo &info,
+                      const std::vector<int64_t> &results, size_t &word) {
+  size_t rank = info.dims.size();
+  ResultView view;
+  view.allocated = reinterpret_cast<void *>(results[word]);
+  view.data = reinterpret_cast<uint8_t *>(results[word + 1]) +
+              results[word + 2] * static_cast<int64_t>(dtypeSize(info.dtype));
+  view.shape.assign(results.begin() + word + 3,
+                    results.begin() + word + 3 + rank);
+  word += 3 + 2 * rank;
+  if (!checkedByteSize(view.shape, dtypeSize(info.dtype), view.bytes))
+    throw std::length_error("result " + inQuotes(info.name) + " of " +
+                            inQuotes(entry.name) + " has shape " +
+                            shapeText(view.shape) +
+                            ", which no tensor can have");
+  return view;
+}
+
 /// Turns the result descriptors of a successful call into Tensors. Each
 /// output owns its buffer; one that is returned twice, or whose data does
 /// not start at its allocation, is copied instead. Every buffer in `live`
@@ -155,32 +183,18 @@ std::vector<Tensor> collectOutputs(const EntryInfo &entry,
     owned.reserve(entry.results.size());
     size_t word = 0;
     for (const ValueInfo &info : entry.results) {
-      size_t rank = info.dims.size();
-      void *allocated = reinterpret_cast<void *>(results[word]);
-      auto *aligned = reinterpret_cast<uint8_t *>(results[word + 1]);
-      int64_t offset = results[word + 2];
-      std::vector<int64_t> shape(results.begin() + word + 3,
-                                 results.begin() + word + 3 + rank);
-      word += 3 + 2 * rank;
-      uint64_t bytes;
-      if (!checkedByteSize(shape, dtypeSize(info.dtype), bytes))
-        throw std::length_error("result " + inQuotes(info.name) + " of " +
-                                inQuotes(entry.name) + " has shape " +
-                                shapeText(shape) +
-                                ", which no tensor can have");
-      uint8_t *data =
-          aligned + offset * static_cast<int64_t>(dtypeSize(info.dtype));
+      ResultView r = readResult(entry, info, results, word);
       bool taken =
-          std::find(owned.begin(), owned.end(), allocated) != owned.end();
-      if (data == allocated && !taken) {
+          std::find(owned.begin(), owned.end(), r.allocated) != owned.end();
+      if (r.data == r.allocated && !taken) {
         // Owned before adopt: if adopt throws, it has already freed it.
-        owned.push_back(allocated);
+        owned.push_back(r.allocated);
         outputs.push_back(
-            Tensor::adopt(info.dtype, shape, allocated, hostFree));
+            Tensor::adopt(info.dtype, r.shape, r.allocated, hostFree));
         continue;
       }
-      Tensor copy = Tensor::zeros(info.dtype, shape);
-      std::memcpy(copy.data(), data, copy.nbytes());
+      Tensor copy = Tensor::zeros(info.dtype, r.shape);
+      std::memcpy(copy.data(), r.data, copy.nbytes());
       outputs.push_back(copy);
     }
   } catch (...) {
@@ -315,22 +329,10 @@ Result<std::vector<Tensor>> deviceOutputs(const EntryInfo &entry,
   size_t word = 0;
   std::string error;
   for (const ValueInfo &info : entry.results) {
-    size_t rank = info.dims.size();
-    auto *allocated = reinterpret_cast<void *>(results[word]);
-    auto *aligned = reinterpret_cast<const uint8_t *>(results[word + 1]);
-    int64_t offset = results[word + 2];
-    std::vector<int64_t> shape(results.begin() + word + 3,
-                               results.begin() + word + 3 + rank);
-    word += 3 + 2 * rank;
-    uint64_t bytes;
-    if (!checkedByteSize(shape, dtypeSize(info.dtype), bytes))
-      return Error{"result " + inQuotes(info.name) + " of " +
-                   inQuotes(entry.name) + " has shape " + shapeText(shape) +
-                   ", which no tensor can have"};
+    ResultView r = readResult(entry, info, results, word);
     Tensor output;
-    if (!device.takeResult(info.dtype, std::move(shape), allocated,
-                           aligned + offset * int64_t(dtypeSize(info.dtype)),
-                           bytes, output, error))
+    if (!device.takeResult(info.dtype, std::move(r.shape), r.allocated,
+                           r.data, r.bytes, output, error))
       return Error{error};
     outputs.push_back(std::move(output));
   }

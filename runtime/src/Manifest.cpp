@@ -249,12 +249,27 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
       }
       impl.entries.push_back(std::move(info));
     }
-    impl.strings = manifest.at("strings").get<std::vector<std::string>>();
-    for (const json &site : manifest.at("sites"))
-      impl.sites.push_back({site.at("file").get<std::string>(),
-                            integerField(site, "line", 0, kMaxSmallInt),
-                            integerField(site, "col", 0, kMaxSmallInt),
-                            site.at("message").get<std::string>()});
+    // The CUDA host code may have tables of its own (its lowering adds
+    // other checks than the CPU's); Model::load takes those when it runs it.
+    auto tables = [&](const json &from, std::vector<std::string> &strings,
+                      std::vector<Site> &sites) {
+      strings = from.at("strings").get<std::vector<std::string>>();
+      for (const json &site : from.at("sites"))
+        sites.push_back({site.at("file").get<std::string>(),
+                         integerField(site, "line", 0, kMaxSmallInt),
+                         integerField(site, "col", 0, kMaxSmallInt),
+                         site.at("message").get<std::string>()});
+    };
+    tables(manifest, impl.strings, impl.sites);
+    if (impl.cudaTarget) {
+      const json &cuda = manifest.at("targets").at("cuda");
+      if (cuda.contains("sites"))
+        tables(cuda, impl.cudaTarget->strings, impl.cudaTarget->sites);
+      else {
+        impl.cudaTarget->strings = impl.strings;
+        impl.cudaTarget->sites = impl.sites;
+      }
+    }
     for (const json &file : manifest.at("files")) {
       files.push_back(
           {file.at("name").get<std::string>(),

@@ -273,6 +273,10 @@ loadArchive(const std::string &path, const LoadOptions &options,
     }
   }
 
+  if (gpu) {
+    impl->strings = impl->cudaTarget->strings;
+    impl->sites = impl->cudaTarget->sites;
+  }
   impl->cpu = selectCpuVariant(gpu ? impl->cudaTarget->host : impl->cpuVariants,
                                error);
   if (!impl->cpu)

@@ -7,6 +7,7 @@
 
 #include "CpuFeatures.h"
 #include "CudaModel.h"
+#include "Site.h"
 #include "Untrusted.h"
 
 #include <cstdint>
@@ -17,14 +18,6 @@
 
 namespace kiln {
 
-/// A run-time check in the compiled code: where it is in the script and
-/// what to say when it fails ({0}..{2} are filled at run time).
-struct Site {
-  std::string file;
-  int64_t line = 0;
-  int64_t col = 0;
-  std::string message;
-};
 
 struct Model::Impl {
   /// The archive, mapped: weights are used where they lie.
