@@ -29,6 +29,23 @@ void buildKernel(
     llvm::function_ref<void(mlir::OpBuilder &, mlir::IRMapping &, mlir::Value)>
         fillBody);
 
+/// What splits a kernel's flat index into loop indices by multiplication
+/// (FastDivision.cpp), computed on the host before the launch: whether the
+/// iteration space fits 32 bits, and per dim after the first the magic
+/// number, shift and divisor (i32).
+struct Dividers {
+  mlir::Value fits;
+  llvm::SmallVector<mlir::Value> magic, shift, divisor;
+};
+Dividers makeDividers(mlir::OpBuilder &host, mlir::Location loc,
+                      llvm::ArrayRef<mlir::Value> extents, mlir::Value total);
+/// The loop indices (from 0) of flat index `point`, inside the kernel.
+llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &kernel,
+                                           mlir::Location loc,
+                                           mlir::Value point,
+                                           llvm::ArrayRef<mlir::Value> extents,
+                                           const Dividers &dividers);
+
 /// Maps a reduction loop nest (WarpReductions.cpp states which) to a warp
 /// per output element; fails, leaving `loop` as it was, for any other.
 mlir::LogicalResult mapWarpReduction(mlir::scf::ParallelOp loop);

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -76,6 +77,7 @@ void kiln::cuda::buildKernel(
     extents.push_back(n);
     total = b.create<arith::MulIOp>(loc, total, n);
   }
+  Dividers dividers = makeDividers(b, loc, extents, total);
   int64_t pointsPerBlock = kThreadsPerBlock / threadsPerPoint;
   Value one = b.create<arith::ConstantIndexOp>(loc, 1);
   Value threads = b.create<arith::ConstantIndexOp>(loc, kThreadsPerBlock);
@@ -115,13 +117,10 @@ void kiln::cuda::buildKernel(
     if (Operation *def = value.getDefiningOp();
         def && def->hasTrait<OpTrait::ConstantLike>())
       mapping.map(value, body.clone(*def)->getResult(0));
-  Value rest = point;
+  SmallVector<Value> indices =
+      delinearize(body, loc, point, extents, dividers);
   for (int64_t d = loop.getNumLoops() - 1; d >= 0; --d) {
-    Value index = rest;
-    if (d > 0) {
-      index = body.create<arith::RemSIOp>(loc, rest, extents[d]);
-      rest = body.create<arith::DivSIOp>(loc, rest, extents[d]);
-    }
+    Value index = indices[d];
     Value iv = body.create<arith::AddIOp>(
         loc, mapping.lookupOrDefault(loop.getLowerBound()[d]),
         body.create<arith::MulIOp>(
@@ -163,7 +162,8 @@ struct MapToKernelsPass
     return "Turn each outermost scf.parallel into a flat gpu.launch";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, gpu::GPUDialect, scf::SCFDialect>();
+    registry.insert<arith::ArithDialect, gpu::GPUDialect, math::MathDialect,
+                    scf::SCFDialect>();
   }
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;

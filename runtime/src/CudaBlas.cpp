@@ -6,9 +6,9 @@
 // C^T = B^T A^T, each operand passed as it lies in memory: a row-major
 // view is its transpose in column-major order (op N), and a transposed
 // view (x.t(), a Linear's weight) is the matrix itself (op T). Batch dims
-// go to cublasSgemmStridedBatched: the batch dims that merge into one
-// form one call, and any others are looped over; a broadcast operand has
-// batch stride 0.
+// go to cublasSgemmStridedBatched: batch dims that merge become one, the
+// largest goes into each call and any others are looped over; a broadcast
+// operand has batch stride 0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <climits>
 #include <mutex>
 #include <vector>
@@ -208,9 +209,17 @@ std::string cudaMatmul(const kiln_unranked_memref &am,
     }
     batch.push_back(dim);
   }
-  BatchDim inner = batch.empty() ? BatchDim{1, 0, 0, 0} : batch.back();
-  if (!batch.empty())
-    batch.pop_back();
+  // The largest batch dim goes into each call, and the others are looped
+  // over: attention's [B, heads] batch of transposed views does not merge,
+  // and B products per call keep the GPU busier than `heads` would.
+  BatchDim inner = {1, 0, 0, 0};
+  if (!batch.empty()) {
+    auto largest = std::max_element(
+        batch.begin(), batch.end(),
+        [](const BatchDim &x, const BatchDim &y) { return x.size < y.size; });
+    inner = *largest;
+    batch.erase(largest);
+  }
   if (inner.size > INT_MAX)
     return "matmul: a batch of over 2^31 - 1 products, more than cuBLAS takes";
   std::vector<int64_t> index(batch.size(), 0);

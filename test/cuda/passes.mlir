@@ -10,14 +10,31 @@
 // CHECK-LABEL: func.func @scale(
 // CHECK-SAME: %[[X:.*]]: memref<?x?xf32>, %[[S:.*]]: memref<f32>, %[[OUT:.*]]: memref<?x?xf32>)
 // CHECK: %[[V:.*]] = memref.load %[[S]][] : memref<f32>
+//
+// The host computes, once per launch, whether the points fit 32 bits, and
+// the magic number, shift and divisor that split a flat index by the inner
+// extent with a multiply (FastDivision.cpp).
+// CHECK: %[[FITS:.*]] = arith.cmpi sle, %[[TOTAL:.*]], %c2147483647 : index
+// CHECK: math.ctlz
+// CHECK: %[[MAGIC:.*]] = arith.trunci %{{.*}} : i64 to i32
+// CHECK: %[[SHIFT:.*]] = arith.trunci %{{.*}} : i64 to i32
+// CHECK: %[[DIVISOR:.*]] = arith.trunci %{{.*}} : i64 to i32
 // CHECK: %[[THREADS:.*]] = arith.constant 256 : index
-// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %[[TOTAL:.*]], %{{.*}} : index
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %[[TOTAL]], %{{.*}} : index
 // CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREADS]],
 // CHECK: %[[FLAT:.*]] = arith.addi %{{.*}}, %[[TX]] : index
 // CHECK: %[[IN:.*]] = arith.cmpi slt, %[[FLAT]], %[[TOTAL]] : index
 // CHECK: scf.if %[[IN]] {
-// CHECK: %[[J:.*]] = arith.remsi %[[FLAT]]
-// CHECK: %[[I:.*]] = arith.divsi %[[FLAT]]
+// CHECK: %[[IJ:.*]]:2 = scf.if %[[FITS]] -> (index, index) {
+// CHECK: %[[N:.*]] = arith.index_castui %[[FLAT]] : index to i32
+// CHECK: %{{.*}}, %[[HIGH:.*]] = arith.mului_extended %[[N]], %[[MAGIC]] : i32
+// CHECK: %[[SUM:.*]] = arith.addi %[[HIGH]], %[[N]] : i32
+// CHECK: %[[Q:.*]] = arith.shrui %[[SUM]], %[[SHIFT]] : i32
+// CHECK: arith.muli %[[Q]], %[[DIVISOR]] : i32
+// CHECK: } else {
+// CHECK: arith.remui %[[FLAT]]
+// CHECK: arith.divui %[[FLAT]]
+// CHECK: }
 // CHECK: memref.load %[[X]]
 // CHECK: arith.mulf %{{.*}}, %[[V]] : f32
 // CHECK: memref.store %{{.*}}, %[[OUT]]
