@@ -146,10 +146,11 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
   if (succeeded(kiln::cuda::mapWarpReduction(loop)))
     return success();
   // One thread per point.
-  kiln::cuda::buildKernel(loop, 1, [&](OpBuilder &body, IRMapping &mapping, Value) {
-    for (Operation &op : loop.getBody()->without_terminator())
-      body.clone(op, mapping);
-  });
+  kiln::cuda::buildKernel(
+      loop, 1, [&](OpBuilder &body, IRMapping &mapping, Value) {
+        for (Operation &op : loop.getBody()->without_terminator())
+          body.clone(op, mapping);
+      });
   return success();
 }
 
