@@ -15,14 +15,15 @@ def chain(x: Tensor) -> Tensor:
 
 # kiln: x=f32[B,N], b=f32[N]
 @torch.jit.script
-def gelu_bias(x: Tensor, b: Tensor) -> Tensor:
-    return F.gelu(x + b)
+def gelu_tanh(x: Tensor, b: Tensor) -> Tensor:
+    return F.gelu(x + b, approximate="tanh")
 
 
 # kiln: x=f32[B,N]
 @torch.jit.script
-def softmax_rows(x: Tensor) -> Tensor:
-    return torch.softmax(x, -1)
+def softmaxes(x: Tensor) -> Tuple[Tensor, Tensor]:
+    # Over rows (a warp per row) and over columns (a thread per column).
+    return torch.softmax(x, -1), torch.log_softmax(x, 0)
 
 
 # kiln: x=f32[B,N]
