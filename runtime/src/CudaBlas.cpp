@@ -6,9 +6,9 @@
 // C^T = B^T A^T, each operand passed as it lies in memory: a row-major
 // view is its transpose in column-major order (op N), and a transposed
 // view (x.t(), a Linear's weight) is the matrix itself (op T). Batch dims
-// go to cublasSgemmStridedBatched: batch dims that merge become one, the
-// largest goes into each call and any others are looped over; a broadcast
-// operand has batch stride 0.
+// go to cublasSgemmStridedBatched when they merge into one stride, and to
+// cublasSgemmBatched, with every product's addresses, when they do not; a
+// broadcast operand has batch stride 0. Each matmul is one cuBLAS call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +40,9 @@ struct Blas {
                                 const float *, const float *, int, long long,
                                 const float *, int, long long, const float *,
                                 float *, int, long long, int);
+  Status (*sgemmBatched)(Handle, int, int, int, int, int, const float *,
+                         const float *const *, int, const float *const *, int,
+                         const float *, float *const *, int, int);
   std::string error;
 };
 
@@ -69,8 +72,9 @@ const Blas &blas() {
     if (!resolve(lib, "cublasCreate_v2", b.create) ||
         !resolve(lib, "cublasSetStream_v2", b.setStream) ||
         !resolve(lib, "cublasSetMathMode", b.setMathMode) ||
-        !resolve(lib, "cublasSgemmStridedBatched", b.sgemmStridedBatched))
-      b.error = "the cuBLAS found lacks cublasSgemmStridedBatched";
+        !resolve(lib, "cublasSgemmStridedBatched", b.sgemmStridedBatched) ||
+        !resolve(lib, "cublasSgemmBatched", b.sgemmBatched))
+      b.error = "the cuBLAS found lacks cublasSgemm(Strided)Batched";
   });
   return b;
 }
@@ -153,6 +157,76 @@ std::string prepareCublas(void *stream) {
   return "";
 }
 
+namespace {
+
+/// The shape of one product, as cuBLAS takes it (C^T = op(B^T) op(A^T)).
+struct Gemm {
+  int opB, opA;
+  int64_t n, m, k, ldb, lda, ldc;
+};
+
+struct BatchDim {
+  int64_t size, a, b, c; // and each operand's stride (0: broadcast)
+};
+
+/// A batch whose dims do not merge into one stride (attention's [B, heads]
+/// over transposed views) as one cublasSgemmBatched call: the address of
+/// every product's operands, uploaded to the GPU on the call's stream.
+std::string batchedByAddress(const Blas &b, Handle handle, const Gemm &g,
+                             const float *w, const float *a, float *c,
+                             const std::vector<BatchDim> &outer,
+                             const BatchDim &inner) {
+  int64_t count = inner.size;
+  for (const BatchDim &dim : outer)
+    count *= dim.size;
+  if (count > INT_MAX)
+    return "matmul: a batch of over 2^31 - 1 products, more than cuBLAS takes";
+  std::vector<const float *> addresses(3 * count);
+  std::vector<int64_t> index(outer.size(), 0);
+  for (int64_t p = 0; p < count; p += inner.size) {
+    int64_t offA = 0, offB = 0, offC = 0;
+    for (size_t d = 0; d < outer.size(); ++d) {
+      offA += index[d] * outer[d].a;
+      offB += index[d] * outer[d].b;
+      offC += index[d] * outer[d].c;
+    }
+    for (int64_t j = 0; j < inner.size; ++j) {
+      addresses[p + j] = w + offB + j * inner.b;
+      addresses[count + p + j] = a + offA + j * inner.a;
+      addresses[2 * count + p + j] = c + offC + j * inner.c;
+    }
+    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
+      if (++index[d] < outer[d].size)
+        break;
+      index[d] = 0;
+    }
+  }
+  std::string error;
+  const cuda::Driver *d = cuda::driver(error);
+  cuda::Stream stream = currentCudaStream();
+  size_t bytes = addresses.size() * sizeof(float *);
+  cuda::DevicePtr table = 0;
+  // From pageable memory, the copy has taken the addresses once it returns.
+  if (d->memAllocAsync(&table, bytes, stream) != 0 ||
+      d->memcpyHtoDAsync(table, addresses.data(), bytes, stream) != 0)
+    return "matmul: cannot pass the batch's addresses to the GPU";
+  auto *device = reinterpret_cast<const float *const *>(table);
+  const float one = 1.0f, zero = 0.0f;
+  Status s = b.sgemmBatched(
+      handle, g.opB, g.opA, int(g.n), int(g.m), int(g.k), &one, device,
+      int(std::max<int64_t>(g.ldb, 1)), device + count,
+      int(std::max<int64_t>(g.lda, 1)), &zero,
+      const_cast<float *const *>(device + 2 * count),
+      int(std::max<int64_t>(g.ldc, 1)), int(count));
+  d->memFreeAsync(table, stream);
+  if (s != 0)
+    return "matmul: cublasSgemmBatched failed (status " + std::to_string(s) +
+           ")";
+  return "";
+}
+
+} // namespace
+
 std::string cudaMatmul(const kiln_unranked_memref &am,
                        const kiln_unranked_memref &bm,
                        const kiln_unranked_memref &outm, int32_t dtype) {
@@ -190,9 +264,6 @@ std::string cudaMatmul(const kiln_unranked_memref &am,
   // merged where one stride steps over the next dim for all three (a
   // [B, H] batch of dense tensors is one of B * H), so that most products
   // are one cuBLAS call.
-  struct BatchDim {
-    int64_t size, a, b, c;
-  };
   std::vector<BatchDim> batch;
   for (int64_t d = 0; d < rank - 2; ++d) {
     BatchDim dim = {c.sizes()[d], a.sizes()[d] == 1 ? 0 : a.strides()[d],
@@ -209,9 +280,7 @@ std::string cudaMatmul(const kiln_unranked_memref &am,
     }
     batch.push_back(dim);
   }
-  // The largest batch dim goes into each call, and the others are looped
-  // over: attention's [B, heads] batch of transposed views does not merge,
-  // and B products per call keep the GPU busier than `heads` would.
+  // The largest batch dim is the inner one of the address table.
   BatchDim inner = {1, 0, 0, 0};
   if (!batch.empty()) {
     auto largest = std::max_element(
@@ -222,33 +291,20 @@ std::string cudaMatmul(const kiln_unranked_memref &am,
   }
   if (inner.size > INT_MAX)
     return "matmul: a batch of over 2^31 - 1 products, more than cuBLAS takes";
-  std::vector<int64_t> index(batch.size(), 0);
   const float one = 1.0f, zero = 0.0f;
-  while (true) {
-    int64_t offA = 0, offB = 0, offC = 0;
-    for (size_t d = 0; d < batch.size(); ++d) {
-      offA += index[d] * batch[d].a;
-      offB += index[d] * batch[d].b;
-      offC += index[d] * batch[d].c;
-    }
-    // C^T (n x m) = op(B^T) (n x k) op(A^T) (k x m).
-    Status s = b.sgemmStridedBatched(
-        handle, opB, opA, int(n), int(m), int(k), &one, w.data() + offB,
-        int(std::max<int64_t>(ldb, 1)), inner.b, a.data() + offA,
-        int(std::max<int64_t>(lda, 1)), inner.a, &zero, c.data() + offC,
-        int(std::max<int64_t>(ldc, 1)), inner.c, int(inner.size));
-    if (s != 0)
-      return "matmul: cublasSgemmStridedBatched failed (status " +
-             std::to_string(s) + ")";
-    int64_t d = static_cast<int64_t>(index.size()) - 1;
-    for (; d >= 0; --d) {
-      if (++index[d] < batch[d].size)
-        break;
-      index[d] = 0;
-    }
-    if (d < 0)
-      return "";
-  }
+  if (!batch.empty())
+    return batchedByAddress(b, handle, {opB, opA, n, m, k, ldb, lda, ldc},
+                            w.data(), a.data(), c.data(), batch, inner);
+  // C^T (n x m) = op(B^T) (n x k) op(A^T) (k x m).
+  Status s = b.sgemmStridedBatched(
+      handle, opB, opA, int(n), int(m), int(k), &one, w.data(),
+      int(std::max<int64_t>(ldb, 1)), inner.b, a.data(),
+      int(std::max<int64_t>(lda, 1)), inner.a, &zero, c.data(),
+      int(std::max<int64_t>(ldc, 1)), inner.c, int(inner.size));
+  if (s != 0)
+    return "matmul: cublasSgemmStridedBatched failed (status " +
+           std::to_string(s) + ")";
+  return "";
 }
 
 } // namespace kiln
