@@ -263,6 +263,15 @@ kiln_status *runModel(const kiln_model *model, const char *name,
   kiln::Result<std::vector<Tensor>> results = model->model.run(name, views);
   if (!results)
     return fail(results.error());
+  // The C API's tensors are host memory: a CUDA archive's results come
+  // back from the GPU.
+  for (Tensor &result : *results)
+    if (result.device() != kiln::Device::CPU) {
+      kiln::Result<Tensor> host = kiln::copyTo(result, kiln::Device::CPU);
+      if (!host)
+        return fail(host.error());
+      result = *host;
+    }
   if (kiln_status *status = checkOutputs(*entry, *results, outputs))
     return status;
   deliverOutputs(*results, outputs);
