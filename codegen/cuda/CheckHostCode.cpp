@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/cuda/KernelMapping.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -28,12 +29,8 @@ using namespace mlir;
 namespace {
 
 bool isHostMemory(Value memref, bool reading) {
-  if (memref.getDefiningOp<memref::AllocaOp>())
-    return true;
-  auto arg = dyn_cast<BlockArgument>(memref);
-  return reading && arg &&
-         isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
-         cast<MemRefType>(arg.getType()).getRank() == 0;
+  return memref.getDefiningOp<memref::AllocaOp>() ||
+         (reading && kiln::cuda::isHostScalarArgument(memref));
 }
 
 /// Why `op`, outside any kernel, cannot run on the host; empty if it can.
@@ -81,7 +78,7 @@ struct CheckHostCodePass
       // Buffer deallocation's helper works on the host scratch arrays that
       // kiln-host-scratch put on the stack.
       if (auto fn = dyn_cast<func::FuncOp>(op);
-          fn && fn.getName().starts_with("dealloc_helper"))
+          fn && kiln::cuda::isDeallocHelper(fn.getName()))
         return WalkResult::skip();
       std::string problem = hostProblem(op);
       if (problem.empty())

@@ -36,12 +36,14 @@ unsigned archNumber(llvm::StringRef arch) {
 
 /// The PTX of `kernels` for `arch`, from the NVVM pipeline.
 bool lowerToPtx(ModuleOp kernels, const CudaToolkit &toolkit,
-                const std::string &arch, unsigned optLevel,
+                const std::string &arch,
                 const std::function<void(PassManager &)> &instrument,
                 std::string &ptx, std::string &error) {
   OwningOpRef<ModuleOp> copy(kernels.clone());
   PassManager pm(kernels.getContext());
-  buildNvvmPipeline(pm, arch, optLevel, toolkit.root);
+  // The NVPTX back end at -O3 whatever the host's level: kernels are
+  // small, and -O0 PTX would only be slower.
+  buildNvvmPipeline(pm, arch, 3, toolkit.root);
   if (instrument)
     instrument(pm);
   if (failed(pm.run(*copy))) {
@@ -114,11 +116,9 @@ bool compileKernels(ModuleOp module, unsigned optLevel,
   module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
 
   kernels.archs = archs;
-  // The NVPTX back end at -O3 whatever the host's level: kernels are
-  // small, and -O0 PTX would only be slower.
   for (const std::string &arch : archs) {
     std::string ptx, cubin;
-    if (!lowerToPtx(*device, toolkit, arch, 3, instrument, ptx, error) ||
+    if (!lowerToPtx(*device, toolkit, arch, instrument, ptx, error) ||
         !assemblePtx(toolkit, ptx, arch, cubin, error))
       return false;
     if (kernels.ptx.empty())

@@ -25,6 +25,8 @@ kiln::cuda::Dividers kiln::cuda::makeDividers(OpBuilder &b, Location loc,
                                               ArrayRef<Value> extents,
                                               Value total) {
   Dividers dividers;
+  if (extents.size() < 2)
+    return dividers; // a 1-d index needs no split
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
   auto c64 = [&](int64_t v) {
     return b.create<arith::ConstantIntOp>(loc, v, 64).getResult();

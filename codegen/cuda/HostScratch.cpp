@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/cuda/KernelMapping.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,7 +36,7 @@ bool onlyHostAccesses(Value value) {
     if (auto cast = dyn_cast<memref::CastOp>(user))
       return onlyHostAccesses(cast.getResult());
     if (auto call = dyn_cast<func::CallOp>(user))
-      return call.getCallee().starts_with("dealloc_helper");
+      return kiln::cuda::isDeallocHelper(call.getCallee());
     // The shape operand of a reshape: the host reads it as it lowers the
     // reshape to a new descriptor.
     if (auto reshape = dyn_cast<memref::ReshapeOp>(user))

@@ -13,6 +13,18 @@
 
 namespace kiln::cuda {
 
+/// Whether `memref` is a rank-0 entry argument: a Python scalar, which the
+/// runtime keeps in host memory (the host code reads it; a kernel gets its
+/// value).
+bool isHostScalarArgument(mlir::Value memref);
+
+/// Whether `callee` is the buffer-deallocation helper that
+/// convert-bufferization-to-memref generates, which only loads and stores
+/// the host scratch arrays kiln-host-scratch puts on the stack.
+inline bool isDeallocHelper(llvm::StringRef callee) {
+  return callee.starts_with("dealloc_helper");
+}
+
 /// Threads per block of every kernel: a multiple of the 32-thread warp that
 /// keeps 8 blocks resident per SM on sm_80 and sm_90.
 constexpr int64_t kThreadsPerBlock = 256;

@@ -33,12 +33,6 @@ using namespace mlir;
 
 namespace {
 
-bool isScalarArgument(Value memref) {
-  auto arg = dyn_cast<BlockArgument>(memref);
-  return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
-         cast<MemRefType>(arg.getType()).getRank() == 0;
-}
-
 /// What a kernel cannot do yet, or null.
 Operation *unsupportedInKernel(scf::ParallelOp loop) {
   Operation *bad = nullptr;
@@ -54,6 +48,12 @@ Operation *unsupportedInKernel(scf::ParallelOp loop) {
 
 } // namespace
 
+bool kiln::cuda::isHostScalarArgument(Value memref) {
+  auto arg = dyn_cast<BlockArgument>(memref);
+  return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
+         cast<MemRefType>(arg.getType()).getRank() == 0;
+}
+
 void kiln::cuda::buildKernel(
     scf::ParallelOp loop, int64_t threadsPerPoint,
     llvm::function_ref<void(OpBuilder &, IRMapping &, Value)> fillBody) {
@@ -61,7 +61,7 @@ void kiln::cuda::buildKernel(
   Location loc = loop.getLoc();
   // Loads of host scalars first, outside the kernel.
   loop.getBody()->walk([&](memref::LoadOp load) {
-    if (isScalarArgument(load.getMemRef()))
+    if (isHostScalarArgument(load.getMemRef()))
       load->moveBefore(loop);
   });
 

@@ -359,9 +359,45 @@ Result<std::vector<Tensor>> runEntry(const Model::Impl &impl, size_t index,
   return collectOutputs(impl.entries[index], buffers.results, buffers.live);
 }
 
+namespace {
+
+/// The message when an output's shape is not its result's, or "" when all
+/// fit; it allocates only to build the message.
+std::string shapeMismatch(const EntryInfo &entry,
+                          const std::vector<int64_t> &results,
+                          const std::vector<Tensor> &outputs) {
+  size_t word = 0;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    size_t rank = entry.results[i].dims.size();
+    const int64_t *sizes = &results[word + 3];
+    const std::vector<int64_t> &shape = outputs[i].shape();
+    if (shape.size() != rank || !std::equal(shape.begin(), shape.end(), sizes))
+      return "output " + std::to_string(i) + " of '" + entry.name +
+             "' has shape " + shapeText(shape) + ", but result '" +
+             entry.results[i].name + "' has shape " +
+             shapeText(std::vector<int64_t>(sizes, sizes + rank));
+    word += 3 + 2 * rank;
+  }
+  return "";
+}
+
+/// Calls body(i, data) with where result i's elements start, in order;
+/// results are dense row-major (EntryBoundary.cpp), at their offset.
+template <typename Body>
+void forEachResult(const EntryInfo &entry, const std::vector<int64_t> &results,
+                   Body body) {
+  size_t word = 0;
+  for (size_t i = 0; i < entry.results.size(); ++i) {
+    auto *aligned = reinterpret_cast<const uint8_t *>(results[word + 1]);
+    body(i, aligned + results[word + 2] *
+                          static_cast<int64_t>(dtypeSize(entry.results[i].dtype)));
+    word += 3 + 2 * entry.results[i].dims.size();
+  }
+}
+
 /// Function::run of a CUDA archive: the results, still on the GPU, are
 /// copied into the caller's outputs on either device.
-static Result<void> runCudaEntryInto(const Model::Impl &impl, size_t index,
+Result<void> runCudaEntryInto(const Model::Impl &impl, size_t index,
                                      const std::vector<Tensor> &inputs,
                                      std::vector<Tensor> &outputs) {
   const EntryInfo &entry = impl.entries[index];
@@ -370,34 +406,20 @@ static Result<void> runCudaEntryInto(const Model::Impl &impl, size_t index,
   Result<void> called = call(impl, index, inputs, buffers, &device);
   if (!called)
     return called;
-  std::string error;
-  size_t word = 0;
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    size_t rank = entry.results[i].dims.size();
-    const int64_t *sizes = &buffers.results[word + 3];
-    if (outputs[i].shape() != std::vector<int64_t>(sizes, sizes + rank))
-      return Error{"output " + std::to_string(i) + " of '" + entry.name +
-                   "' has shape " + shapeText(outputs[i].shape()) +
-                   ", but result '" + entry.results[i].name +
-                   "' has shape " +
-                   shapeText(std::vector<int64_t>(sizes, sizes + rank))};
-    word += 3 + 2 * rank;
-  }
-  word = 0;
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    size_t rank = entry.results[i].dims.size();
-    auto *aligned = reinterpret_cast<const uint8_t *>(buffers.results[word + 1]);
-    size_t element = dtypeSize(entry.results[i].dtype);
-    if (!device.copyOut(outputs[i].data(), outputs[i].device(),
-                        aligned + buffers.results[word + 2] * element,
-                        outputs[i].nbytes(), error))
-      return Error{error};
-    word += 3 + 2 * rank;
-  }
-  if (!device.finish(error))
+  std::string error = shapeMismatch(entry, buffers.results, outputs);
+  if (!error.empty())
+    return Error{error};
+  forEachResult(entry, buffers.results, [&](size_t i, const uint8_t *data) {
+    if (error.empty())
+      device.copyOut(outputs[i].data(), outputs[i].device(), data,
+                     outputs[i].nbytes(), error);
+  });
+  if (!error.empty() || !device.finish(error))
     return Error{error};
   return {};
 }
+
+} // namespace
 
 Result<void> runEntryInto(const Model::Impl &impl, size_t index,
                           const std::vector<Tensor> &inputs,
@@ -426,29 +448,11 @@ Result<void> runEntryInto(const Model::Impl &impl, size_t index,
     return called;
   // Every result's shape must be its output's before any is written, so
   // that a mismatch leaves the outputs as they were.
-  std::string mismatch;
-  size_t word = 0;
-  for (size_t i = 0; i < outputs.size() && mismatch.empty(); ++i) {
-    size_t rank = entry.results[i].dims.size();
-    const int64_t *sizes = &buffers.results[word + 3];
-    const std::vector<int64_t> &shape = outputs[i].shape();
-    if (shape.size() != rank || !std::equal(shape.begin(), shape.end(), sizes))
-      mismatch = "output " + std::to_string(i) + " of '" + entry.name +
-                 "' has shape " + shapeText(shape) + ", but result '" +
-                 entry.results[i].name + "' has shape " +
-                 shapeText(std::vector<int64_t>(sizes, sizes + rank));
-    word += 3 + 2 * rank;
-  }
-  word = 0;
-  for (size_t i = 0; i < outputs.size() && mismatch.empty(); ++i) {
-    size_t rank = entry.results[i].dims.size();
-    auto *aligned = reinterpret_cast<const uint8_t *>(buffers.results[word + 1]);
-    size_t element = dtypeSize(entry.results[i].dtype);
-    // Results are dense row-major (EntryBoundary.cpp), at their offset.
-    std::memcpy(outputs[i].data(), aligned + buffers.results[word + 2] * element,
-                outputs[i].nbytes());
-    word += 3 + 2 * rank;
-  }
+  std::string mismatch = shapeMismatch(entry, buffers.results, outputs);
+  if (mismatch.empty())
+    forEachResult(entry, buffers.results, [&](size_t i, const uint8_t *data) {
+      std::memcpy(outputs[i].data(), data, outputs[i].nbytes());
+    });
   for (void *ptr : buffers.live)
     hostFree(ptr);
   if (!mismatch.empty())
