@@ -17,9 +17,16 @@
 //    (a group is computed at one point, so such a path would be a cycle).
 //    Otherwise it starts a group of its own. A group stops growing at
 //    kMaxGroupOps ops, which bounds the cost of lowering it.
-// 3. A reduction (sum, mean, amax, amin) may end a group when every value
-//    of the group is used only inside it: the reduction then consumes the
-//    chain inside one loop nest. Nothing joins a group after its reduction.
+// 3. A reduction (sum, mean, amax, amin) joins the group of the chain it
+//    reduces in two cases. When every value of the group is used only
+//    inside it, the reduction ends the group: it consumes the chain inside
+//    one loop nest, and nothing joins the group after it. When the chain's
+//    other readers are elementwise ops that also read the reduction (a
+//    normalization: softmax's exp(x - m) / sum, layer norm's x - mean),
+//    the group stays open for them, so that codegen computes the chain,
+//    its reduction and its consumers over one tile of rows while they are
+//    in cache, instead of writing the chain to memory and reading it back.
+//    That holds for rows of a static length up to kMaxNormalizedRow.
 // 4. Each group of two or more ops becomes a kiln.fusion_group whose inputs
 //    are the values it reads from outside and whose results are the values
 //    used outside it. The segment is then sorted topologically, which is
@@ -56,6 +63,11 @@ namespace {
 /// program (a 10,000-op chain is 79 groups). A loop body of 128 ops
 /// already keeps every value in registers; longer chains gain nothing.
 constexpr size_t kMaxGroupOps = 128;
+
+/// The most points a normalization's reduction may reduce and still share
+/// a group with the reduction's readers (isShortRowReduction): 16K f32,
+/// 64 KB, the most codegen keeps on a tile's stack.
+constexpr int64_t kMaxNormalizedRow = 16384;
 
 /// Ops whose result element depends only on the operand elements at the
 /// same (broadcast) position: each lowers to one all-parallel loop nest.
@@ -209,18 +221,78 @@ private:
     Operation *producer = fusibleProducer(op->getOperand(0), op);
     if (!producer || closed.contains(groups.getLeaderValue(producer)))
       return;
-    // Every value of the group must stay inside it: otherwise the chain is
-    // written to memory anyway, and a loop nest that both reduces and
-    // writes a full-size result gains nothing.
     SmallVector<Operation *> members = membersOf(producer);
     llvm::SmallPtrSet<Operation *, 16> set(members.begin(), members.end());
     set.insert(op);
+    if (members.size() + 1 > kMaxGroupOps)
+      return;
+    SmallVector<Operation *> outsideUsers;
     for (Operation *member : members)
       for (Operation *user : member->getUsers())
         if (!set.contains(user))
-          return;
-    groups.unionSets(op, producer);
-    closed.insert(groups.getLeaderValue(op));
+          outsideUsers.push_back(user);
+    if (outsideUsers.empty()) {
+      groups.unionSets(op, producer);
+      closed.insert(groups.getLeaderValue(op));
+      return;
+    }
+    // Otherwise the chain is written to memory anyway unless its readers
+    // join too, and a loop nest that both reduces and writes a full-size
+    // result gains nothing.
+    if (isShortRowReduction(op) &&
+        llvm::all_of(outsideUsers, [&](Operation *user) {
+          // Ops after `op` have no segment yet: its segment ends at the
+          // next boundary.
+          return isElementwise(user) && user->getBlock() == &block &&
+                 user->isBeforeInBlock(segmentEnd(op)) && dependsOn(user, op);
+        }))
+      groups.unionSets(op, producer);
+  }
+
+  /// Whether the reduction `op` reduces a static number of points no
+  /// larger than kMaxNormalizedRow. A normalization's group keeps a row
+  /// of its chain per tile (softmax's exp, which the sum and the division
+  /// both read), on the stack; a longer or dynamic row would need the
+  /// heap, which keeps the tiles off the runtime's threads, and then two
+  /// groups are faster.
+  static bool isShortRowReduction(Operation *op) {
+    auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    auto dims = op->getAttrOfType<DenseI64ArrayAttr>("dims");
+    if (!input || !dims)
+      return false;
+    int64_t points = 1;
+    for (int64_t d = 0; d < input.getRank(); ++d) {
+      if (!dims.empty() && !llvm::is_contained(dims.asArrayRef(), d))
+        continue;
+      if (input.isDynamicDim(d))
+        return false;
+      points *= input.getDimSize(d);
+      if (points > kMaxNormalizedRow)
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether `user` reads `op`'s result through elementwise ops of the
+  /// block (the path by which a normalization's consumers reach its
+  /// reduction). The search is bounded by the group size cap: a longer
+  /// path could not join the group anyway.
+  bool dependsOn(Operation *user, Operation *op) {
+    llvm::SmallPtrSet<Operation *, 16> visited;
+    SmallVector<Operation *> worklist = {user};
+    while (!worklist.empty() && visited.size() <= kMaxGroupOps) {
+      Operation *next = worklist.pop_back_val();
+      for (Value operand : next->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (def == op)
+          return true;
+        if (def && def->getBlock() == &block && isElementwise(def) &&
+            def->isBeforeInBlock(next) && op->isBeforeInBlock(def) &&
+            visited.insert(def).second)
+          worklist.push_back(def);
+      }
+    }
+    return false;
   }
 
   /// Replaces each group of two or more ops by one kiln.fusion_group.

@@ -3,7 +3,7 @@
 // LLVM lowers math.tanh, exp, log and friends to libm calls, which stop the
 // loop vectorizer. MLIR's polynomial approximations (accurate to a few ulp
 // in f32, as Eigen's and PyTorch's vectorized kernels are) keep them inline.
-// erf is kiln's own single rational function (FastErf.cpp). Algebraic
+// erf and exp are kiln's own, cheaper expansions (FastMath.h). Algebraic
 // simplification first turns powf(x, 2) into x * x and the like.
 // Integer floor and ceil division (Python's `//` on ints) have no LLVM
 // instruction either; they become divsi plus a sign correction.
@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
-#include "codegen/cpu/FastErf.h"
+#include "codegen/cpu/FastMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -42,6 +42,7 @@ struct ExpandMathPass
     RewritePatternSet patterns(&getContext());
     populateMathAlgebraicSimplificationPatterns(patterns);
     kiln::populateFastErfPatterns(patterns);
+    kiln::populateFastExpPatterns(patterns);
     populateMathPolynomialApproximationPatterns(patterns);
     arith::populateCeilFloorDivExpandOpsPatterns(patterns);
     if (failed(applyPatternsAndFoldGreedily(getOperation(),

@@ -16,14 +16,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "codegen/cpu/FastErf.h"
+#include "codegen/cpu/F32Expansion.h"
+#include "codegen/cpu/FastMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/IR/PatternMatch.h"
-#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
+using kiln::F32Expansion;
 
 namespace {
 
@@ -34,48 +34,21 @@ constexpr double kP[] = {1.1283791152787488,     0.20004290921695986,
 constexpr double kQ[] = {1.0, 0.5106152096293716, 0.11503433214457513,
                          0.014354012690336728, 0.000953915593731056};
 
-struct FastErfF32 : public OpRewritePattern<math::ErfOp> {
-  // Above MLIR's own erf approximation, which matches the same op.
-  FastErfF32(MLIRContext *context) : OpRewritePattern(context, /*benefit=*/2) {}
-
-  LogicalResult matchAndRewrite(math::ErfOp op,
-                                PatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32())
-      return failure();
-    Location loc = op.getLoc();
-    auto constant = [&](double value) -> Value {
-      return rewriter.create<arith::ConstantOp>(
-          loc, type,
-          isa<ShapedType>(type)
-              ? cast<TypedAttr>(SplatElementsAttr::get(
-                    cast<ShapedType>(type), rewriter.getF32FloatAttr(value)))
-              : cast<TypedAttr>(rewriter.getF32FloatAttr(value)));
-    };
-    auto horner = [&](ArrayRef<double> coefficients, Value z) {
-      Value acc = constant(coefficients.back());
-      for (double c : llvm::reverse(coefficients.drop_back()))
-        acc = rewriter.create<math::FmaOp>(loc, acc, z, constant(c));
-      return acc;
-    };
-    Value x = rewriter.create<arith::MaximumFOp>(
-        loc, rewriter.create<arith::MinimumFOp>(loc, op.getOperand(),
-                                                constant(4.0)),
-        constant(-4.0));
-    Value z = rewriter.create<arith::MulFOp>(loc, x, x);
-    Value ratio = rewriter.create<arith::DivFOp>(loc, horner(kP, z),
-                                                 horner(kQ, z));
-    Value erf = rewriter.create<arith::MulFOp>(loc, x, ratio);
-    // Near the clamp the fit may round a little past 1; erf never does.
-    rewriter.replaceOpWithNewOp<arith::MaximumFOp>(
-        op, rewriter.create<arith::MinimumFOp>(loc, erf, constant(1.0)),
-        constant(-1.0));
-    return success();
-  }
-};
+Value expandErf(F32Expansion &f32, Value input) {
+  PatternRewriter &b = f32.builder();
+  Location loc = f32.location();
+  Value x = f32.clampKeepingNaN(input, -4.0, 4.0);
+  Value z = b.create<arith::MulFOp>(loc, x, x);
+  Value ratio =
+      b.create<arith::DivFOp>(loc, f32.horner(kP, z), f32.horner(kQ, z));
+  Value erf = b.create<arith::MulFOp>(loc, x, ratio);
+  // Near the clamp the fit may round a little past 1; erf never does.
+  return f32.clampKeepingNaN(erf, -1.0, 1.0);
+}
 
 } // namespace
 
 void kiln::populateFastErfPatterns(RewritePatternSet &patterns) {
-  patterns.add<FastErfF32>(patterns.getContext());
+  patterns.add<F32ExpansionPattern<math::ErfOp, expandErf>>(
+      patterns.getContext());
 }

@@ -165,13 +165,13 @@ Value binaryBody(OpBuilder &b, Location loc, LoweringState &state, Value x,
                    : b.create<math::IPowIOp>(loc, x, y).getResult();
   if constexpr (std::is_same_v<Op, MaximumOp>) {
     if (isFloat)
-      return b.create<arith::MaximumFOp>(loc, x, y);
+      return floatExtremum(b, loc, x, y, /*max=*/true);
     return isBool ? b.create<arith::OrIOp>(loc, x, y).getResult()
                   : b.create<arith::MaxSIOp>(loc, x, y).getResult();
   }
   if constexpr (std::is_same_v<Op, MinimumOp>) {
     if (isFloat)
-      return b.create<arith::MinimumFOp>(loc, x, y);
+      return floatExtremum(b, loc, x, y, /*max=*/false);
     return isBool ? b.create<arith::AndIOp>(loc, x, y).getResult()
                   : b.create<arith::MinSIOp>(loc, x, y).getResult();
   }
@@ -271,8 +271,8 @@ Value unaryBody(OpBuilder &b, Location loc, Value x) {
   }
   if constexpr (std::is_same_v<Op, ReluOp>) {
     if (isFloat)
-      return b.create<arith::MaximumFOp>(loc, x,
-                                         floatConstant(b, loc, type, 0.0));
+      return floatExtremum(b, loc, x, floatConstant(b, loc, type, 0.0),
+                           /*max=*/true);
     if (type.isInteger(1))
       return x;
     return b.create<arith::MaxSIOp>(loc, x, intConstant(b, loc, type, 0));

@@ -47,6 +47,41 @@ static bool hasDuplicateInput(OpOperand *operand) {
   return false;
 }
 
+/// Whether `producer` is cheap enough to compute once per consumer: a few
+/// arithmetic ops, no division and no math function. A normalization's
+/// x - mean is (its square's sum and the output both read it); softmax's
+/// exp is not, and stays one op whose result the tile keeps.
+static bool isCheapToRecompute(Operation *producer) {
+  constexpr size_t kMaxCheapOps = 8;
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  if (!generic)
+    return false;
+  size_t ops = 0;
+  for (Operation &op : generic.getBody()->without_terminator()) {
+    if (++ops > kMaxCheapOps || !isa<arith::ArithDialect>(op.getDialect()) ||
+        isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp,
+            arith::RemSIOp, arith::RemUIOp>(op))
+      return false;
+  }
+  return true;
+}
+
+/// Whether fusing `operand`'s producer into its consumer would compute the
+/// producer twice: another linalg op reads the same result and the
+/// producer is not cheap. (A reader after the group takes the result of
+/// the fused op instead; see FuseProducer.) Two elementwise readers of one value end up
+/// in one op anyway (their inputs merge); a reduction and the op after it
+/// (softmax's sum and division, both reading exp) never do.
+static bool wouldRecompute(OpOperand *operand) {
+  Operation *consumer = operand->getOwner();
+  Operation *producer = operand->get().getDefiningOp();
+  bool otherReader = llvm::any_of(operand->get().getUsers(), [&](Operation *user) {
+    return user != consumer && isa<linalg::LinalgOp>(user) &&
+           user->getBlock() == consumer->getBlock();
+  });
+  return otherReader && !isCheapToRecompute(producer);
+}
+
 namespace {
 /// Fuses the producer of one operand into its consumer, as linalg's own
 /// pattern does, with one difference: a producer result that is also used
@@ -60,7 +95,7 @@ struct FuseProducer : public OpRewritePattern<linalg::GenericOp> {
                                 PatternRewriter &rewriter) const override {
     for (OpOperand *operand : consumer.getDpsInputOperands()) {
       if (!linalg::areElementwiseOpsFusable(operand) ||
-          hasDuplicateInput(operand))
+          hasDuplicateInput(operand) || wouldRecompute(operand))
         continue;
       FailureOr<linalg::ElementwiseOpFusionResult> fused =
           linalg::fuseElementwiseOps(rewriter, operand);

@@ -79,6 +79,14 @@ RuntimeTables RuntimeTables::load(ModuleOp module) {
 // Scalars and indices
 //===----------------------------------------------------------------------===//
 
+Value floatExtremum(OpBuilder &b, Location loc, Value x, Value y, bool max) {
+  auto flags = arith::FastMathFlagsAttr::get(b.getContext(),
+                                             arith::FastMathFlags::nsz);
+  if (max)
+    return b.create<arith::MaximumFOp>(loc, x, y, flags);
+  return b.create<arith::MinimumFOp>(loc, x, y, flags);
+}
+
 Value convertScalar(OpBuilder &b, Location loc, Value value, Type to) {
   Type from = value.getType();
   if (from == to)

@@ -178,8 +178,7 @@ template <typename Op> struct ReduceLowering : KilnLowering<Op> {
       bool isFloat = isa<FloatType>(acc);
       if constexpr (isExtremum) {
         if (isFloat)
-          return isMax ? b.create<arith::MaximumFOp>(l, x, a).getResult()
-                       : b.create<arith::MinimumFOp>(l, x, a).getResult();
+          return floatExtremum(b, l, x, a, isMax);
         if (acc.isInteger(1))
           return isMax ? b.create<arith::OrIOp>(l, x, a).getResult()
                        : b.create<arith::AndIOp>(l, x, a).getResult();

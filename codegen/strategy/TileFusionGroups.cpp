@@ -169,7 +169,11 @@ void tileGroup(ArrayRef<Operation *> ops, ForallTileSizesFn tileSizes) {
   linalg::LinalgOp root = findRoot(group);
   if (!root || !root.hasPureTensorSemantics())
     return;
-  SmallVector<int64_t> sizes = tileSizes(root);
+  bool reduces = llvm::any_of(group, [](Operation *op) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    return linalgOp && linalgOp.getNumReductionLoops() != 0;
+  });
+  SmallVector<int64_t> sizes = tileSizes(root, reduces);
   if (sizes.empty())
     return;
   MLIRContext *context = root->getContext();

@@ -23,12 +23,14 @@ inline constexpr llvm::StringLiteral kFusionGroupAttrName = "kiln.group";
 
 /// A target's tile sizes for the forall over `root`'s loops, one per loop
 /// (0: the loop stays whole inside each tile); empty to leave the group
-/// untiled.
+/// untiled. `reduces` says whether any op of the group has a reduction
+/// loop: then a tile's ops make several passes over its data.
 using ForallTileSizesFn =
-    llvm::SmallVector<int64_t> (*)(mlir::linalg::LinalgOp root);
+    llvm::SmallVector<int64_t> (*)(mlir::linalg::LinalgOp root, bool reduces);
 
 /// The CPU's choice (CpuTiling.cpp).
-llvm::SmallVector<int64_t> cpuForallTileSizes(mlir::linalg::LinalgOp root);
+llvm::SmallVector<int64_t> cpuForallTileSizes(mlir::linalg::LinalgOp root,
+                                              bool reduces);
 
 } // namespace kiln::codegen
 

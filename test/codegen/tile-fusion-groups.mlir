@@ -1,8 +1,9 @@
 // RUN: kiln-opt %s --split-input-file --kiln-lower-to-linalg --kiln-tile-fusion-groups --cse --canonicalize | FileCheck %s
 
 // The codegen strategy's tiling (docs/codegen.md): each fused group becomes
-// one scf.forall over runs of rows of its root, about 16K points a tile,
-// with the group's other ops fused into the tile.
+// one scf.forall over runs of rows of its root, about 16K points a tile
+// (4K when the group reduces), with the group's other ops fused into the
+// tile.
 
 // An elementwise group over a dynamic size: tiles of 16384 elements.
 // CHECK-LABEL: func.func @elementwise
@@ -25,22 +26,28 @@ func.func @elementwise(%x: tensor<?xf32>) -> tensor<?xf32> attributes {kiln.entr
 
 // -----
 
-// Softmax's two groups. Each tile takes 16 rows of 1024; the row reduction
-// it needs (read through keepdim's reshape) is fused into the tile, with
-// the fill of its accumulator, so no reduction runs over the whole tensor.
+// Softmax, one group (the fusion pass keeps a normalization together). A
+// group with a reduction gets tiles of about 4K points, here 4 rows of
+// 1024, so that its passes over a tile after the first read L1. The row
+// max, exp and sum are fused into the tile, each once: the exp is too
+// costly to compute again for the division, so its tile is kept, and the
+// sum and the division both read it.
 // CHECK-LABEL: func.func @softmax
 // CHECK-NOT:     linalg.generic
-// CHECK:         scf.forall (%[[I:.*]]) = (0) to (512) step (16) shared_outs
-// CHECK:           linalg.fill {{.*}} -> tensor<16xf32>
-// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}tensor<16x1024xf32>{{.*}}tensor<16xf32>
-// CHECK:             arith.maximumf
-// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (512) step (4) shared_outs
+// CHECK:           linalg.fill {{.*}} -> tensor<4xf32>
+// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}tensor<4x1024xf32>{{.*}}tensor<4xf32>
+// CHECK:             arith.maximumf {{.*}} fastmath<nsz>
+// CHECK:           %[[E:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
 // CHECK:             math.exp
-// CHECK:         scf.forall (%[[J:.*]]) = (0) to (512) step (16) shared_outs
-// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}tensor<16x1024xf32>{{.*}}tensor<16xf32>
+// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[E]] : tensor<4x1024xf32>)
+// CHECK-NOT:         math.exp
 // CHECK:             arith.addf {{.*}} fastmath<reassoc>
-// CHECK:           linalg.generic
+// CHECK:           linalg.generic {{.*}} ins(%[[E]],
+// CHECK-NOT:         math.exp
 // CHECK:             arith.divf
+// CHECK:           tensor.parallel_insert_slice
+// CHECK-NOT:     linalg.generic
 // CHECK-NOT:     tensor.expand_shape
 // CHECK:         return
 func.func @softmax(%x: tensor<512x1024xf32>) -> tensor<512x1024xf32> attributes {kiln.entry} {
@@ -49,15 +56,36 @@ func.func @softmax(%x: tensor<512x1024xf32>) -> tensor<512x1024xf32> attributes 
     %m = kiln.amax %a {dims = array<i64: 1>, keepdim = true} : tensor<512x1024xf32> -> tensor<512x1xf32>
     %d = kiln.sub %a, %m : (tensor<512x1024xf32>, tensor<512x1xf32>) -> tensor<512x1024xf32>
     %e = kiln.exp %d : tensor<512x1024xf32>
-    kiln.yield %e : tensor<512x1024xf32>
-  }
-  %1 = kiln.fusion_group(%0) : (tensor<512x1024xf32>) -> tensor<512x1024xf32> {
-  ^bb0(%a: tensor<512x1024xf32>):
-    %s = kiln.sum %a {dims = array<i64: 1>, keepdim = true} : tensor<512x1024xf32> -> tensor<512x1xf32>
-    %q = kiln.div %a, %s : (tensor<512x1024xf32>, tensor<512x1xf32>) -> tensor<512x1024xf32>
+    %s = kiln.sum %e {dims = array<i64: 1>, keepdim = true} : tensor<512x1024xf32> -> tensor<512x1xf32>
+    %q = kiln.div %e, %s : (tensor<512x1024xf32>, tensor<512x1xf32>) -> tensor<512x1024xf32>
     kiln.yield %q : tensor<512x1024xf32>
   }
-  return %1 : tensor<512x1024xf32>
+  return %0 : tensor<512x1024xf32>
+}
+
+// A layer norm's x - mean is cheap (one subtraction), so both its readers,
+// the variance's sum of squares and the output, compute it again rather
+// than keep a tile of it.
+// CHECK-LABEL: func.func @centered
+// CHECK:         scf.forall
+// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:             arith.subf
+// CHECK:             arith.mulf
+// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK:             arith.subf
+// CHECK:           tensor.parallel_insert_slice
+func.func @centered(%x: tensor<512x1024xf32>) -> tensor<512x1024xf32> attributes {kiln.entry} {
+  %0 = kiln.fusion_group(%x) : (tensor<512x1024xf32>) -> tensor<512x1024xf32> {
+  ^bb0(%a: tensor<512x1024xf32>):
+    %m = kiln.sum %a {dims = array<i64: 1>, keepdim = true} : tensor<512x1024xf32> -> tensor<512x1xf32>
+    %d = kiln.sub %a, %m : (tensor<512x1024xf32>, tensor<512x1xf32>) -> tensor<512x1024xf32>
+    %sq = kiln.mul %d, %d : (tensor<512x1024xf32>, tensor<512x1024xf32>) -> tensor<512x1024xf32>
+    %v = kiln.sum %sq {dims = array<i64: 1>, keepdim = true} : tensor<512x1024xf32> -> tensor<512x1xf32>
+    %y = kiln.div %d, %v : (tensor<512x1024xf32>, tensor<512x1xf32>) -> tensor<512x1024xf32>
+    kiln.yield %y : tensor<512x1024xf32>
+  }
+  return %0 : tensor<512x1024xf32>
 }
 
 // -----
@@ -85,8 +113,8 @@ func.func @column_mean_removed(%x: tensor<512x1024xf32>) -> tensor<512x1024xf32>
 // A group whose root is a row reduction: its rows are tiled, its reduced
 // dim stays whole in each tile, and the keepdim reshape follows the loop.
 // CHECK-LABEL: func.func @row_sums
-// CHECK:         scf.forall (%{{.*}}) = (0) to (64) step (4) shared_outs
-// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}tensor<4x4096xf32>{{.*}}tensor<4xf32>
+// CHECK:         scf.forall (%{{.*}}) in (64) shared_outs
+// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}tensor<1x4096xf32>{{.*}}tensor<1xf32>
 // CHECK:         tensor.expand_shape
 // CHECK:         return
 func.func @row_sums(%x: tensor<64x4096xf32>) -> tensor<64x1xf32> attributes {kiln.entry} {

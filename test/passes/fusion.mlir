@@ -141,6 +141,68 @@ func.func @reduction_of_escaping_chain(%x: tensor<8xf32>) -> (tensor<8xf32>, ten
 
 // -----
 
+// A normalization: the chain's other readers also read its reduction
+// (softmax's exp(x - max) / sum), so the reduction keeps the group open and
+// they join it: one group, max to division, whose only result is the
+// output. Codegen then computes it over one tile of rows.
+// CHECK-LABEL: func.func @normalization
+// CHECK-NEXT: %[[G:.*]] = kiln.fusion_group(%arg0) : (tensor<?x8xf32>) -> tensor<?x8xf32>
+// CHECK:        kiln.amax
+// CHECK-NEXT:   kiln.sub
+// CHECK-NEXT:   kiln.exp
+// CHECK-NEXT:   kiln.sum
+// CHECK-NEXT:   %[[D:.*]] = kiln.div
+// CHECK-NEXT:   kiln.yield %[[D]] : tensor<?x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[G]]
+func.func @normalization(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %m = kiln.amax %x {dims = array<i64: 1>, keepdim = true} : tensor<?x8xf32> -> tensor<?x1xf32>
+  %d = kiln.sub %x, %m : (tensor<?x8xf32>, tensor<?x1xf32>) -> tensor<?x8xf32>
+  %e = kiln.exp %d : tensor<?x8xf32>
+  %s = kiln.sum %e {dims = array<i64: 1>, keepdim = true} : tensor<?x8xf32> -> tensor<?x1xf32>
+  %y = kiln.div %e, %s : (tensor<?x8xf32>, tensor<?x1xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+
+// -----
+
+// Negative: a normalization over rows of dynamic length stays two groups:
+// codegen could not keep a row of the exp on a tile's stack.
+// CHECK-LABEL: func.func @dynamic_row_normalization
+// CHECK:      %[[E:.*]] = kiln.fusion_group(%arg0)
+// CHECK-NOT:    kiln.sum
+// CHECK:        kiln.exp
+// CHECK:      kiln.fusion_group(%[[E]])
+// CHECK:        kiln.sum
+// CHECK:        kiln.div
+func.func @dynamic_row_normalization(%x: tensor<8x?xf32>) -> tensor<8x?xf32> {
+  %m = kiln.amax %x {dims = array<i64: 1>, keepdim = true} : tensor<8x?xf32> -> tensor<8x1xf32>
+  %d = kiln.sub %x, %m : (tensor<8x?xf32>, tensor<8x1xf32>) -> tensor<8x?xf32>
+  %e = kiln.exp %d : tensor<8x?xf32>
+  %s = kiln.sum %e {dims = array<i64: 1>, keepdim = true} : tensor<8x?xf32> -> tensor<8x1xf32>
+  %y = kiln.div %e, %s : (tensor<8x?xf32>, tensor<8x1xf32>) -> tensor<8x?xf32>
+  return %y : tensor<8x?xf32>
+}
+
+// -----
+
+// Negative: the chain's other reader does not read the reduction, so the
+// chain is written to memory anyway and the reduction stays out of its
+// group (the reader joins the chain's group instead).
+// CHECK-LABEL: func.func @reader_independent_of_reduction
+// CHECK:      %[[G:.*]]:2 = kiln.fusion_group(%arg0)
+// CHECK-NOT:    kiln.sum
+// CHECK:      kiln.yield
+// CHECK:      kiln.sum %[[G]]#0
+func.func @reader_independent_of_reduction(%x: tensor<8xf32>) -> (tensor<f32>, tensor<8xf32>) {
+  %e = kiln.exp %x : tensor<8xf32>
+  %s = kiln.sum %e {dims = array<i64>, keepdim = false} : tensor<8xf32> -> tensor<f32>
+  %y = kiln.neg %e : tensor<8xf32>
+  return %s, %y : tensor<f32>, tensor<8xf32>
+}
+
+// -----
+
 // Negative: var needs two passes over its input, and rand draws from the
 // generator (a side effect), so neither joins a group; two ops that are not
 // connected do not make a group either.

@@ -5,32 +5,19 @@ odd, and exact at 0, +-inf and NaN.
 
 Usage: erf_accuracy.py BIN_DIR WORK_DIR
 """
-import os
-import subprocess
 import sys
 
 import numpy as np
 import torch
 
+from unary_accuracy import kiln_unary
+
 bin_dir, work = sys.argv[1], sys.argv[2]
-os.makedirs(work, exist_ok=True)
-script = os.path.join(work, "erf.py")
-with open(script, "w") as f:
-    f.write("import torch\nfrom torch import Tensor\n\n\n"
-            "# kiln: x=f32[N]\n@torch.jit.script\n"
-            "def e(x: Tensor) -> Tensor:\n    return torch.erf(x)\n")
 specials = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-30, -1e-20, 1e-40, 4.0,
             -4.0, 3.9999, 100.0]
 x = np.concatenate([np.linspace(-6, 6, 400001, dtype=np.float32),
                     np.array(specials, dtype=np.float32)])
-np.save(os.path.join(work, "x.npy"), x)
-subprocess.run([os.path.join(bin_dir, "kiln"), "compile", script, "-o",
-                os.path.join(work, "erf.kiln")], check=True)
-subprocess.run([os.path.join(bin_dir, "kiln"), "run",
-                os.path.join(work, "erf.kiln"), "--input",
-                "x=" + os.path.join(work, "x.npy"), "--output", work],
-               check=True, capture_output=True)
-got = np.load(os.path.join(work, "e.result0.npy"))
+got = kiln_unary(bin_dir, work, "torch.erf", x)
 want = torch.erf(torch.from_numpy(x)).numpy()
 finite = np.isfinite(want)
 worst = float(np.max(np.abs(got[finite] - want[finite])))
