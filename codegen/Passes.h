@@ -25,6 +25,16 @@ std::unique_ptr<mlir::Pass> createLowerKilnToLinalgPass();
 /// other ops fused into the tile; the tile sizes are the CPU's.
 std::unique_ptr<mlir::Pass> createTileFusionGroupsPass();
 
+/// The codegen strategy's vectorization (codegen/strategy/VectorizeTiles.cpp):
+/// elementwise and row-reducing linalg ops become vector-dialect code in
+/// chunks of `width` elements along their innermost loop.
+std::unique_ptr<mlir::Pass> createVectorizeTilesPass(int64_t width = 64);
+
+/// Lowers the vector dialect's high-level ops (masks, multi-reductions,
+/// transfers of more than one dim) to what the LLVM conversion takes
+/// (codegen/cpu/LowerVectors.cpp).
+std::unique_ptr<mlir::Pass> createLowerVectorsPass();
+
 /// Moves the small buffers a tile allocates to its stack, at their static
 /// upper bound, so that a tile calls nothing (TileStackBuffers.cpp).
 std::unique_ptr<mlir::Pass> createTileStackBuffersPass();
@@ -73,7 +83,7 @@ std::unique_ptr<mlir::Pass> createExpandHalfFloatsPass(HalfFloatSupport native);
 /// the strategy's tiling of fused groups when `tile` is set, one-shot
 /// bufferization and buffer deallocation, ending in linalg on memrefs.
 void buildBufferizationPipeline(mlir::OpPassManager &pm, unsigned optLevel,
-                                bool tile);
+                                bool tile, int64_t vectorWidth = 0);
 
 /// The last part of the host code's lowering, from loops on memrefs to the
 /// LLVM dialect (math, half floats, memrefs, control flow).
@@ -112,9 +122,11 @@ void buildNvvmPipeline(mlir::OpPassManager &pm, const std::string &chip,
 /// Adds the CPU pipeline after kiln-level optimization: lowering to linalg,
 /// one-shot bufferization with buffer deallocation, and conversion to the
 /// LLVM dialect. `optLevel` is 0 to 3; `native` says which 16-bit float
-/// conversions the target has in hardware.
+/// conversions the target has in hardware; `f32Lanes` is the f32 lanes of
+/// its widest vector register (16 with AVX-512, 8 with AVX).
 void buildCpuLoweringPipeline(mlir::OpPassManager &pm, unsigned optLevel,
-                              HalfFloatSupport native = {});
+                              HalfFloatSupport native = {},
+                              unsigned f32Lanes = 8);
 
 /// Registers the dialects and interface models the codegen pipeline needs.
 void registerCodegenDialects(mlir::DialectRegistry &registry);

@@ -39,8 +39,13 @@
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -56,7 +61,7 @@ void kiln::registerCodegenDialects(DialectRegistry &registry) {
                   gpu::GPUDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
                   math::MathDialect, NVVM::NVVMDialect,
                   memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect>();
+                  tensor::TensorDialect, vector::VectorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
@@ -75,6 +80,10 @@ void kiln::registerCodegenDialects(DialectRegistry &registry) {
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
+  // VectorizeTiles.cpp hoists a reduction's accumulator out of its loop.
+  tensor::registerSubsetOpInterfaceExternalModels(registry);
+  vector::registerSubsetOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   // --target=cuda: convert-gpu-to-nvvm takes the patterns of every dialect
@@ -94,6 +103,10 @@ void kiln::registerCodegenDialects(DialectRegistry &registry) {
 void kiln::registerCodegenPasses() {
   registerPass([] { return createLowerKilnToLinalgPass(); });
   registerPass([] { return createTileFusionGroupsPass(); });
+  registerPass([] { return createVectorizeTilesPass(); });
+  // Upstream, after kiln-vectorize-tiles (CpuPipeline.cpp).
+  registerPass([] { return createLoopInvariantSubsetHoistingPass(); });
+  registerPass([] { return createLowerVectorsPass(); });
   registerPass([] { return createTileStackBuffersPass(); });
   registerPass([] { return createParallelTilesPass(); });
   registerPass([] { return createExpandMathPass(); });

@@ -62,6 +62,10 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
     return false;
   HalfFloatSupport native;
   native.f16 = llvm::is_contained(artifacts.target.features, "f16c");
+  auto has = [&](const char *feature) {
+    return llvm::is_contained(artifacts.target.features, feature);
+  };
+  unsigned f32Lanes = has("avx512f") ? 16 : has("avx") ? 8 : 4;
 
   bool deviceBuffers = static_cast<bool>(request.lowerToKernels);
   if (deviceBuffers && !request.lowerToKernels(module, error))
@@ -71,7 +75,7 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
   if (deviceBuffers)
     buildLlvmLoweringPipeline(pm, optLevel, native);
   else
-    buildCpuLoweringPipeline(pm, optLevel, native);
+    buildCpuLoweringPipeline(pm, optLevel, native, f32Lanes);
   if (request.instrument)
     request.instrument(pm);
   if (failed(pm.run(module))) {

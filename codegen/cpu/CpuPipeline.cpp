@@ -26,6 +26,7 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -40,10 +41,15 @@
 using namespace mlir;
 
 void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
-                                      bool tile) {
+                                      bool tile, int64_t vectorWidth) {
   pm.addPass(createLowerKilnToLinalgPass());
   if (tile)
     pm.addPass(createTileFusionGroupsPass());
+  if (vectorWidth > 0) {
+    pm.addPass(createVectorizeTilesPass(vectorWidth));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createLoopInvariantSubsetHoistingPass());
+  }
   if (optLevel > 0) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -80,8 +86,14 @@ void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
 }
 
 void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
-                                    HalfFloatSupport native) {
-  buildBufferizationPipeline(pm, optLevel, /*tile=*/true);
+                                    HalfFloatSupport native,
+                                    unsigned f32Lanes) {
+  // Four registers a chunk: as many independent accumulators (or chains)
+  // as LLVM's loop vectorizer interleaves on x86, which hides the latency
+  // of a floating-point add.
+  constexpr int64_t kRegistersPerChunk = 4;
+  buildBufferizationPipeline(pm, optLevel, /*tile=*/true,
+                             optLevel > 0 ? kRegistersPerChunk * f32Lanes : 0);
   pm.addPass(createTileStackBuffersPass());
   pm.addPass(createCheckAllocationSizesPass());
   pm.addPass(createStridedCopiesPass());
@@ -101,6 +113,7 @@ void kiln::buildLlvmLoweringPipeline(OpPassManager &pm, unsigned optLevel,
   widen.sourceTypeStrs = halfTypes;
   pm.addPass(arith::createArithEmulateUnsupportedFloats(widen));
   pm.addPass(createExpandMathPass());
+  pm.addPass(createLowerVectorsPass());
   // Integer powers (`2 ** n`, pow of int tensors) have no LLVM intrinsic
   // and no libm function: MathToFuncs writes them as square-and-multiply
   // loops in functions of the module.
@@ -112,6 +125,7 @@ void kiln::buildLlvmLoweringPipeline(OpPassManager &pm, unsigned optLevel,
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
   memrefOptions.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   // What LLVM has no intrinsic for (f64 tanh, ...) calls libm, which every
   // process that loads the runtime has. After MathToLLVM, so that fma and

@@ -61,28 +61,40 @@ bool runsAnywhere(scf::ForallOp loop) {
   return !result.wasInterrupted();
 }
 
+/// The product of `sizes`, each dynamic one at its upper bound (a tiled
+/// dim's is the tile size), or 1024 when it has none.
+int64_t boundedPoints(ArrayRef<OpFoldResult> sizes) {
+  int64_t points = 1;
+  for (OpFoldResult size : sizes) {
+    std::optional<int64_t> extent = getConstantIntValue(size);
+    if (!extent) {
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB,
+          ValueBoundsConstraintSet::Variable(size),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      extent = succeeded(bound) ? *bound : 1024;
+    }
+    points = std::min<int64_t>(points * std::max<int64_t>(*extent, 1), 1 << 30);
+  }
+  return points;
+}
+
 /// The points of one tile, for the runtime's choice between threads and
-/// the calling thread: the largest iteration space in the body, with each
-/// dynamic extent at its upper bound (a tiled dim's is the tile size), or
-/// 1024 when it has none.
+/// the calling thread: the largest iteration space of a linalg op in the
+/// body, or the largest view of memory the tile takes (a vectorized body,
+/// kiln-vectorize-tiles, has loops of vector ops instead of linalg ops).
 int64_t pointsPerTile(scf::ForallOp loop) {
   int64_t points = 1;
-  loop.getBody()->walk([&](linalg::LinalgOp op) {
-    OpBuilder b(op);
-    int64_t size = 1;
-    for (Range range : op.createLoopRanges(b, op.getLoc())) {
-      std::optional<int64_t> extent = getConstantIntValue(range.size);
-      if (!extent) {
-        FailureOr<int64_t> bound =
-            ValueBoundsConstraintSet::computeConstantBound(
-                presburger::BoundType::UB,
-                ValueBoundsConstraintSet::Variable(range.size),
-                /*stopCondition=*/nullptr, /*closedUB=*/true);
-        extent = succeeded(bound) ? *bound : 1024;
-      }
-      size = std::min<int64_t>(size * std::max<int64_t>(*extent, 1), 1 << 30);
+  loop.getBody()->walk([&](Operation *op) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      OpBuilder b(op);
+      SmallVector<OpFoldResult> sizes;
+      for (Range range : linalgOp.createLoopRanges(b, op->getLoc()))
+        sizes.push_back(range.size);
+      points = std::max(points, boundedPoints(sizes));
+    } else if (auto view = dyn_cast<memref::SubViewOp>(op)) {
+      points = std::max(points, boundedPoints(view.getMixedSizes()));
     }
-    points = std::max(points, size);
   });
   return points;
 }

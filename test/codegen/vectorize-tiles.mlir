@@ -1,0 +1,118 @@
+// RUN: kiln-opt %s --split-input-file --kiln-lower-to-linalg --kiln-tile-fusion-groups --kiln-vectorize-tiles=width=64 --canonicalize --loop-invariant-subset-hoisting --canonicalize --cse | FileCheck %s
+
+// The codegen strategy's vectorization (docs/codegen.md): after tiling,
+// each elementwise or row-reducing linalg op is vector-dialect code in
+// chunks of `width` elements along its innermost dim.
+
+// A fused elementwise group: an scf.forall of tiles, each a loop over rows
+// and chunks of 64 whose body is vector ops; no linalg op is left.
+// CHECK-LABEL: func.func @elementwise
+// CHECK:         scf.forall (%{{.*}}) = (0) to (512) step (16)
+// CHECK:           scf.for {{.*}} step %c1
+// CHECK:             scf.for {{.*}} step %c64
+// CHECK:               vector.transfer_read {{.*}} : tensor<1x64xf32>, vector<1x64xf32>
+// CHECK:               arith.mulf {{.*}} : vector<1x64xf32>
+// CHECK:               math.tanh {{.*}} : vector<1x64xf32>
+// CHECK:               vector.transfer_write {{.*}} : vector<1x64xf32>, tensor<1x64xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @elementwise(%x: tensor<512x1024xf32>) -> tensor<512x1024xf32> attributes {kiln.entry} {
+  %0 = kiln.fusion_group(%x) : (tensor<512x1024xf32>) -> tensor<512x1024xf32> {
+  ^bb0(%a: tensor<512x1024xf32>):
+    %1 = kiln.mul %a, %a : (tensor<512x1024xf32>, tensor<512x1024xf32>) -> tensor<512x1024xf32>
+    %2 = kiln.tanh %1 : tensor<512x1024xf32>
+    kiln.yield %2 : tensor<512x1024xf32>
+  }
+  return %0 : tensor<512x1024xf32>
+}
+
+// -----
+
+// A row reduction: each row (one a tile here) is a loop over chunks of 64
+// that carries the partial sums as a vector (hoisted out of memory), then
+// one horizontal reduction of that vector.
+// CHECK-LABEL: func.func @row_sums
+// CHECK:         scf.forall
+// CHECK:             [[PARTIAL:%[0-9]+]] = scf.for {{.*}} step %c64 iter_args([[ACC:%[a-z0-9_]+]] = {{.*}}) -> (vector<1x64xf32>)
+// CHECK:               [[CHUNK:%[0-9]+]] = vector.transfer_read {{.*}} : tensor<1x64xf32>, vector<1x64xf32>
+// CHECK:               [[TANH:%[0-9]+]] = math.tanh [[CHUNK]] : vector<1x64xf32>
+// CHECK:               [[SUM:%[0-9]+]] = arith.addf [[TANH]], [[ACC]] fastmath<reassoc> : vector<1x64xf32>
+// CHECK:               scf.yield [[SUM]] : vector<1x64xf32>
+// CHECK:             vector.multi_reduction <add>, [[PARTIAL]], %{{.*}} [1] : vector<1x64xf32> to vector<1xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @row_sums(%x: tensor<64x4096xf32>) -> tensor<64x1xf32> attributes {kiln.entry} {
+  %0 = kiln.fusion_group(%x) : (tensor<64x4096xf32>) -> tensor<64x1xf32> {
+  ^bb0(%a: tensor<64x4096xf32>):
+    %t = kiln.tanh %a : tensor<64x4096xf32>
+    %s = kiln.sum %t {dims = array<i64: 1>, keepdim = true} : tensor<64x4096xf32> -> tensor<64x1xf32>
+    kiln.yield %s : tensor<64x1xf32>
+  }
+  return %0 : tensor<64x1xf32>
+}
+
+// -----
+
+// A small group stays untiled (no scf.forall) but is still vector code:
+// rows of 8 are one vector<1x8> each.
+// CHECK-LABEL: func.func @small
+// CHECK-NOT:     scf.forall
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read {{.*}} vector<1x8xf32>
+// CHECK:           math.exp {{.*}} : vector<1x8xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @small(%x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {kiln.entry} {
+  %0 = kiln.fusion_group(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%a: tensor<4x8xf32>):
+    %1 = kiln.mul %a, %a : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    %2 = kiln.exp %1 : tensor<4x8xf32>
+    kiln.yield %2 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// A dynamic length: the loop over whole chunks of 64 is vector code, and
+// the short last chunk, peeled off, stays a scalar linalg op.
+// CHECK-LABEL: func.func @dynamic
+// CHECK:         scf.for {{.*}} step %c64
+// CHECK:           vector.transfer_read {{.*}} : tensor<64xf32>, vector<64xf32>
+// CHECK:           math.exp {{.*}} : vector<64xf32>
+// CHECK:         scf.for
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<?xf32>)
+// CHECK:             math.exp {{.*}} : f32
+func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> attributes {kiln.entry} {
+  %0 = kiln.exp %x : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// Two dynamic extents: the chunk loops run only when neither is 0, so a
+// [2^40, 0] input does not spin through 2^40 empty rows.
+// CHECK-LABEL: func.func @two_dynamic
+// CHECK:         %[[EMPTY:.*]] = arith.ori
+// CHECK:         scf.if %[[EMPTY]] -> (tensor<?x?xf32>) {
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    } else {
+// CHECK:           scf.for
+// CHECK:             vector.transfer_read
+func.func @two_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> attributes {kiln.entry} {
+  %0 = kiln.neg %x : tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// f64 and ops that convert between types stay linalg ops for LLVM's loop
+// vectorizer (MLIR 19 would widen f64 vector math as if it were f16).
+// CHECK-LABEL: func.func @double
+// CHECK-NOT:     vector.transfer_read
+// CHECK:         linalg.generic
+// CHECK:           math.exp {{.*}} : f64
+func.func @double(%x: tensor<64x64xf64>) -> tensor<64x64xf64> attributes {kiln.entry} {
+  %0 = kiln.exp %x : tensor<64x64xf64>
+  return %0 : tensor<64x64xf64>
+}
