@@ -27,8 +27,9 @@ std::unique_ptr<mlir::Pass> createTileFusionGroupsPass();
 
 /// The codegen strategy's vectorization (codegen/strategy/VectorizeTiles.cpp):
 /// elementwise and row-reducing linalg ops become vector-dialect code in
-/// chunks of `width` elements along their innermost loop.
-std::unique_ptr<mlir::Pass> createVectorizeTilesPass(int64_t width = 64);
+/// chunks of four vector registers of `lanes` elements along their
+/// innermost loop.
+std::unique_ptr<mlir::Pass> createVectorizeTilesPass(int64_t lanes = 16);
 
 /// Lowers the vector dialect's high-level ops (masks, multi-reductions,
 /// transfers of more than one dim) to what the LLVM conversion takes
@@ -83,7 +84,7 @@ std::unique_ptr<mlir::Pass> createExpandHalfFloatsPass(HalfFloatSupport native);
 /// the strategy's tiling of fused groups when `tile` is set, one-shot
 /// bufferization and buffer deallocation, ending in linalg on memrefs.
 void buildBufferizationPipeline(mlir::OpPassManager &pm, unsigned optLevel,
-                                bool tile, int64_t vectorWidth = 0);
+                                bool tile, int64_t vectorLanes = 0);
 
 /// The last part of the host code's lowering, from loops on memrefs to the
 /// LLVM dialect (math, half floats, memrefs, control flow).

@@ -41,12 +41,12 @@
 using namespace mlir;
 
 void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
-                                      bool tile, int64_t vectorWidth) {
+                                      bool tile, int64_t vectorLanes) {
   pm.addPass(createLowerKilnToLinalgPass());
   if (tile)
     pm.addPass(createTileFusionGroupsPass());
-  if (vectorWidth > 0) {
-    pm.addPass(createVectorizeTilesPass(vectorWidth));
+  if (vectorLanes > 0) {
+    pm.addPass(createVectorizeTilesPass(vectorLanes));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createLoopInvariantSubsetHoistingPass());
   }
@@ -88,12 +88,8 @@ void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
 void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
                                     HalfFloatSupport native,
                                     unsigned f32Lanes) {
-  // Four registers a chunk: as many independent accumulators (or chains)
-  // as LLVM's loop vectorizer interleaves on x86, which hides the latency
-  // of a floating-point add.
-  constexpr int64_t kRegistersPerChunk = 4;
   buildBufferizationPipeline(pm, optLevel, /*tile=*/true,
-                             optLevel > 0 ? kRegistersPerChunk * f32Lanes : 0);
+                             optLevel > 0 ? f32Lanes : 0);
   pm.addPass(createTileStackBuffersPass());
   pm.addPass(createCheckAllocationSizesPass());
   pm.addPass(createStridedCopiesPass());

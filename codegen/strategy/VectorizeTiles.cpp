@@ -23,10 +23,10 @@
 //     19's lowering of masked transfers makes mask types that its own
 //     verifier rejects.)
 //
-// `width` is several of the target's vectors (CpuPipeline.cpp: four), so
-// that a reduction carries several independent accumulator registers, and
-// an elementwise loop as many independent chains, as LLVM's own loop
-// vectorizer would interleave.
+// `width` is four of the target's vector registers (kRegistersPerChunk;
+// CpuPipeline.cpp gives the register's lanes), so that a reduction
+// carries four independent accumulators, and an elementwise loop four
+// independent chains, as LLVM's own loop vectorizer would interleave.
 //
 // An op the vectorizer cannot handle (a gather, an operand read across the
 // innermost loop, a conversion between types) is left as it is: LLVM's
@@ -57,6 +57,11 @@ namespace kiln::codegen {
 namespace {
 
 enum class Kind { Elementwise, RowReduction, Unsupported };
+
+/// A chunk is this many of the target's vector registers: as many
+/// independent accumulators (or chains) as LLVM's loop vectorizer
+/// interleaves on x86, which hides the latency of a floating-point add.
+constexpr int64_t kRegistersPerChunk = 4;
 
 /// How `op` is vectorized. Every operand must be read along the innermost
 /// loop contiguously (that loop is its last index) or not at all, so that
@@ -108,6 +113,11 @@ SmallVector<int64_t> chunkSizes(linalg::LinalgOp op, int64_t width) {
     if (range == 0)
       return {};
   int64_t inner = ranges.back();
+  // An innermost dim shorter than one register (pairwise distance's 2
+  // coordinates) would make a vector op per few elements; LLVM unrolls
+  // such a loop and vectorizes the one around it instead.
+  if (!ShapedType::isDynamic(inner) && inner < width / kRegistersPerChunk)
+    return {};
   sizes.back() = ShapedType::isDynamic(inner) ? width : std::min(inner, width);
   return sizes;
 }
@@ -137,10 +147,13 @@ void peelShortChunk(RewriterBase &rewriter, Operation *chunk) {
   auto loop = chunk->getParentOfType<scf::ForOp>();
   if (!loop)
     return;
+  // A loop over rows (step 1) never has a short iteration; nor does a
+  // loop whose step divides its static extent.
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
   std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
   std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-  if (step && lower && upper && (*upper - *lower) % *step == 0)
+  if ((step && *step == 1) ||
+      (step && lower && upper && (*upper - *lower) % *step == 0))
     return;
   scf::ForOp shortChunk;
   if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, shortChunk)))
@@ -277,7 +290,7 @@ struct VectorizeTilesPass
 
   VectorizeTilesPass() = default;
   VectorizeTilesPass(const VectorizeTilesPass &other) : PassWrapper(other) {}
-  explicit VectorizeTilesPass(int64_t width) { this->width = width; }
+  explicit VectorizeTilesPass(int64_t lanes) { this->lanes = lanes; }
 
   StringRef getArgument() const final { return "kiln-vectorize-tiles"; }
   StringRef getDescription() const final {
@@ -296,6 +309,7 @@ struct VectorizeTilesPass
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
+    int64_t width = kRegistersPerChunk * lanes;
     for (linalg::LinalgOp op : ops) {
       switch (classify(op)) {
       case Kind::Elementwise:
@@ -324,14 +338,16 @@ struct VectorizeTilesPass
     }
   }
 
-  Option<int64_t> width{*this, "width",
-                        llvm::cl::desc("Elements per vector chunk"),
-                        llvm::cl::init(64)};
+  Option<int64_t> lanes{
+      *this, "lanes",
+      llvm::cl::desc("32-bit elements in one of the target's vector "
+                     "registers; a chunk is four registers"),
+      llvm::cl::init(16)};
 };
 
 } // namespace
 } // namespace kiln::codegen
 
-std::unique_ptr<mlir::Pass> kiln::createVectorizeTilesPass(int64_t width) {
-  return std::make_unique<codegen::VectorizeTilesPass>(width);
+std::unique_ptr<mlir::Pass> kiln::createVectorizeTilesPass(int64_t lanes) {
+  return std::make_unique<codegen::VectorizeTilesPass>(lanes);
 }

@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s --split-input-file --kiln-lower-to-linalg --kiln-tile-fusion-groups --kiln-vectorize-tiles=width=64 --canonicalize --loop-invariant-subset-hoisting --canonicalize --cse | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-lower-to-linalg --kiln-tile-fusion-groups --kiln-vectorize-tiles=lanes=16 --canonicalize --loop-invariant-subset-hoisting --canonicalize --cse | FileCheck %s
 
 // The codegen strategy's vectorization (docs/codegen.md): after tiling,
 // each elementwise or row-reducing linalg op is vector-dialect code in
@@ -54,22 +54,35 @@ func.func @row_sums(%x: tensor<64x4096xf32>) -> tensor<64x1xf32> attributes {kil
 // -----
 
 // A small group stays untiled (no scf.forall) but is still vector code:
-// rows of 8 are one vector<1x8> each.
+// rows of 32 are one vector<1x32> each.
 // CHECK-LABEL: func.func @small
 // CHECK-NOT:     scf.forall
 // CHECK:         scf.for
-// CHECK:           vector.transfer_read {{.*}} vector<1x8xf32>
-// CHECK:           math.exp {{.*}} : vector<1x8xf32>
+// CHECK:           vector.transfer_read {{.*}} vector<1x32xf32>
+// CHECK:           math.exp {{.*}} : vector<1x32xf32>
 // CHECK-NOT:     linalg.generic
 // CHECK:         return
-func.func @small(%x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {kiln.entry} {
-  %0 = kiln.fusion_group(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32> {
-  ^bb0(%a: tensor<4x8xf32>):
-    %1 = kiln.mul %a, %a : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-    %2 = kiln.exp %1 : tensor<4x8xf32>
-    kiln.yield %2 : tensor<4x8xf32>
+func.func @small(%x: tensor<4x32xf32>) -> tensor<4x32xf32> attributes {kiln.entry} {
+  %0 = kiln.fusion_group(%x) : (tensor<4x32xf32>) -> tensor<4x32xf32> {
+  ^bb0(%a: tensor<4x32xf32>):
+    %1 = kiln.mul %a, %a : (tensor<4x32xf32>, tensor<4x32xf32>) -> tensor<4x32xf32>
+    %2 = kiln.exp %1 : tensor<4x32xf32>
+    kiln.yield %2 : tensor<4x32xf32>
   }
-  return %0 : tensor<4x8xf32>
+  return %0 : tensor<4x32xf32>
+}
+
+// -----
+
+// An innermost dim shorter than one register (pairwise distance's two
+// coordinates) stays a linalg op: LLVM unrolls it and vectorizes the loop
+// around it.
+// CHECK-LABEL: func.func @short_rows
+// CHECK-NOT:     vector.transfer_read
+// CHECK:         linalg.generic
+func.func @short_rows(%x: tensor<200x2xf32>) -> tensor<200xf32> attributes {kiln.entry} {
+  %0 = kiln.sum %x {dims = array<i64: 1>, keepdim = false} : tensor<200x2xf32> -> tensor<200xf32>
+  return %0 : tensor<200xf32>
 }
 
 // -----
