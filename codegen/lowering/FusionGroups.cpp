@@ -67,18 +67,20 @@ static bool isCheapToRecompute(Operation *producer) {
 }
 
 /// Whether fusing `operand`'s producer into its consumer would compute the
-/// producer twice: another linalg op reads the same result and the
-/// producer is not cheap. (A reader after the group takes the result of
-/// the fused op instead; see FuseProducer.) Two elementwise readers of one value end up
-/// in one op anyway (their inputs merge); a reduction and the op after it
-/// (softmax's sum and division, both reading exp) never do.
+/// producer twice: another linalg op of the group reads the same result
+/// and the producer is not cheap. (A reader after the group takes the
+/// result of the fused op instead; see FuseProducer.) Two elementwise
+/// readers of one value end up in one op anyway (their inputs merge); a
+/// reduction and the op after it (softmax's sum and division, both
+/// reading exp) never do.
 static bool wouldRecompute(OpOperand *operand) {
   Operation *consumer = operand->getOwner();
   Operation *producer = operand->get().getDefiningOp();
-  bool otherReader = llvm::any_of(operand->get().getUsers(), [&](Operation *user) {
-    return user != consumer && isa<linalg::LinalgOp>(user) &&
-           user->getBlock() == consumer->getBlock();
-  });
+  bool otherReader =
+      llvm::any_of(operand->get().getUsers(), [&](Operation *user) {
+        return user != consumer && isa<linalg::LinalgOp>(user) &&
+               user->getBlock() == consumer->getBlock();
+      });
   return otherReader && !isCheapToRecompute(producer);
 }
 

@@ -14,8 +14,8 @@
 //     accumulators (scf::tileReductionUsingScf): the loop over the row
 //     combines whole vectors into a vector accumulator (in registers once
 //     loop-invariant-subset-hoisting has run), and one horizontal
-//     reduction per row merges it. Other rows stay one row at a time, for
-//     LLVM's loop vectorizer.
+//     reduction per row merges it. Other rows are left to LLVM's loop
+//     vectorizer.
 //   * An elementwise chunk that is cut short (a row of 1023, a dynamic
 //     extent) is peeled off its loop and stays scalar code: the loop holds
 //     only whole chunks, each of a static shape once the loop's bounds are
@@ -228,7 +228,13 @@ void cutElementwise(RewriterBase &rewriter, linalg::LinalgOp op,
 void cutRowReduction(RewriterBase &rewriter, linalg::LinalgOp op,
                      int64_t width) {
   SmallVector<int64_t> sizes = chunkSizes(op, width);
-  if (sizes.empty() || !isVectorizable(op))
+  // A row whose length is not a static multiple of `width` (nor at most
+  // `width`) would need a partial accumulator in memory for its short last
+  // chunk: it stays with LLVM's loop vectorizer.
+  int64_t extent = op.getStaticLoopRanges().back();
+  bool shortRow = !ShapedType::isDynamic(extent) && extent <= width;
+  if (sizes.empty() || !isVectorizable(op) ||
+      (!shortRow && (ShapedType::isDynamic(extent) || extent % width != 0)))
     return;
   guardEmptySpace(rewriter, op);
   // One row at a time.
@@ -237,17 +243,11 @@ void cutRowReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   Operation *row = tileInLoops(rewriter, op, rows);
   if (!row)
     return;
-  int64_t extent = cast<linalg::LinalgOp>(row).getStaticLoopRanges().back();
-  if (!ShapedType::isDynamic(extent) && extent <= width) {
+  if (shortRow) {
     // A short row is one vector: a single horizontal reduction.
     markChunk(row);
     return;
   }
-  // A row whose length is not a static multiple of `width` would need a
-  // partial accumulator in memory for its short last chunk: it stays with
-  // LLVM's loop vectorizer, one row at a time.
-  if (ShapedType::isDynamic(extent) || extent % width != 0)
-    return;
   // A long row: `width` partial results, combined a vector at a time over
   // the row, then merged.
   SmallVector<OpFoldResult> split(sizes.size(), rewriter.getIndexAttr(0));
@@ -295,9 +295,9 @@ struct VectorizeTilesPass
   StringRef getArgument() const final { return "kiln-vectorize-tiles"; }
   StringRef getDescription() const final {
     return "Cut each elementwise or row-reducing linalg op into chunks of "
-           "`width` elements along its innermost loop and vectorize them "
-           "(a short last chunk is peeled off), with vector accumulators for "
-           "row reductions";
+           "four vector registers along its innermost loop and vectorize "
+           "them (a short last chunk is peeled off), with vector "
+           "accumulators for row reductions";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<affine::AffineDialect, arith::ArithDialect,
