@@ -1,17 +1,21 @@
 //===- LowerVectors.cpp - Vector ops the LLVM conversion takes ------------===//
 //
-// VectorizeTiles.cpp leaves vector ops over [1, ..., 1, W] shapes, masks
-// around short chunks' reads and writes, and multi-reductions. The LLVM
-// conversion takes 1-d vectors, plain masked loads and stores, and
+// VectorizeTiles.cpp leaves vector ops over [1, ..., 1, W] shapes, reads
+// that broadcast one element across a chunk, and multi-reductions. The
+// LLVM conversion takes 1-d vectors, loads and stores, and
 // vector.reduction. In between, after bufferization:
 //
+//   * a multi-reduction over the innermost dim becomes a vector.reduction
+//     per row, whose lanes may combine in any order
+//     (markHorizontalReduction);
 //   * leading unit dims are cast away (vector<1x64xf32> is vector<64xf32>)
 //     and dropped from transfers;
-//   * vector.mask around a transfer becomes a masked transfer, and a
-//     multi-reduction over the innermost dim a vector.reduction per row,
-//     whose lanes may combine in any order (markHorizontalReduction);
-//   * transfers become loads and stores (masked where they were), a
-//     transfer that still has several dims becomes a loop of 1-d ones.
+//   * a broadcast read becomes one load and a splat; transfers become
+//     loads and stores, and a transfer that still has several dims a loop
+//     of 1-d ones.
+//
+// (VectorizeTiles peels short chunks rather than masking them, so there
+// are no vector.mask ops to lower.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,8 +68,8 @@ struct LowerVectorsPass
 
   StringRef getArgument() const final { return "kiln-lower-vectors"; }
   StringRef getDescription() const final {
-    return "Lower masks, multi-reductions and transfers of the vectorized "
-           "tiles to 1-d vector ops the LLVM conversion takes";
+    return "Lower multi-reductions, broadcast reads and transfers of the "
+           "vectorized tiles to 1-d vector ops the LLVM conversion takes";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, memref::MemRefDialect,
@@ -85,14 +89,11 @@ struct LowerVectorsPass
   }
 
   void runOnOperation() override {
-    // Masks first: the shape patterns below do not look inside vector.mask.
-    auto masks = [](RewritePatternSet &patterns) {
-      vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+    auto reductions = [](RewritePatternSet &patterns) {
       vector::populateVectorMultiReductionLoweringPatterns(
           patterns, vector::VectorMultiReductionLowering::InnerReduction);
-      vector::populateVectorMaskOpLoweringPatterns(patterns);
     };
-    // Then unit dims: a broadcast read of a row's max for each element of a
+    // Unit dims before the broadcasts: a broadcast read of a row's max for each element of a
     // [1, 64] chunk is then a read of one element broadcast to [64].
     auto unitDims = [](RewritePatternSet &patterns) {
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
@@ -103,7 +104,6 @@ struct LowerVectorsPass
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
       vector::populateVectorBroadcastLoweringPatterns(patterns);
-      vector::populateVectorMaskOpLoweringPatterns(patterns);
     };
     // Transfers of more than one dim that are left: loops of 1-d ones.
     auto loops = [](RewritePatternSet &patterns) {
@@ -111,7 +111,7 @@ struct LowerVectorsPass
       options.setTargetRank(1);
       populateVectorToSCFConversionPatterns(patterns, options);
     };
-    if (failed(apply(masks)) || failed(apply(unitDims)) ||
+    if (failed(apply(reductions)) || failed(apply(unitDims)) ||
         failed(apply(shapes)) || failed(apply(loops)))
       return signalPassFailure();
     markHorizontalReductions();
