@@ -2,7 +2,7 @@
 //
 // exp is the inner loop of softmax, and MLIR's approximation spends 21
 // vector instructions on it: NaN-propagating clamps of both the input and
-// the exponent, a round, a conversion. Here, in 14:
+// the exponent, a round, a conversion. Here, in 15:
 //
 //   x  = clamp(x, -87.5, 89)           (two vmaxps/vminps; NaN stays NaN)
 //   j  = fma(x, log2(e), 1.5 * 2^23)   (n = round(x log2 e) in j's low bits)
