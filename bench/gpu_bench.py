@@ -25,7 +25,8 @@ import subprocess
 import sys
 import time
 
-from gpu_diff import load_eager  # beside this script in the folder
+# Beside this script in the folder.
+from gpu_diff import eager_like_kiln, load_eager, runtime_env
 
 def seed_function(stem, size):
     """A seed example's function and an input of `size` near 1."""
@@ -59,6 +60,10 @@ WORKLOADS = [
      model("transformer_block", "Block",
            {"n_embd": 256, "n_head": 8, "block_size": 512}, [32, 512, 256]),
      False),
+    ("ResNet block 64->128 s2 b32 56x56", "resnet_bench.kiln", {"B": 32},
+     model("resnet_block", "BasicBlock",
+           {"in_planes": 64, "planes": 128, "stride": 2}, [32, 64, 56, 56]),
+     False),
 ]
 ITERATIONS = 50
 
@@ -85,8 +90,8 @@ def kiln_bench(out, archive, entry, dims):
            "--inputs-on", "cuda", "--json", "--iterations", str(ITERATIONS)]
     for symbol, size in dims.items():
         cmd += ["--dim", "%s=%d" % (symbol, size)]
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(out, "lib"))
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    proc = subprocess.run(cmd, capture_output=True, text=True,
+                          env=runtime_env(out))
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr.strip())
     return json.loads(proc.stdout)
@@ -95,6 +100,7 @@ def kiln_bench(out, archive, entry, dims):
 def main(out):
     os.environ["PYTORCH_JIT"] = "0"
     import torch
+    eager_like_kiln()
     print("GPU: %s, PyTorch %s" % (torch.cuda.get_device_name(0),
                                    torch.__version__))
     rows = []

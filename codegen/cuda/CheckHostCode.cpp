@@ -49,13 +49,15 @@ std::string hostProblem(Operation *op) {
     return "a copy or loop nest left on the host";
   if (auto call = dyn_cast<func::CallOp>(op)) {
     StringRef callee = call.getCallee();
-    // raise reads only shapes; matmul is cuBLAS's on the GPU's tensors.
+    // raise reads only shapes; matmul and conv2d are cuBLAS's and cuDNN's
+    // on the GPU's tensors.
     if (callee == "kiln_rt_raise" || callee.starts_with("kiln_rt_matmul_") ||
+        callee.starts_with("kiln_rt_conv2d_") ||
         !callee.starts_with("kiln_rt_"))
       return "";
     callee.consume_front("kiln_rt_");
     return ("the runtime's " + callee.split('_').first +
-            " (print, Python lists, convolution and random numbers run on "
+            " (print, Python lists and random numbers run on "
             "the CPU only)")
         .str();
   }

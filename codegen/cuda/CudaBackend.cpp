@@ -98,12 +98,15 @@ bool compileKernels(ModuleOp module, unsigned optLevel,
     return false;
   }
 
-  bool matmul = false;
+  bool matmul = false, conv = false;
   module.walk([&](func::CallOp call) {
     matmul |= call.getCallee().starts_with("kiln_rt_matmul_");
+    conv |= call.getCallee().starts_with("kiln_rt_conv2d_");
   });
   if (matmul)
     kernels.libraries.push_back("cublas");
+  if (conv)
+    kernels.libraries.push_back("cudnn");
 
   auto outlined = module.lookupSymbol<gpu::GPUModuleOp>("kiln_kernels");
   OwningOpRef<ModuleOp> device(ModuleOp::create(module.getLoc()));

@@ -29,7 +29,7 @@ struct CudaKernels {
   /// no cubin matches but that is at least that arch.
   std::string ptx;
   std::vector<std::string> names; // the kernels, as launches name them
-  /// The GPU libraries the host code calls ("cublas"), which the runtime
+  /// The GPU libraries the host code calls ("cublas", "cudnn"), which the runtime
   /// loads and warms at load rather than in the first call.
   std::vector<std::string> libraries;
 };

@@ -3,6 +3,7 @@
 #include "CudaModel.h"
 
 #include "CudaBlas.h"
+#include "CudaDnn.h"
 #include "HostCall.h"
 #include "Untrusted.h"
 
@@ -114,12 +115,13 @@ std::unique_ptr<CudaModel> CudaModel::load(
     return nullptr;
   }
   for (const std::string &library : target.libraries) {
-    if (library != "cublas") {
+    if (library == "cublas")
+      error = prepareCublas(stream);
+    else if (library == "cudnn")
+      error = prepareCudnn(stream);
+    else
       error = "the archive needs GPU library " + inQuotes(library) +
               ", which this runtime does not know";
-      return nullptr;
-    }
-    error = prepareCublas(stream);
     if (!error.empty())
       return nullptr;
   }

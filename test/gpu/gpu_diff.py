@@ -43,10 +43,12 @@ FILES = {
 }
 # nn.Modules (relative to the repository root) and the class compiled, with
 # the weights run_model.py gives them (seed 0); matmul and linear run on
-# cuBLAS.
+# cuBLAS, conv2d on cuDNN.
 MODULES = {
     "examples/models/mlp.py": "MLP",
     "examples/models/transformer_block.py": "Block",
+    "examples/models/lenet.py": "Net",
+    "examples/models/resnet_block.py": "BasicBlock",
 }
 # The models bench/gpu_bench.py times, at the issue's sizes, with random
 # weights: (archive, file, class, --init-arg values, --arg spec).
@@ -55,6 +57,8 @@ BENCH_MODELS = [
      ["sizes=(784, 1024, 1024)"], "x=f32[B,784]"),
     ("block_bench", "examples/models/transformer_block.py", "Block",
      ["n_embd=256", "n_head=8", "block_size=512"], "x=f32[B,T,256]"),
+    ("resnet_bench", "examples/models/resnet_block.py", "BasicBlock",
+     ["in_planes=64", "planes=128", "stride=2"], "x=f32[B,64,56,56]"),
 ]
 # Large dims as well as the CPU test's small ones: a kernel then has many
 # blocks, and a partial last block.
@@ -71,7 +75,7 @@ def prepare(build_dir, out):
     import numpy as np
     import run_eager
     root = os.path.abspath(os.path.join(HERE, "..", ".."))
-    for sub in ("archives", "inputs", "src", "bin", "lib"):
+    for sub in ("archives", "inputs", "src", "bin"):
         os.makedirs(os.path.join(out, sub), exist_ok=True)
     cases = []
     for rel, wanted in FILES.items():
@@ -119,17 +123,27 @@ def prepare(build_dir, out):
         json.dump(cases, f, indent=1)
     shutil.copy(os.path.join(build_dir, "bin", "kiln-run"),
                 os.path.join(out, "bin"))
-    shutil.copy(os.path.join(build_dir, "lib", "libkiln_runtime.so.0"),
-                os.path.join(out, "lib"))
-    for lib in RUNTIME_LIBS:
-        shutil.copy(os.path.join("/lib/x86_64-linux-gnu", lib),
-                    os.path.join(out, "lib"))
+    pack_libraries(build_dir, out)
     shutil.copy(os.path.abspath(__file__), out)
     for helper in ("run_kiln.py", "run_eager.py"):
         shutil.copy(os.path.join(HERE, "..", "Inputs", helper), out)
     shutil.copy(os.path.join(root, "bench", "gpu_bench.py"), out)
     shutil.copy(os.path.join(HERE, "run_on_gpu.sh"), out)
     print("prepared %d cases in %s" % (len(cases), out))
+
+
+def pack_libraries(build_dir, out):
+    """The runtime and the libraries it links, as OUT/lib.tar.xz, which
+    run_on_gpu.sh unpacks into OUT/lib: oneDNN alone is 40 MB, which xz
+    makes 7 and so leaves room for the archives in the 64 MiB a GPU
+    machine's session takes along."""
+    import tarfile
+    with tarfile.open(os.path.join(out, "lib.tar.xz"), "w:xz",
+                      dereference=True) as tar:
+        tar.add(os.path.join(build_dir, "lib", "libkiln_runtime.so.0"),
+                "lib/libkiln_runtime.so.0")
+        for lib in RUNTIME_LIBS:
+            tar.add(os.path.join("/lib/x86_64-linux-gnu", lib), "lib/" + lib)
 
 
 def save_input(out, array):
@@ -226,8 +240,8 @@ def check_case(out, case, module, work):
         else:
             cmd += ["--input", "%s=%s" % (param, json.dumps(value))]
             args.append(value)
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(out, "lib"))
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    proc = subprocess.run(cmd, capture_output=True, text=True,
+                          env=runtime_env(out))
     if proc.returncode != 0:
         return "kiln-run failed: " + proc.stderr.strip(), 0.0
     with torch.no_grad():
@@ -240,11 +254,35 @@ def check_case(out, case, module, work):
     return run_kiln.compare(expected, actual)
 
 
+def runtime_env(out):
+    """The environment kiln-run needs here: the runtime and the libraries it
+    links (copied into OUT/lib), and cuDNN. A pip install of PyTorch brings
+    its own cuDNN (site-packages/nvidia/*/lib), which is not on the
+    loader's path; the runtime dlopens libcudnn.so.9 by name."""
+    import glob
+    import site
+    dirs = [os.path.join(out, "lib")]
+    for base in site.getsitepackages() + [site.getusersitepackages()]:
+        for lib in glob.glob(os.path.join(base, "nvidia", "*", "lib",
+                                          "libcudnn.so.9")):
+            dirs.append(os.path.dirname(lib))
+    return dict(os.environ, LD_LIBRARY_PATH=":".join(dirs))
+
+
+def eager_like_kiln():
+    """Eager PyTorch computing as kiln does: f32 products and convolutions
+    without TF32 (PyTorch's default allows it for cuDNN's convolutions)."""
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+
 def check(out):
     import tempfile
     # Eager functions: the decorator becomes the identity.
     os.environ["PYTORCH_JIT"] = "0"
     import torch
+    eager_like_kiln()
     print("GPU: %s, PyTorch %s" % (torch.cuda.get_device_name(0),
                                    torch.__version__))
     with open(os.path.join(out, "cases.json")) as f:

@@ -17,7 +17,9 @@ if [[ "${1:-}" == "--prepare" ]]; then
   build="${KILN_BUILD_DIR:-$here/../../build}"
   exec /usr/bin/python3 "$here/gpu_diff.py" prepare "$build" "$out"
 fi
-out="${1:-$here}"
+out="$(cd "${1:-$here}" && pwd)"
+# The runtime and its libraries travel packed (gpu_diff.py pack_libraries).
+tar -xJf "$out/lib.tar.xz" -C "$out"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 status=0
 python3 "$out/gpu_diff.py" check "$out" || status=$?

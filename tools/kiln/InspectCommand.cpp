@@ -190,7 +190,7 @@ void printCpuTargets(const nlohmann::json &cpu,
 
 /// "target: cuda, cubins sm_80 sm_90, PTX sm_80, 3 kernels: a b c": the
 /// GPU kernels of a --target=cuda archive, whose code objects are then the
-/// host code that launches them.
+/// host code that launches them, and the GPU libraries that code calls.
 void printCudaTarget(const nlohmann::json &cuda) {
   std::string archs, kernels;
   for (const auto &cubin : cuda.at("cubins"))
@@ -201,6 +201,12 @@ void printCudaTarget(const nlohmann::json &cuda) {
              escaped(cuda.at("ptx").at("arch").get<std::string>()),
              cuda.at("kernels").size(), kernels);
   printCpuTargets(cuda.at("host"), "  host code:");
+  if (cuda.contains("libraries") && !cuda.at("libraries").empty()) {
+    std::string libraries;
+    for (const auto &library : cuda.at("libraries"))
+      libraries += " " + scalarText(library);
+    fmt::print("  libraries:{}\n", libraries);
+  }
 }
 
 } // namespace

@@ -1,0 +1,27 @@
+//===- CudaDnn.h - conv2d on the GPU through cuDNN (private) --------------===//
+#ifndef KILN_RUNTIME_CUDADNN_H
+#define KILN_RUNTIME_CUDADNN_H
+
+#include "kiln/abi.h"
+
+#include <string>
+
+namespace kiln {
+
+struct ConvParams;
+
+/// kiln_host_api.conv2d (its contract is in kiln/abi.h) on the running
+/// CUDA call's stream, through cuDNN in f32 with TF32 off. Returns an error
+/// message or "".
+std::string cudaConv2d(const kiln_unranked_memref &input,
+                       const kiln_unranked_memref &weight,
+                       const kiln_unranked_memref &out,
+                       const ConvParams &params, int32_t dtype);
+
+/// Loads cuDNN and creates the calling thread's handle on `stream`, so
+/// that a model's first call does not pay for that. Returns an error or "".
+std::string prepareCudnn(void *stream);
+
+} // namespace kiln
+
+#endif // KILN_RUNTIME_CUDADNN_H
