@@ -26,6 +26,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -54,11 +55,54 @@ bool kiln::cuda::isHostScalarArgument(Value memref) {
          cast<MemRefType>(arg.getType()).getRank() == 0;
 }
 
-void kiln::cuda::buildKernel(
-    scf::ParallelOp loop, int64_t threadsPerPoint,
-    llvm::function_ref<void(OpBuilder &, IRMapping &, Value)> fillBody) {
+namespace {
+
+/// Maps `loop`'s induction variables to the indices of flat point `point`
+/// (and the constants its body uses to copies at `b`, so that they fold
+/// into the kernel's code instead of becoming kernel parameters).
+IRMapping mapPoint(OpBuilder &b, Location loc, scf::ParallelOp loop,
+                   Value point, ArrayRef<Value> extents,
+                   const kiln::cuda::Dividers &dividers) {
+  IRMapping mapping;
+  SetVector<Value> outside;
+  getUsedValuesDefinedAbove(loop.getRegion(), outside);
+  outside.insert(loop.getLowerBound().begin(), loop.getLowerBound().end());
+  outside.insert(loop.getStep().begin(), loop.getStep().end());
+  for (Value value : outside)
+    if (Operation *def = value.getDefiningOp();
+        def && def->hasTrait<OpTrait::ConstantLike>())
+      mapping.map(value, b.clone(*def)->getResult(0));
+  SmallVector<Value> indices =
+      kiln::cuda::delinearize(b, loc, point, extents, dividers);
+  for (int64_t d = loop.getNumLoops() - 1; d >= 0; --d) {
+    Value iv = b.create<arith::AddIOp>(
+        loc, mapping.lookupOrDefault(loop.getLowerBound()[d]),
+        b.create<arith::MulIOp>(loc, indices[d],
+                                mapping.lookupOrDefault(loop.getStep()[d])));
+    mapping.map(loop.getInductionVars()[d], iv);
+  }
+  return mapping;
+}
+
+/// `if point < total`, with the point's mapping, at `b`.
+IRMapping guardPoint(OpBuilder &b, Location loc, scf::ParallelOp loop,
+                     Value point, Value total, ArrayRef<Value> extents,
+                     const kiln::cuda::Dividers &dividers) {
+  Value inRange =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, point, total);
+  auto guard = b.create<scf::IfOp>(loc, inRange, /*withElse=*/false);
+  b.setInsertionPointToStart(guard.thenBlock());
+  return mapPoint(b, loc, loop, point, extents, dividers);
+}
+
+} // namespace
+
+void kiln::cuda::buildKernel(scf::ParallelOp loop, int64_t threadsPerPoint,
+                             int64_t pointsPerThread, const FillBody &fillBody) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
+  assert((threadsPerPoint == 1 || pointsPerThread == 1) &&
+         "a thread takes several points, or several threads one");
   // Loads of host scalars first, outside the kernel.
   loop.getBody()->walk([&](memref::LoadOp load) {
     if (isHostScalarArgument(load.getMemRef()))
@@ -78,7 +122,7 @@ void kiln::cuda::buildKernel(
     total = b.create<arith::MulIOp>(loc, total, n);
   }
   Dividers dividers = makeDividers(b, loc, extents, total);
-  int64_t pointsPerBlock = kThreadsPerBlock / threadsPerPoint;
+  int64_t pointsPerBlock = kThreadsPerBlock / threadsPerPoint * pointsPerThread;
   Value one = b.create<arith::ConstantIndexOp>(loc, 1);
   Value threads = b.create<arith::ConstantIndexOp>(loc, kThreadsPerBlock);
   Value blocks = b.create<arith::CeilDivSIOp>(
@@ -87,47 +131,61 @@ void kiln::cuda::buildKernel(
                                         one);
 
   OpBuilder k = OpBuilder::atBlockBegin(&launch.getBody().front());
+  k.create<gpu::TerminatorOp>(loc);
+  k.setInsertionPointToStart(&launch.getBody().front());
   // Constants made inside the kernel are folded into its code; the ones
   // outside would become kernel parameters.
   Value block = launch.getBlockIds().x, thread = launch.getThreadIds().x;
-  Value perPoint = k.create<arith::ConstantIndexOp>(loc, threadsPerPoint);
-  Value point = k.create<arith::AddIOp>(
-      loc,
-      k.create<arith::MulIOp>(
-          loc, block, k.create<arith::ConstantIndexOp>(loc, pointsPerBlock)),
-      threadsPerPoint == 1 ? thread
-                           : k.create<arith::DivUIOp>(loc, thread, perPoint));
-  Value lane = threadsPerPoint == 1
-                   ? Value()
-                   : k.create<arith::RemUIOp>(loc, thread, perPoint);
-  Value inRange = k.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
-                                          point, total);
-  auto guard = k.create<scf::IfOp>(loc, inRange, /*withElse=*/false);
-  k.create<gpu::TerminatorOp>(loc);
-
-  OpBuilder body = guard.getThenBodyBuilder();
-  IRMapping mapping;
-  // Constants the body and the bounds use are cloned in, so that they fold
-  // into the kernel's code instead of becoming kernel parameters.
-  SetVector<Value> outside;
-  getUsedValuesDefinedAbove(loop.getRegion(), outside);
-  outside.insert(loop.getLowerBound().begin(), loop.getLowerBound().end());
-  outside.insert(loop.getStep().begin(), loop.getStep().end());
-  for (Value value : outside)
-    if (Operation *def = value.getDefiningOp();
-        def && def->hasTrait<OpTrait::ConstantLike>())
-      mapping.map(value, body.clone(*def)->getResult(0));
-  SmallVector<Value> indices =
-      delinearize(body, loc, point, extents, dividers);
-  for (int64_t d = loop.getNumLoops() - 1; d >= 0; --d) {
-    Value index = indices[d];
-    Value iv = body.create<arith::AddIOp>(
-        loc, mapping.lookupOrDefault(loop.getLowerBound()[d]),
-        body.create<arith::MulIOp>(
-            loc, index, mapping.lookupOrDefault(loop.getStep()[d])));
-    mapping.map(loop.getInductionVars()[d], iv);
+  Value first = k.create<arith::MulIOp>(
+      loc, block, k.create<arith::ConstantIndexOp>(loc, pointsPerBlock));
+  if (threadsPerPoint > 1) {
+    Value perPoint = k.create<arith::ConstantIndexOp>(loc, threadsPerPoint);
+    Value point = k.create<arith::AddIOp>(
+        loc, first, k.create<arith::DivUIOp>(loc, thread, perPoint));
+    Value lane = k.create<arith::RemUIOp>(loc, thread, perPoint);
+    IRMapping mapping =
+        guardPoint(k, loc, loop, point, total, extents, dividers);
+    fillBody(k, mapping, lane);
+    loop.erase();
+    return;
   }
-  fillBody(body, mapping, lane);
+  // Point j of a thread is the block's (j * threads + thread): each of the
+  // thread's loads is coalesced with its neighbours' in the warp.
+  auto pointOf = [&](OpBuilder &at, int64_t j) {
+    return at.create<arith::AddIOp>(
+        loc, first,
+        at.create<arith::AddIOp>(
+            loc, thread,
+            at.create<arith::ConstantIndexOp>(loc, j * kThreadsPerBlock)));
+  };
+  if (pointsPerThread == 1) {
+    IRMapping mapping =
+        guardPoint(k, loc, loop, pointOf(k, 0), total, extents, dividers);
+    fillBody(k, mapping, Value());
+    loop.erase();
+    return;
+  }
+  // Every block but the last has all its points: their bodies run
+  // unguarded, side by side, so that the loads of all of them are in flight
+  // at once. The last block guards each point.
+  Value end = k.create<arith::AddIOp>(
+      loc, first, k.create<arith::ConstantIndexOp>(loc, pointsPerBlock));
+  Value full =
+      k.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, end, total);
+  auto split = k.create<scf::IfOp>(loc, full, /*withElse=*/true);
+  OpBuilder whole = OpBuilder::atBlockBegin(split.thenBlock());
+  SmallVector<IRMapping> mappings;
+  for (int64_t j = 0; j < pointsPerThread; ++j)
+    mappings.push_back(
+        mapPoint(whole, loc, loop, pointOf(whole, j), extents, dividers));
+  fillBody(whole, mappings, Value());
+  OpBuilder tail = OpBuilder::atBlockBegin(split.elseBlock());
+  for (int64_t j = 0; j < pointsPerThread; ++j) {
+    OpBuilder guarded = tail;
+    IRMapping mapping = guardPoint(guarded, loc, loop, pointOf(tail, j), total,
+                                   extents, dividers);
+    fillBody(guarded, mapping, Value());
+  }
   loop.erase();
 }
 
@@ -145,11 +203,20 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
   }
   if (succeeded(kiln::cuda::mapWarpReduction(loop)))
     return success();
-  // One thread per point.
+  // A thread per point, or per kPointsPerThread points where the body has
+  // no loop of its own.
+  bool straight = true;
+  loop.getBody()->walk([&](LoopLikeOpInterface) { straight = false; });
   kiln::cuda::buildKernel(
-      loop, 1, [&](OpBuilder &body, IRMapping &mapping, Value) {
+      loop, 1, straight ? kiln::cuda::kPointsPerThread : 1,
+      [&](OpBuilder &body, MutableArrayRef<IRMapping> points, Value) {
+        // Op by op across the points: the points are independent
+        // iterations of the parallel loop, and every load of all of them
+        // then comes before the first store, which the compiler would not
+        // move a load above (kernel arguments may alias).
         for (Operation &op : loop.getBody()->without_terminator())
-          body.clone(op, mapping);
+          for (IRMapping &mapping : points)
+            body.clone(op, mapping);
       });
   return success();
 }

@@ -146,6 +146,31 @@ Value combine(OpBuilder &b, Operation *combiner, Value lhs, Value rhs) {
   return b.clone(*combiner, mapping)->getResult(0);
 }
 
+/// Elements of a lane's row in flight at once: one at a time, a lane's
+/// load waits out the memory's latency before the next issues, and a
+/// warp per row then keeps too few bytes in flight to reach the memory's
+/// bandwidth (KernelMapping.h, kPointsPerThread, has the numbers).
+constexpr int64_t kElementsInFlight = 4;
+
+/// The row body's element, at each of `elements`' indices, cloned at `b`
+/// op by op across the elements, so that their loads come first.
+SmallVector<Value> rowElements(OpBuilder &b, Accumulation acc,
+                               MutableArrayRef<IRMapping> elements) {
+  for (Operation &op : acc.row.getBody()->without_terminator()) {
+    if (&op == acc.load || &op == acc.store || &op == acc.combiner)
+      continue;
+    for (IRMapping &element : elements)
+      b.clone(op, element);
+  }
+  Value x = acc.combiner->getOperand(0) == acc.load.getResult()
+                ? acc.combiner->getOperand(1)
+                : acc.combiner->getOperand(0);
+  SmallVector<Value> values;
+  for (IRMapping &element : elements)
+    values.push_back(element.lookupOrDefault(x));
+  return values;
+}
+
 } // namespace
 
 LogicalResult kiln::cuda::mapWarpReduction(scf::ParallelOp loop) {
@@ -154,7 +179,10 @@ LogicalResult kiln::cuda::mapWarpReduction(scf::ParallelOp loop) {
     return failure();
   Location loc = acc->row.getLoc();
   Type element = acc->load.getType();
-  buildKernel(loop, kWarp, [&](OpBuilder &b, IRMapping &mapping, Value lane) {
+  buildKernel(loop, kWarp, 1, [&](OpBuilder &b,
+                                  MutableArrayRef<IRMapping> points,
+                                  Value lane) {
+    IRMapping &mapping = points.front();
     for (Operation &op : loop.getBody()->without_terminator())
       if (&op != acc->row)
         b.clone(op, mapping);
@@ -167,23 +195,52 @@ LogicalResult kiln::cuda::mapWarpReduction(scf::ParallelOp loop) {
         loc, step, b.create<arith::ConstantIndexOp>(loc, kWarp));
     Value start = b.create<arith::ConstantOp>(
         loc, element, identity(acc->combiner, element));
-    auto lanes = b.create<scf::ForOp>(
-        loc, first, ub, stride, ValueRange{start},
+    // The lane's elements, kElementsInFlight at a time while that many are
+    // left: their loads issue together, and the lane combines them in
+    // order, as one at a time would. Then the rest, one at a time.
+    Value span = b.create<arith::MaxSIOp>(
+        loc, b.create<arith::SubIOp>(loc, ub, first),
+        b.create<arith::ConstantIndexOp>(loc, 0));
+    // (A loop's step is positive. The kernel lowering has no ceildivsi.)
+    Value count = b.create<arith::DivUIOp>(
+        loc,
+        b.create<arith::AddIOp>(
+            loc, span,
+            b.create<arith::SubIOp>(
+                loc, stride, b.create<arith::ConstantIndexOp>(loc, 1))),
+        stride);
+    Value batch = b.create<arith::ConstantIndexOp>(loc, kElementsInFlight);
+    Value batched = b.create<arith::MulIOp>(
+        loc, b.create<arith::DivUIOp>(loc, count, batch), batch);
+    Value split = b.create<arith::AddIOp>(
+        loc, first, b.create<arith::MulIOp>(loc, batched, stride));
+    auto batches = b.create<scf::ForOp>(
+        loc, first, split, b.create<arith::MulIOp>(loc, stride, batch),
+        ValueRange{start},
         [&](OpBuilder &inner, Location, Value k, ValueRange partial) {
-          mapping.map(acc->row.getInductionVar(), k);
-          for (Operation &op : acc->row.getBody()->without_terminator()) {
-            if (&op == acc->load || &op == acc->store || &op == acc->combiner)
-              continue;
-            inner.clone(op, mapping);
-          }
-          Value x = acc->combiner->getOperand(0) == acc->load.getResult()
-                        ? acc->combiner->getOperand(1)
-                        : acc->combiner->getOperand(0);
-          Value next = combine(inner, acc->combiner,
-                               mapping.lookupOrDefault(x), partial[0]);
+          SmallVector<IRMapping> elements(kElementsInFlight, mapping);
+          for (auto [j, element] : llvm::enumerate(elements))
+            element.map(acc->row.getInductionVar(),
+                        inner.create<arith::AddIOp>(
+                            loc, k,
+                            inner.create<arith::MulIOp>(
+                                loc, stride,
+                                inner.create<arith::ConstantIndexOp>(loc, j))));
+          Value next = partial[0];
+          for (Value x : rowElements(inner, *acc, elements))
+            next = combine(inner, acc->combiner, x, next);
           inner.create<scf::YieldOp>(loc, next);
         });
-    Value total = lanes.getResult(0);
+    auto rest = b.create<scf::ForOp>(
+        loc, split, ub, stride, batches.getResults(),
+        [&](OpBuilder &inner, Location, Value k, ValueRange partial) {
+          IRMapping element = mapping;
+          element.map(acc->row.getInductionVar(), k);
+          Value x = rowElements(inner, *acc, element).front();
+          inner.create<scf::YieldOp>(
+              loc, combine(inner, acc->combiner, x, partial[0]));
+        });
+    Value total = rest.getResult(0);
     for (int64_t offset = kWarp / 2; offset > 0; offset /= 2) {
       auto shuffle = b.create<gpu::ShuffleOp>(
           loc, total, static_cast<int32_t>(offset), static_cast<int32_t>(kWarp),

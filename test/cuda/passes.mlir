@@ -1,11 +1,13 @@
 // The CUDA passes alone, with kiln-opt.
 //
 // kiln-map-to-kernels: an outermost scf.parallel becomes one gpu.launch of
-// 256-thread blocks over its flattened iterations; each thread splits its
-// flat index back into (i, j) and skips the tail of the last block. The
-// load of the rank-0 argument (a Python scalar, kept on the host) moves
-// out of the kernel. kiln-host-scratch puts a buffer only the host touches
-// on the stack.
+// 256-thread blocks over its flattened iterations, each thread taking four
+// points (kPointsPerThread) 256 apart; each point's flat index is split
+// back into (i, j). A block whose points all exist runs the four bodies
+// op by op, every load before the first store; the last block guards each
+// point. The load of the rank-0 argument (a Python scalar, kept on the
+// host) moves out of the kernel. kiln-host-scratch puts a buffer only the
+// host touches on the stack.
 // RUN: kiln-opt %s --kiln-map-to-kernels --kiln-host-scratch | FileCheck %s
 // CHECK-LABEL: func.func @scale(
 // CHECK-SAME: %[[X:.*]]: memref<?x?xf32>, %[[S:.*]]: memref<f32>, %[[OUT:.*]]: memref<?x?xf32>)
@@ -20,24 +22,33 @@
 // CHECK: %[[SHIFT:.*]] = arith.trunci %{{.*}} : i64 to i32
 // CHECK: %[[DIVISOR:.*]] = arith.trunci %{{.*}} : i64 to i32
 // CHECK: %[[THREADS:.*]] = arith.constant 256 : index
-// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %[[TOTAL]], %{{.*}} : index
+// CHECK: %[[PERBLOCK:.*]] = arith.constant 1024 : index
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %[[TOTAL]], %[[PERBLOCK]] : index
 // CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREADS]],
-// CHECK: %[[FLAT:.*]] = arith.addi %{{.*}}, %[[TX]] : index
-// CHECK: %[[IN:.*]] = arith.cmpi slt, %[[FLAT]], %[[TOTAL]] : index
-// CHECK: scf.if %[[IN]] {
+// CHECK: %[[FIRST:.*]] = arith.muli %[[BX]], %{{.*}} : index
+// CHECK: %[[END:.*]] = arith.addi %[[FIRST]], %{{.*}} : index
+// CHECK: %[[FULL:.*]] = arith.cmpi sle, %[[END]], %[[TOTAL]] : index
+// CHECK: scf.if %[[FULL]] {
+// CHECK: %[[OFF0:.*]] = arith.addi %[[TX]], %c0{{.*}} : index
+// CHECK: %[[P0:.*]] = arith.addi %[[FIRST]], %[[OFF0]] : index
 // CHECK: %[[IJ:.*]]:2 = scf.if %[[FITS]] -> (index, index) {
-// CHECK: %[[N:.*]] = arith.index_castui %[[FLAT]] : index to i32
+// CHECK: %[[N:.*]] = arith.index_castui %[[P0]] : index to i32
 // CHECK: %{{.*}}, %[[HIGH:.*]] = arith.mului_extended %[[N]], %[[MAGIC]] : i32
 // CHECK: %[[SUM:.*]] = arith.addi %[[HIGH]], %[[N]] : i32
 // CHECK: %[[Q:.*]] = arith.shrui %[[SUM]], %[[SHIFT]] : i32
 // CHECK: arith.muli %[[Q]], %[[DIVISOR]] : i32
 // CHECK: } else {
-// CHECK: arith.remui %[[FLAT]]
-// CHECK: arith.divui %[[FLAT]]
+// CHECK: arith.remui %[[P0]]
+// CHECK: arith.divui %[[P0]]
 // CHECK: }
-// CHECK: memref.load %[[X]]
-// CHECK: arith.mulf %{{.*}}, %[[V]] : f32
-// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK: arith.addi %[[TX]], %c256{{.*}} : index
+// CHECK: arith.addi %[[TX]], %c512{{.*}} : index
+// CHECK: arith.addi %[[TX]], %c768{{.*}} : index
+// CHECK-COUNT-4: memref.load %[[X]]
+// CHECK-COUNT-4: arith.mulf %{{.*}}, %[[V]] : f32
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[OUT]]
+// CHECK: } else {
+// CHECK-COUNT-4: scf.if
 // CHECK: gpu.terminator
 // CHECK: memref.alloca() : memref<2xindex>
 // CHECK-NOT: memref.dealloc
@@ -55,8 +66,10 @@
 // LAUNCH-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 //
 // A row reduction becomes a warp per output: lane l sums elements l,
-// l + 32, ... of the row from 0, five xor shuffles combine the warp, and
-// lane 0 adds the output's initial value and stores. Eight rows per block.
+// l + 32, ... of the row from 0, four at a time (their loads first, then
+// added in order) while four are left and then one at a time; five xor
+// shuffles combine the warp, and lane 0 adds the output's initial value
+// and stores. Eight rows per block.
 // RUN: kiln-opt %s --kiln-map-to-kernels | FileCheck %s --check-prefix=WARP
 // WARP-LABEL: func.func @row_sums(
 // WARP: %[[EIGHT:.*]] = arith.constant 8 : index
@@ -64,8 +77,20 @@
 // WARP: gpu.launch
 // WARP: %[[LANE:.*]] = arith.remui %{{.*}}, %{{.*}} : index
 // WARP: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// WARP: %[[SUM:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
-// WARP: arith.addf %{{.*}}, %[[ACC]] : f32
+// WARP: %[[COUNT:.*]] = arith.divui
+// WARP: %[[BATCHES:.*]] = arith.divui %[[COUNT]], %c4
+// WARP: %[[FIRSTS:.*]] = arith.muli %[[BATCHES]], %c4
+// WARP: %[[SPAN:.*]] = arith.muli %[[FIRSTS]]
+// WARP: %[[SPLIT:.*]] = arith.addi %{{.*}}, %[[SPAN]] : index
+// WARP: %[[BATCHED:.*]] = scf.for %{{.*}} = %{{.*}} to %[[SPLIT]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// WARP-COUNT-4: memref.load
+// WARP: %[[A0:.*]] = arith.addf %{{.*}}, %[[ACC]] : f32
+// WARP: %[[A1:.*]] = arith.addf %{{.*}}, %[[A0]] : f32
+// WARP: %[[A2:.*]] = arith.addf %{{.*}}, %[[A1]] : f32
+// WARP: %[[A3:.*]] = arith.addf %{{.*}}, %[[A2]] : f32
+// WARP: scf.yield %[[A3]] : f32
+// WARP: %[[SUM:.*]] = scf.for %{{.*}} = %[[SPLIT]] to %{{.*}} step %{{.*}} iter_args(%[[REST:.*]] = %[[BATCHED]]) -> (f32) {
+// WARP: arith.addf %{{.*}}, %[[REST]] : f32
 // WARP: gpu.shuffle  xor %[[SUM]], %c16_i32, %c32_i32 : f32
 // WARP-COUNT-4: gpu.shuffle  xor
 // WARP: scf.if
