@@ -17,8 +17,10 @@ namespace kiln {
 /// (kiln/abi.h) for print, assert failures and Python lists. Entry points
 /// get the ABI's signature: every argument and result is a tensor, and a
 /// Python scalar is a rank-0 tensor. The manifest's run-time tables are left
-/// on the module as `kiln.sites` and `kiln.strings`.
-std::unique_ptr<mlir::Pass> createLowerKilnToLinalgPass();
+/// on the module as `kiln.sites` and `kiln.strings`. With `recompute`, a
+/// fused group's producer is fused into every linalg op of the group that
+/// reads it, however costly (fuseAndInlineGroups).
+std::unique_ptr<mlir::Pass> createLowerKilnToLinalgPass(bool recompute = false);
 
 /// The codegen strategy's tiling (codegen/strategy/Tiling.h): each fused
 /// group becomes an scf.forall over tiles of its root, with the group's
@@ -81,7 +83,8 @@ std::unique_ptr<mlir::Pass> createExpandHalfFloatsPass();
 std::unique_ptr<mlir::Pass> createExpandHalfFloatsPass(HalfFloatSupport native);
 
 /// The first part of every target's lowering: kiln to linalg on tensors,
-/// the strategy's tiling of fused groups when `tile` is set, one-shot
+/// the strategy's tiling of fused groups when `tile` is set (else groups
+/// recompute what their ops share: createLowerKilnToLinalgPass), one-shot
 /// bufferization and buffer deallocation, ending in linalg on memrefs.
 void buildBufferizationPipeline(mlir::OpPassManager &pm, unsigned optLevel,
                                 bool tile, int64_t vectorLanes = 0);

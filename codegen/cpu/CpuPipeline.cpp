@@ -42,7 +42,9 @@ using namespace mlir;
 
 void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
                                       bool tile, int64_t vectorLanes) {
-  pm.addPass(createLowerKilnToLinalgPass());
+  // Untiled groups (GPU kernels) recompute what their ops share rather
+  // than pass it through memory; a CPU tile keeps it in cache.
+  pm.addPass(createLowerKilnToLinalgPass(/*recompute=*/!tile));
   if (tile)
     pm.addPass(createTileFusionGroupsPass());
   if (vectorLanes > 0) {

@@ -23,6 +23,7 @@
 
 #include "ir/KilnDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
@@ -73,15 +74,29 @@ static bool isCheapToRecompute(Operation *producer) {
 /// readers of one value end up in one op anyway (their inputs merge); a
 /// reduction and the op after it (softmax's sum and division, both
 /// reading exp) never do.
+static bool isGroupReader(Operation *user, Operation *consumer) {
+  return user != consumer && isa<linalg::LinalgOp>(user) &&
+         user->getBlock() == consumer->getBlock();
+}
+
 static bool wouldRecompute(OpOperand *operand) {
   Operation *consumer = operand->getOwner();
   Operation *producer = operand->get().getDefiningOp();
   bool otherReader =
       llvm::any_of(operand->get().getUsers(), [&](Operation *user) {
-        return user != consumer && isa<linalg::LinalgOp>(user) &&
-               user->getBlock() == consumer->getBlock();
+        return isGroupReader(user, consumer);
       });
   return otherReader && !isCheapToRecompute(producer);
+}
+
+/// Whether fusing `operand`'s producer into its consumer would compute a
+/// costly producer once per point of a larger space: the consumer reads it
+/// broadcast (its indexing map drops loops), as a row's exp would be for
+/// every column.
+static bool wouldBroadcast(OpOperand *operand) {
+  auto consumer = cast<linalg::GenericOp>(operand->getOwner());
+  return !consumer.getMatchingIndexingMap(operand).isPermutation() &&
+         !isCheapToRecompute(operand->get().getDefiningOp());
 }
 
 namespace {
@@ -90,26 +105,47 @@ namespace {
 /// after the fused op (a group result) is taken from the fused op, which
 /// computes it anyway. Linalg's pattern keeps the producer for such uses,
 /// so the value would be computed twice.
+///
+/// With `recompute` (GPU kernels), a producer that other linalg ops of the
+/// group read is fused into each of them rather than kept: each op is a
+/// kernel of its own there, and an intermediate they share would be
+/// written to memory by one kernel and read back by the others. Softmax
+/// then reads its input three times and writes only its output (its
+/// scaled and masked scores, and their exp, are recomputed by the max,
+/// the sum and the division): half the memory traffic of keeping them.
 struct FuseProducer : public OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
+  FuseProducer(MLIRContext *context, bool recompute)
+      : OpRewritePattern(context), recompute(recompute) {}
+
+  bool recompute;
 
   LogicalResult matchAndRewrite(linalg::GenericOp consumer,
                                 PatternRewriter &rewriter) const override {
     for (OpOperand *operand : consumer.getDpsInputOperands()) {
-      if (!linalg::areElementwiseOpsFusable(operand) ||
-          hasDuplicateInput(operand) || wouldRecompute(operand))
+      // (Inside a group, every op is in one block; a module-wide round
+      // must not pull a producer into a loop body.)
+      Operation *producer = operand->get().getDefiningOp();
+      if (!producer || producer->getBlock() != consumer->getBlock() ||
+          !linalg::areElementwiseOpsFusable(operand) ||
+          hasDuplicateInput(operand) ||
+          (recompute ? wouldBroadcast(operand) : wouldRecompute(operand)))
         continue;
       FailureOr<linalg::ElementwiseOpFusionResult> fused =
           linalg::fuseElementwiseOps(rewriter, operand);
       if (failed(fused))
         continue;
       Operation *fusedOp = fused->fusedOp;
-      for (auto [original, replacement] : fused->replacements)
+      for (auto [original, replacement] : fused->replacements) {
+        // With recompute, the producer's other linalg readers fuse it too.
+        bool keepReaders = recompute && original.getDefiningOp() == producer;
         rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
-          Operation *user = use.getOwner();
-          return user != consumer && user != fusedOp &&
-                 fusedOp->isBeforeInBlock(user);
+          Operation *user =
+              fusedOp->getBlock()->findAncestorOpInBlock(*use.getOwner());
+          return user && user != consumer && user != fusedOp &&
+                 fusedOp->isBeforeInBlock(user) &&
+                 !(keepReaders && isGroupReader(user, consumer));
         });
+      }
       rewriter.eraseOp(consumer);
       return success();
     }
@@ -118,10 +154,10 @@ struct FuseProducer : public OpRewritePattern<linalg::GenericOp> {
 };
 } // namespace
 
-void fuseAndInlineGroups(ModuleOp module) {
+void fuseAndInlineGroups(ModuleOp module, bool recompute) {
   MLIRContext *context = module.getContext();
   RewritePatternSet patterns(context);
-  patterns.add<FuseProducer>(context);
+  patterns.add<FuseProducer>(context, recompute);
   linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
   linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
   memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
@@ -148,6 +184,18 @@ void fuseAndInlineGroups(ModuleOp module) {
     rewriter.eraseOp(yield);
     rewriter.replaceOp(group, results);
   }
+  // Untiled, a group's bounds matter no more: an op of one group reading an
+  // elementwise result of another (softmax's sum reading exp, which fused
+  // into the max's group) recomputes it too.
+  if (!recompute)
+    return;
+  // Region simplification would look into ops that the conversion left
+  // for later passes; only the fusion is wanted here.
+  GreedyRewriteConfig config;
+  config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
+  module.walk([&](func::FuncOp fn) {
+    (void)applyPatternsAndFoldGreedily(fn.getBody(), frozen, config);
+  });
 }
 
 } // namespace kiln::codegen

@@ -34,6 +34,18 @@ struct LowerKilnToLinalgPass
     : public PassWrapper<LowerKilnToLinalgPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerKilnToLinalgPass)
 
+  LowerKilnToLinalgPass() = default;
+  LowerKilnToLinalgPass(const LowerKilnToLinalgPass &other)
+      : PassWrapper(other) {}
+  explicit LowerKilnToLinalgPass(bool recompute) { recompute_ = recompute; }
+
+  Option<bool> recompute_{
+      *this, "recompute",
+      llvm::cl::desc("Fuse a producer into each linalg op of its group that "
+                     "reads it, whatever it costs (GPU kernels: memory "
+                     "traffic costs more than recomputation)"),
+      llvm::cl::init(false)};
+
   StringRef getArgument() const final { return "kiln-lower-to-linalg"; }
   StringRef getDescription() const final {
     return "Lower kiln ops to linalg/tensor/arith/math/scf and runtime calls";
@@ -97,7 +109,7 @@ struct LowerKilnToLinalgPass
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    fuseAndInlineGroups(module);
+    fuseAndInlineGroups(module, recompute_);
     eraseUnreadTransposes(module);
     eraseUnusedRuntimeFunctions(module);
     copyViewResults(module);
@@ -108,6 +120,6 @@ struct LowerKilnToLinalgPass
 } // namespace
 } // namespace kiln::codegen
 
-std::unique_ptr<mlir::Pass> kiln::createLowerKilnToLinalgPass() {
-  return std::make_unique<codegen::LowerKilnToLinalgPass>();
+std::unique_ptr<mlir::Pass> kiln::createLowerKilnToLinalgPass(bool recompute) {
+  return std::make_unique<codegen::LowerKilnToLinalgPass>(recompute);
 }

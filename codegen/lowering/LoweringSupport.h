@@ -118,8 +118,9 @@ void markInPlaceAppends(mlir::ModuleOp module);
 /// Runs after the conversion, which lowers the ops inside each
 /// kiln.fusion_group but keeps the group: fuses the group's linalg ops into
 /// one loop nest with MLIR's elementwise fusion, then replaces the group by
-/// its body.
-void fuseAndInlineGroups(mlir::ModuleOp module);
+/// its body. With `recompute`, a costly producer that two linalg ops of the
+/// group read is fused into both (FusionGroups.cpp says when that pays).
+void fuseAndInlineGroups(mlir::ModuleOp module, bool recompute);
 
 /// Runs after the conversion: erases the copies of kiln.transpose and
 /// kiln.permute that nothing reads because every user (a matmul that calls
