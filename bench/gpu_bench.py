@@ -17,7 +17,9 @@ caller waits for):
     (torch's copy_), the roofline: its bandwidth counts bytes read and
     written, and kiln's is computed the same way.
 and prints a table of medians and ratios (eager / kiln: above 1 means kiln
-is faster).
+is faster). A second table times kiln's first call again after a load with
+--warm-at-load (LoadOptions::warmup), which calls each entry once on zeros
+of the same shapes.
 """
 import json
 import os
@@ -83,11 +85,13 @@ def time_torch(fn, iterations=ITERATIONS):
     return times[len(times) // 2]
 
 
-def kiln_bench(out, archive, entry, dims):
+def kiln_bench(out, archive, entry, dims, warm_at_load=False):
     cmd = [os.path.join(out, "bin", "kiln-run"), "bench",
            os.path.join(out, "archives", archive), "--input", "x=random",
            "--entry", entry,
            "--inputs-on", "cuda", "--json", "--iterations", str(ITERATIONS)]
+    if warm_at_load:
+        cmd.append("--warm-at-load")
     for symbol, size in dims.items():
         cmd += ["--dim", "%s=%d" % (symbol, size)]
     proc = subprocess.run(cmd, capture_output=True, text=True,
@@ -113,8 +117,12 @@ def main(out):
         entry = "forward" if archive.endswith("_bench.kiln") else \
             archive.split(".")[0]
         k = kiln_bench(out, archive, entry, dims)
+        warm = kiln_bench(out, archive, entry, dims, warm_at_load=True)
         row = {"workload": label, "eager_us": eager, "kiln_us": k["median_us"],
-               "kiln_first_us": k["first_us"], "kiln_load_us": k["load_us"]}
+               "kiln_first_us": k["first_us"], "kiln_load_us": k["load_us"],
+               "warm_first_us": warm["first_us"],
+               "warm_median_us": warm["median_us"],
+               "warm_load_us": warm["load_us"]}
         if roofline:
             y = torch.empty_like(x)
             row["copy_us"] = time_torch(lambda: y.copy_(x))
@@ -136,6 +144,17 @@ def main(out):
             "%.0f" % bw(copy) if copy else "-",
             "%.0f%%" % (100 * copy / r["kiln_us"]) if copy else "-",
             r["kiln_first_us"], r["kiln_first_us"] / r["kiln_us"]))
+    # The same archives loaded with --warm-at-load (LoadOptions::warmup):
+    # the load calls each entry once on zeros of the benchmark's shapes.
+    print()
+    print("| workload | load (us) | load with warm-up (us) | first call after "
+          "warm-up (us) | warm call (us) | first / warm |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        print("| %s | %.0f | %.0f | %.1f | %.1f | %.2f |" % (
+            r["workload"], r["kiln_load_us"], r["warm_load_us"],
+            r["warm_first_us"], r["warm_median_us"],
+            r["warm_first_us"] / r["warm_median_us"]))
     return 0
 
 

@@ -10,6 +10,7 @@
 #include "kiln/Model.h"
 
 #include "ApiBoundary.h"
+#include "Warmup.h"
 #include "CpuFeatures.h"
 #include "EntryCall.h"
 #include "ModelImpl.h"
@@ -339,24 +340,36 @@ loadArchive(const std::string &path, const LoadOptions &options,
 
 } // namespace
 
-Result<Model> Model::load(const std::string &path,
-                          const LoadOptions &options) {
-  Result<std::shared_ptr<Impl>> impl = catchAll<std::shared_ptr<Impl>>(
-      path + ": ", [&] { return loadArchive(path, options); });
+/// The loaded model, warmed up when `options` asks (Warmup.cpp).
+Result<Model> Model::ready(const std::string &name,
+                           Result<std::shared_ptr<Impl>> impl,
+                           const LoadOptions &options) {
   if (!impl)
     return impl.error();
-  return Model(std::move(*impl));
+  Model model(std::move(*impl));
+  if (options.warmup)
+    if (Result<bool> warm = warmUp(model, options.warmupDims); !warm)
+      return loadError(name, warm.error().message, warm.error().kind);
+  return model;
+}
+
+Result<Model> Model::load(const std::string &path,
+                          const LoadOptions &options) {
+  return ready(path,
+               catchAll<std::shared_ptr<Impl>>(
+                   path + ": ", [&] { return loadArchive(path, options); }),
+               options);
 }
 
 Result<Model> Model::loadFromMemory(const void *data, size_t size,
                                     const std::string &name,
                                     const LoadOptions &options) {
   std::string_view bytes(static_cast<const char *>(data), data ? size : 0);
-  Result<std::shared_ptr<Impl>> impl = catchAll<std::shared_ptr<Impl>>(
-      name + ": ", [&] { return loadArchive(name, options, &bytes); });
-  if (!impl)
-    return impl.error();
-  return Model(std::move(*impl));
+  return ready(name,
+               catchAll<std::shared_ptr<Impl>>(
+                   name + ": ",
+                   [&] { return loadArchive(name, options, &bytes); }),
+               options);
 }
 
 const std::vector<EntryInfo> &Model::entries() const { return impl->entries; }

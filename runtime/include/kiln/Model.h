@@ -14,6 +14,7 @@
 #include "kiln/Result.h"
 #include "kiln/Tensor.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -107,6 +108,16 @@ struct LoadOptions {
   /// any (--target=cuda), else its CPU code; Device::CPU for the CPU code
   /// of a --target=cpu,cuda archive, on a machine without a GPU say.
   std::optional<Device> device;
+  /// Calls every entry point once before load returns, on inputs of zeros
+  /// (a Python number: its default, else 0; an optional input: None), so
+  /// that the first call an app makes finds ready what a call touches for
+  /// the first time: the GPU's memory pool grown to a call's needs, the
+  /// cuBLAS and cuDNN kernels of its shapes loaded, oneDNN's primitives
+  /// built, the code's pages mapped (docs/runtime.md, Warm-up). A symbolic
+  /// dim takes its size from `warmupDims` ({{"B", 32}}); an entry point
+  /// with a symbol it lacks, or whose call on zeros fails, fails the load.
+  bool warmup = false;
+  std::map<std::string, int64_t> warmupDims;
 };
 
 class Function;
@@ -161,6 +172,9 @@ public:
 
 private:
   explicit Model(std::shared_ptr<const Impl> impl) : impl(std::move(impl)) {}
+  static Result<Model> ready(const std::string &name,
+                             Result<std::shared_ptr<Impl>> impl,
+                             const LoadOptions &options);
   std::shared_ptr<const Impl> impl;
 };
 

@@ -115,7 +115,8 @@ std::vector<double> timeCalls(unsigned warmup, unsigned calls, Call call) {
 int runBench(const BenchOptions &o) {
   Clock::time_point start = Clock::now();
   LoadOptions options;
-  applyDevice(o.run, options);
+  if (!applyLoadOptions(o.run, options))
+    return 2;
   options.numThreads = static_cast<int>(o.threads);
   Result<Model> model = Model::load(o.run.archive, options);
   double loadUs = microseconds(Clock::now() - start);
@@ -158,14 +159,15 @@ int runBench(const BenchOptions &o) {
     return 1;
   if (o.json) {
     fmt::print("{{\"entry\": {}, \"device\": \"{}\", \"inputs_on\": \"{}\", "
-               "\"cpu_target\": {}, \"threads\": {}, "
+               "\"cpu_target\": {}, \"threads\": {}, \"warm_at_load\": {}, "
                "\"load_us\": {:.3f}, \"first_us\": {:.3f}, \"iterations\": "
                "{}, \"min_us\": {:.4f}, \"median_us\": {:.4f}, \"max_us\": "
                "{:.4f}, \"function_min_us\": {:.4f}, \"function_median_us\": "
                "{:.4f}, \"function_max_us\": {:.4f}}}\n",
                jsonString(entry->name), deviceName(model->device()),
                o.run.inputsOn, jsonString(model->cpuTarget()),
-               model->numThreads(), loadUs, firstUs, o.iterations, run[0],
+               model->numThreads(), o.run.warmAtLoad, loadUs, firstUs,
+               o.iterations, run[0],
                run[1], run[2], into[0], into[1], into[2]);
     return 0;
   }
@@ -175,7 +177,8 @@ int runBench(const BenchOptions &o) {
              model->cpuTarget(), model->numThreads(),
              model->numThreads() == 1 ? "" : "s", escaped(entry->name),
              o.run.inputsOn);
-  fmt::print("load:       {}\n", humanTime(loadUs));
+  fmt::print("load:       {}{}\n", humanTime(loadUs),
+             o.run.warmAtLoad ? " (with a warm-up call of each entry)" : "");
   fmt::print("first call: {}\n", humanTime(firstUs));
   fmt::print("per call:   min {}, median {}, max {} ({} calls after {} "
              "warm-up)\n",

@@ -60,12 +60,13 @@ void addInputOptions(CLI::App &cmd, RunOptions &o) {
                  "default) or cuda (copied to the GPU first, as a CUDA "
                  "tensor an app passes; rank-0 inputs stay on the CPU)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
+  cmd.add_flag("--warm-at-load", o.warmAtLoad,
+               "Call every entry point once at load, on zeros shaped by "
+               "--dim (LoadOptions::warmup), so that the first call finds "
+               "the GPU's memory and libraries and oneDNN's primitives "
+               "ready");
 }
 
-void applyDevice(const RunOptions &o, LoadOptions &load) {
-  if (!o.device.empty())
-    load.device = o.device == "cuda" ? Device::CUDA : Device::CPU;
-}
 
 void addRunOptions(CLI::App &cmd, RunOptions &o) {
   addInputOptions(cmd, o);
@@ -144,6 +145,23 @@ const EntryInfo *chooseEntry(const Model &model, const RunOptions &o) {
 
 namespace {
 
+/// One --dim flag, SYMBOL=SIZE; false after printing why it is malformed.
+bool parseDim(const std::string &flag, std::string &name, int64_t &size) {
+  std::string value;
+  char *end = nullptr;
+  long long parsed = 0;
+  errno = 0;
+  if (splitAssignment(flag, name, value))
+    parsed = std::strtoll(value.c_str(), &end, 10);
+  if (!end || end == value.c_str() || *end != '\0' || parsed < 0 ||
+      errno == ERANGE) {
+    error("--dim {}: expected SYMBOL=SIZE with a size >= 0, e.g. N=8", flag);
+    return false;
+  }
+  size = parsed;
+  return true;
+}
+
 /// Parses --dim; every symbol must be one of the entry's.
 bool parseDims(const RunOptions &o, const EntryInfo &entry,
                std::map<std::string, int64_t> &dims) {
@@ -153,17 +171,10 @@ bool parseDims(const RunOptions &o, const EntryInfo &entry,
       if (!dim.symbol.empty())
         symbols.insert(escaped(dim.symbol));
   for (const std::string &d : o.dims) {
-    std::string name, value;
-    char *end = nullptr;
-    long long size = 0;
-    errno = 0;
-    if (splitAssignment(d, name, value))
-      size = std::strtoll(value.c_str(), &end, 10);
-    if (!end || end == value.c_str() || *end != '\0' || size < 0 ||
-        errno == ERANGE) {
-      error("--dim {}: expected SYMBOL=SIZE with a size >= 0, e.g. N=8", d);
+    std::string name;
+    int64_t size;
+    if (!parseDim(d, name, size))
       return false;
-    }
     if (!symbols.count(escaped(name))) {
       error("--dim {}: no input of '{}' has a dim named '{}'; {}", d,
             escaped(entry.name), name,
@@ -199,6 +210,21 @@ bool checkDimsAgree(const ValueInfo &arg, const std::string &source,
 }
 
 } // namespace
+
+bool applyLoadOptions(const RunOptions &o, LoadOptions &load) {
+  if (!o.device.empty())
+    load.device = o.device == "cuda" ? Device::CUDA : Device::CPU;
+  load.warmup = o.warmAtLoad;
+  if (o.warmAtLoad)
+    for (const std::string &d : o.dims) {
+      std::string name;
+      int64_t size;
+      if (!parseDim(d, name, size))
+        return false;
+      load.warmupDims[name] = size;
+    }
+  return true;
+}
 
 int gatherInputs(const RunOptions &o, const EntryInfo &entry,
                  std::vector<Tensor> &inputs) {
@@ -325,7 +351,8 @@ int run(const RunOptions &o) {
     }
   }
   LoadOptions options;
-  applyDevice(o, options);
+  if (!applyLoadOptions(o, options))
+    return 2;
   Result<Model> model = Model::load(o.archive, options);
   if (!model) {
     error("{}", model.error().message);

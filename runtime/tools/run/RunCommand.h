@@ -27,11 +27,13 @@ struct RunOptions {
   std::string outputDir;
   std::string device;           // --device: whose code runs (cpu, cuda)
   std::string inputsOn = "cpu"; // --inputs-on: where the inputs are made
+  bool warmAtLoad = false;      // --warm-at-load: LoadOptions::warmup
 };
 
 struct LoadOptions;
-/// Sets `load` to what --device asks for.
-void applyDevice(const RunOptions &options, LoadOptions &load);
+/// Sets `load` to what --device and --warm-at-load (with --dim) ask for;
+/// false after printing why a --dim is malformed.
+bool applyLoadOptions(const RunOptions &options, LoadOptions &load);
 
 /// Adds the archive positional, --entry, --input and --dim to `cmd`.
 void addInputOptions(CLI::App &cmd, RunOptions &options);
