@@ -50,22 +50,28 @@ def model(stem, cls, kwargs, shape):
     return make
 
 
-# label, archive, kiln-run --dim values, eager builder, memory-bound?
+# label, archive, kiln-run --dim values, eager builder, memory-bound?, and
+# whether both sides may use TF32 (the archive compiled with --allow-tf32).
 WORKLOADS = [
     ("myfun tanh(x*x), x[64M]", "myfun.O2.kiln", {"N": 64 << 20},
-     seed_function("myfun", 64 << 20), True),
+     seed_function("myfun", 64 << 20), True, False),
     ("func 10 squarings, x[1024]", "func.O2.kiln", {"N": 1024},
-     seed_function("func", 1024), False),
+     seed_function("func", 1024), False, False),
     ("MLP 784-1024-1024-10 b4096", "mlp_bench.kiln", {"B": 4096},
-     model("mlp", "MLP", {"sizes": (784, 1024, 1024)}, [4096, 784]), False),
+     model("mlp", "MLP", {"sizes": (784, 1024, 1024)}, [4096, 784]), False,
+     False),
     ("GPT block d256 h8 b32 t512", "block_bench.kiln", {"B": 32, "T": 512},
      model("transformer_block", "Block",
            {"n_embd": 256, "n_head": 8, "block_size": 512}, [32, 512, 256]),
-     False),
+     False, False),
     ("ResNet block 64->128 s2 b32 56x56", "resnet_bench.kiln", {"B": 32},
      model("resnet_block", "BasicBlock",
            {"in_planes": 64, "planes": 128, "stride": 2}, [32, 64, 56, 56]),
-     False),
+     False, False),
+    ("ResNet block, TF32 on both sides", "resnet_bench_tf32.kiln", {"B": 32},
+     model("resnet_block", "BasicBlock",
+           {"in_planes": 64, "planes": 128, "stride": 2}, [32, 64, 56, 56]),
+     False, True),
 ]
 ITERATIONS = 50
 
@@ -104,17 +110,17 @@ def kiln_bench(out, archive, entry, dims, warm_at_load=False):
 def main(out):
     os.environ["PYTORCH_JIT"] = "0"
     import torch
-    eager_like_kiln()
     print("GPU: %s, PyTorch %s" % (torch.cuda.get_device_name(0),
                                    torch.__version__))
     rows = []
-    for label, archive, dims, make, roofline in WORKLOADS:
+    for label, archive, dims, make, roofline, tf32 in WORKLOADS:
+        eager_like_kiln(tf32)
         fn, inputs = make(out)
         x = inputs[0]
         with torch.no_grad():
             eager = time_torch(lambda: fn(*inputs))
         # A model's entry is its forward; a seed file's, its function.
-        entry = "forward" if archive.endswith("_bench.kiln") else \
+        entry = "forward" if "_bench" in archive else \
             archive.split(".")[0]
         k = kiln_bench(out, archive, entry, dims)
         warm = kiln_bench(out, archive, entry, dims, warm_at_load=True)

@@ -305,6 +305,8 @@ std::string buildManifest(
         {"cubins", cubins},
         {"libraries", cuda->libraries},
         {"host", codeObjects(inputs.cudaHost, true, inputs.optLevel)}};
+    if (cuda->allowTf32)
+      manifest["targets"]["cuda"]["allow_tf32"] = true;
     // The CUDA lowering adds other checks than the CPU's, so with both its
     // tables may differ from the top-level (CPU) ones.
     const CpuArtifacts *host = inputs.cudaHost.front();

@@ -32,6 +32,8 @@ struct CudaKernels {
   /// The GPU libraries the host code calls ("cublas", "cudnn"), which the runtime
   /// loads and warms at load rather than in the first call.
   std::vector<std::string> libraries;
+  /// --allow-tf32: the libraries may compute f32 products with TF32.
+  bool allowTf32 = false;
 };
 
 /// Lowers `module` (kiln IR with weights as arguments) in place to CUDA host

@@ -8,7 +8,8 @@
 // view (x.t(), a Linear's weight) is the matrix itself (op T). Batch dims
 // go to cublasSgemmStridedBatched when they merge into one stride, and to
 // cublasSgemmBatched, with every product's addresses, when they do not; a
-// broadcast operand has batch stride 0. Each matmul is one cuBLAS call.
+// broadcast operand has batch stride 0. Each matmul is one cuBLAS call, in
+// f32 (TF32 only for an archive compiled with --allow-tf32).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,7 @@ using Handle = struct cublasContext *;
 using Status = int; // cublasStatus_t; 0 is CUBLAS_STATUS_SUCCESS
 constexpr int kOpN = 0, kOpT = 1; // cublasOperation_t
 constexpr int kDefaultMath = 0;   // CUBLAS_DEFAULT_MATH: no TF32
+constexpr int kTf32Math = 3;      // CUBLAS_TF32_TENSOR_OP_MATH
 
 struct Blas {
   Status (*create)(Handle *);
@@ -79,14 +81,13 @@ const Blas &blas() {
   return b;
 }
 
-/// This thread's cuBLAS handle, bound to `stream`.
+/// This thread's cuBLAS handle, bound to `stream`, its math TF32 when the
+/// running call's archive allows it (one thread may run archives of both
+/// kinds, so it is set per call).
 Handle threadHandle(const Blas &b, cuda::Stream stream, std::string &error) {
   thread_local Handle handle = nullptr;
   if (!handle) {
-    Status s = b.create(&handle);
-    if (s == 0)
-      s = b.setMathMode(handle, kDefaultMath);
-    if (s != 0) {
+    if (Status s = b.create(&handle); s != 0) {
       error = "cannot start cuBLAS (status " + std::to_string(s) + ")";
       handle = nullptr;
       return nullptr;
@@ -94,6 +95,11 @@ Handle threadHandle(const Blas &b, cuda::Stream stream, std::string &error) {
   }
   if (Status s = b.setStream(handle, stream); s != 0) {
     error = "cublasSetStream failed (status " + std::to_string(s) + ")";
+    return nullptr;
+  }
+  int math = currentCallAllowsTf32() ? kTf32Math : kDefaultMath;
+  if (Status s = b.setMathMode(handle, math); s != 0) {
+    error = "cublasSetMathMode failed (status " + std::to_string(s) + ")";
     return nullptr;
   }
   return handle;

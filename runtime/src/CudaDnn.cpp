@@ -10,7 +10,9 @@
 // cudnnTransformTensor.
 //
 // The arithmetic is f32 with FMA math (CUDNN_FMA_MATH): no TF32, as
-// `torch.backends.cudnn.allow_tf32 = False` asks of PyTorch. The algorithm
+// `torch.backends.cudnn.allow_tf32 = False` asks of PyTorch; an archive
+// compiled with --allow-tf32 lets cuDNN use TF32 tensor cores
+// (CUDNN_TENSOR_OP_MATH), as PyTorch's default does. The algorithm
 // is cuDNN's heuristic first choice (cudnnGetConvolutionForwardAlgorithm_v7),
 // as PyTorch picks it with `torch.backends.cudnn.benchmark = False`.
 // Descriptors and the choice are made once per shape, strides and
@@ -46,7 +48,8 @@ constexpr int kFloat = 0;            // CUDNN_DATA_FLOAT
 constexpr int kNchw = 0;             // CUDNN_TENSOR_NCHW
 constexpr int kCrossCorrelation = 1; // CUDNN_CROSS_CORRELATION: torch's conv
 constexpr int kFmaMath = 3;          // CUDNN_FMA_MATH: no TF32
-constexpr int kTensorOpMath = 1, kTensorOpConversion = 2;
+constexpr int kTensorOpMath = 1;     // CUDNN_TENSOR_OP_MATH: TF32 for f32
+constexpr int kTensorOpConversion = 2;
 
 /// cudnnConvolutionFwdAlgoPerf_t.
 struct AlgoPerf {
@@ -213,7 +216,7 @@ Status describe(const Dnn &d, TensorDesc &desc, const View &v) {
 }
 
 std::string buildPlan(Handle h, Plan &p, const View &in, const View &w,
-                      const View &out, const ConvParams &c) {
+                      const View &out, const ConvParams &c, bool tf32) {
   const Dnn &d = p.d;
   Status s;
   if ((s = describe(d, p.in, in)) || (s = describe(d, p.out, out)))
@@ -235,7 +238,7 @@ std::string buildPlan(Handle h, Plan &p, const View &in, const View &w,
                        int(c.strideW), int(c.dilationH), int(c.dilationW),
                        kCrossCorrelation, kFloat)) ||
       (s = d.setGroupCount(p.conv, int(c.groups))) ||
-      (s = d.setMathType(p.conv, kFmaMath)))
+      (s = d.setMathType(p.conv, tf32 ? kTensorOpMath : kFmaMath)))
     return failure(d, "describing the convolution", s);
   AlgoPerf choices[8];
   int count = 0;
@@ -245,8 +248,9 @@ std::string buildPlan(Handle h, Plan &p, const View &in, const View &w,
   for (int i = 0; i < count; ++i) {
     const AlgoPerf &choice = choices[i];
     // The heuristics may still offer a tensor-core (TF32) algorithm.
-    if (choice.status != 0 || choice.mathType == kTensorOpMath ||
-        choice.mathType == kTensorOpConversion)
+    if (choice.status != 0 ||
+        (!tf32 && (choice.mathType == kTensorOpMath ||
+                   choice.mathType == kTensorOpConversion)))
       continue;
     if (d.workspaceSize(h, p.in, p.filter, p.conv, p.out, choice.algo,
                         &p.workspace) != 0)
@@ -254,7 +258,9 @@ std::string buildPlan(Handle h, Plan &p, const View &in, const View &w,
     p.algo = choice.algo;
     return "";
   }
-  return "conv2d: cuDNN has no f32 algorithm without TF32 for these shapes";
+  return tf32 ? "conv2d: cuDNN has no f32 algorithm for these shapes"
+              : "conv2d: cuDNN has no f32 algorithm without TF32 for these "
+                "shapes";
 }
 
 /// Plans live as long as the process: they are kept in a map that is never
@@ -262,12 +268,14 @@ std::string buildPlan(Handle h, Plan &p, const View &in, const View &w,
 /// the driver may have gone.
 std::shared_ptr<const Plan> planFor(Handle h, const Dnn &d, const View &in,
                                     const View &w, const View &out,
-                                    const ConvParams &c, std::string &error) {
+                                    const ConvParams &c, bool tf32,
+                                    std::string &error) {
   static std::mutex mutex;
   static auto *plans =
       new std::map<std::vector<int64_t>, std::shared_ptr<const Plan>>();
-  std::vector<int64_t> key = {c.strideH, c.strideW,   c.padH,     c.padW,
-                              c.dilationH, c.dilationW, c.groups};
+  std::vector<int64_t> key = {c.strideH,   c.strideW,   c.padH,
+                              c.padW,      c.dilationH, c.dilationW,
+                              c.groups,    tf32};
   for (const View *v : {&in, &w, &out}) {
     key.insert(key.end(), v->sizes.begin(), v->sizes.end());
     key.insert(key.end(), v->strides.begin(), v->strides.end());
@@ -278,7 +286,7 @@ std::shared_ptr<const Plan> planFor(Handle h, const Dnn &d, const View &in,
       return found->second;
   }
   auto plan = std::make_shared<Plan>(d);
-  error = buildPlan(h, *plan, in, w, out, c);
+  error = buildPlan(h, *plan, in, w, out, c, tf32);
   if (!error.empty())
     return nullptr;
   std::lock_guard<std::mutex> lock(mutex);
@@ -348,7 +356,8 @@ std::string cudaConv2d(const kiln_unranked_memref &inputm,
       d.destroyTensor(desc);
     return s ? failure(d, "cudnnSetTensor", s) : "";
   }
-  std::shared_ptr<const Plan> plan = planFor(h, d, in, w, out, c, error);
+  std::shared_ptr<const Plan> plan =
+      planFor(h, d, in, w, out, c, currentCallAllowsTf32(), error);
   if (!plan)
     return error;
   const cuda::Driver *driver = cuda::driver(error);

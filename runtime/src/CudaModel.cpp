@@ -46,6 +46,7 @@ std::unique_ptr<CudaModel> CudaModel::load(
     return nullptr;
   cuda::currentContext();
   std::unique_ptr<CudaModel> model(new CudaModel);
+  model->tf32 = target.allowTf32;
   const std::string &arch = cuda::deviceArch();
   std::string code;
   for (const auto &[cubinArch, file] : target.cubins)
@@ -232,6 +233,10 @@ cuda::Stream currentCudaStream() {
 }
 
 bool inCudaCall() { return currentCall != nullptr; }
+
+bool currentCallAllowsTf32() {
+  return currentCall && currentCall->model.allowTf32();
+}
 
 void releaseDeviceBuffer(void *ptr) {
   // The call that made it has synchronized, so no work of kiln's uses it.

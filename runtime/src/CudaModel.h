@@ -34,6 +34,7 @@ struct CudaTarget {
   std::string ptxArch, ptxFile;
   std::vector<std::pair<std::string, std::string>> cubins; // arch, entry
   std::vector<std::string> libraries; // "cublas": loaded and warmed at load
+  bool allowTf32 = false; // --allow-tf32: cuBLAS and cuDNN may use TF32
   /// The host code's print formats and run-time check sites.
   std::vector<std::string> strings;
   std::vector<Site> sites;
@@ -57,6 +58,8 @@ public:
   const std::vector<void *> &weights() const { return deviceWeights; }
   /// What was loaded: "cubin sm_90", or "PTX sm_80, compiled for sm_100".
   const std::string &code() const { return loaded; }
+  /// Whether the archive was compiled with --allow-tf32.
+  bool allowTf32() const { return tf32; }
 
 private:
   CudaModel() = default;
@@ -64,6 +67,7 @@ private:
   std::vector<std::pair<std::string, cuda::Function>> kernels;
   std::vector<void *> deviceWeights;
   std::string loaded;
+  bool tf32 = false;
 };
 
 /// One call's work on the GPU, on the calling thread's stream. While it
@@ -107,6 +111,8 @@ void releaseDeviceBuffer(void *ptr);
 
 /// The stream of the running CUDA call; null when none is running.
 cuda::Stream currentCudaStream();
+/// Whether the running CUDA call's archive allows TF32 (--allow-tf32).
+bool currentCallAllowsTf32();
 
 /// kiln_host_api's device functions; they raise through the running call.
 void *cudaDeviceAlloc(uint64_t bytes);

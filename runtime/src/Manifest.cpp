@@ -208,6 +208,11 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
       if (cuda.contains("libraries"))
         target.libraries =
             cuda.at("libraries").get<std::vector<std::string>>();
+      if (cuda.contains("allow_tf32")) {
+        if (!cuda.at("allow_tf32").is_boolean())
+          return "corrupt manifest: targets.cuda.allow_tf32 is not a boolean";
+        target.allowTf32 = cuda.at("allow_tf32").get<bool>();
+      }
       for (const json &cubin : cuda.at("cubins"))
         target.cubins.push_back({cubin.at("arch").get<std::string>(),
                                  cubin.at("file").get<std::string>()});

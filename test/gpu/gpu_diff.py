@@ -43,6 +43,17 @@ FILES = {
     "test/snippets/chunk_loop.py": None,
     "test/snippets/chunk_loop_dynamic.py": None,
 }
+# Modules compiled a third time, with --allow-tf32 (at -O2), and compared
+# with eager PyTorch allowing TF32 too. TF32 rounds each product's inputs
+# to a 10-bit mantissa (a relative error up to 2^-11 each), and the two
+# sides need not pick the same algorithm, so their results differ by up to
+# ~1e-3 of the sums of |products|, which for these layers (inputs and
+# weights below 1) stays well under TF32_TOLERANCE.
+TF32_MODULES = [
+    ("examples/models/mlp.py", "MLP"),
+    ("examples/models/lenet.py", "Net"),
+]
+TF32_TOLERANCE = 1e-2  # rtol and atol
 # Files run at the CPU test's dim sets only: chunk_loop_dynamic's
 # x.chunk(4) must give 4 pieces, which a first dim of 3 or 67 (the GPU's
 # extra dim sets) does not; kiln refuses the fewer pieces PyTorch would
@@ -70,14 +81,18 @@ MODULES = [
     ("test/snippets/constructs.py", "Derived"),
 ]
 # The models bench/gpu_bench.py times, at the issue's sizes, with random
-# weights: (archive, file, class, --init-arg values, --arg spec).
+# weights: (archive, file, class, --init-arg values, --arg spec, other
+# flags).
 BENCH_MODELS = [
     ("mlp_bench", "examples/models/mlp.py", "MLP",
-     ["sizes=(784, 1024, 1024)"], "x=f32[B,784]"),
+     ["sizes=(784, 1024, 1024)"], "x=f32[B,784]", []),
     ("block_bench", "examples/models/transformer_block.py", "Block",
-     ["n_embd=256", "n_head=8", "block_size=512"], "x=f32[B,T,256]"),
+     ["n_embd=256", "n_head=8", "block_size=512"], "x=f32[B,T,256]", []),
     ("resnet_bench", "examples/models/resnet_block.py", "BasicBlock",
-     ["in_planes=64", "planes=128", "stride=2"], "x=f32[B,64,56,56]"),
+     ["in_planes=64", "planes=128", "stride=2"], "x=f32[B,64,56,56]", []),
+    ("resnet_bench_tf32", "examples/models/resnet_block.py", "BasicBlock",
+     ["in_planes=64", "planes=128", "stride=2"], "x=f32[B,64,56,56]",
+     ["--allow-tf32"]),
 ]
 # Large dims as well as the CPU test's small ones: a kernel then has many
 # blocks, and a partial last block.
@@ -133,13 +148,16 @@ def prepare(build_dir, out):
                                       "device": device, "inputs": inputs})
     for rel, cls in MODULES:
         cases += prepare_module(build_dir, out, root, rel, cls)
-    for name, rel, cls, init_args, spec in BENCH_MODELS:
+    for rel, cls in TF32_MODULES:
+        cases += prepare_module(build_dir, out, root, rel, cls, tf32=True)
+    for name, rel, cls, init_args, spec, flags in BENCH_MODELS:
         shutil.copy(os.path.join(root, rel), os.path.join(out, "src"))
         subprocess.run([os.path.join(build_dir, "bin", "kiln"), "compile",
                         os.path.join(root, rel), "--entry", cls,
                         "--random-weights", "--arg", spec, "--target=cuda",
                         "-o", os.path.join(out, "archives", name + ".kiln")]
-                       + ["--init-arg=" + a for a in init_args], check=True)
+                       + ["--init-arg=" + a for a in init_args] + flags,
+                       check=True)
     with open(os.path.join(out, "cases.json"), "w") as f:
         json.dump(cases, f, indent=1)
     shutil.copy(os.path.join(build_dir, "bin", "kiln-run"),
@@ -182,9 +200,10 @@ def save_input(out, array):
     return file
 
 
-def prepare_module(build_dir, out, root, rel, cls):
+def prepare_module(build_dir, out, root, rel, cls, tf32=False):
     """Compiles the nn.Module `cls` of `rel` with run_model.py's weights,
-    saved for kiln as safetensors and for the GPU side as .npz."""
+    saved for kiln as safetensors and for the GPU side as .npz; with
+    `tf32`, at -O2 with --allow-tf32 only."""
     import numpy as np
     import run_eager
     import run_model
@@ -203,12 +222,14 @@ def prepare_module(build_dir, out, root, rel, cls):
     np.savez(os.path.join(out, npz),
              **{k: v.numpy() for k, v in model.state_dict().items()})
     cases = []
-    for opt in OPT_LEVELS:
-        archive = "archives/%s.O%d.kiln" % (unit, opt)
+    for opt in [2] if tf32 else OPT_LEVELS:
+        archive = "archives/%s.O%d%s.kiln" % (unit, opt,
+                                             ".tf32" if tf32 else "")
         subprocess.run([os.path.join(build_dir, "bin", "kiln"), "compile",
                         path, "--entry", cls, "--weights", weights,
                         TARGETS[opt], "-O%d" % opt, "-o",
-                        os.path.join(out, archive)], check=True)
+                        os.path.join(out, archive)] +
+                       (["--allow-tf32"] if tf32 else []), check=True)
         for name, spec, funcdef in run_model.entry_methods(source, cls, path):
             params = [a.arg for a in funcdef.args.args if a.arg != "self"]
             for k, dims in enumerate(run_eager.DIM_SETS):
@@ -220,7 +241,8 @@ def prepare_module(build_dir, out, root, rel, cls):
                     cases.append({"file": stem, "entry": name, "opt": opt,
                                   "dims": k, "archive": archive,
                                   "device": device, "inputs": inputs,
-                                  "module": cls, "weights": npz})
+                                  "module": cls, "weights": npz,
+                                  "tf32": tf32})
     return cases
 
 
@@ -292,12 +314,13 @@ def runtime_env(out):
     return dict(os.environ, LD_LIBRARY_PATH=":".join(dirs))
 
 
-def eager_like_kiln():
+def eager_like_kiln(tf32=False):
     """Eager PyTorch computing as kiln does: f32 products and convolutions
-    without TF32 (PyTorch's default allows it for cuDNN's convolutions)."""
+    without TF32 (PyTorch's default allows it for cuDNN's convolutions), or
+    with it, as an archive compiled with --allow-tf32."""
     import torch
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    torch.backends.cudnn.allow_tf32 = tf32
 
 
 def check(out):
@@ -305,7 +328,8 @@ def check(out):
     # Eager functions: the decorator becomes the identity.
     os.environ["PYTORCH_JIT"] = "0"
     import torch
-    eager_like_kiln()
+    import run_kiln
+    default_tolerance = (run_kiln.RTOL, run_kiln.ATOL)
     print("GPU: %s, PyTorch %s" % (torch.cuda.get_device_name(0),
                                    torch.__version__))
     with open(os.path.join(out, "cases.json")) as f:
@@ -320,8 +344,13 @@ def check(out):
             modules[unit] = load_eager(out, case["file"])
             if "module" in case:
                 modules[unit] = build_module(out, modules[unit], case)
-        label = "%s.%s -O%d dims#%d inputs on %s" % (
-            unit, case["entry"], case["opt"], case["dims"], case["device"])
+        tf32 = case.get("tf32", False)
+        label = "%s.%s -O%d%s dims#%d inputs on %s" % (
+            unit, case["entry"], case["opt"], " --allow-tf32" if tf32 else "",
+            case["dims"], case["device"])
+        eager_like_kiln(tf32)
+        run_kiln.RTOL, run_kiln.ATOL = ((TF32_TOLERANCE, TF32_TOLERANCE)
+                                        if tf32 else default_tolerance)
         with tempfile.TemporaryDirectory() as work:
             try:
                 problem, diff = check_case(out, case, modules[unit], work)

@@ -26,6 +26,7 @@ struct CompileOptions {
   std::string targetFeatures;     // --target-features: +avx2,-avx512f
   std::string target = "cpu";     // --target: cpu or cuda
   std::string cudaArchs;          // --cuda-arch: sm_80,sm_90 by default
+  bool allowTf32 = false;         // --allow-tf32: TF32 in cuBLAS and cuDNN
   // Watching and steering the kiln-level pass pipeline.
   std::string passes; // --passes: replaces the -O pipeline
   bool printIRAfterAll = false;

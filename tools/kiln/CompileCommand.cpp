@@ -86,6 +86,12 @@ CLI::App *addCompileCommand(CLI::App &app, CompileOptions &o) {
                               "GPUs compile when loading; default: ") +
                       kDefaultCudaArchs)
       ->type_name("sm_NN[,sm_NN...]");
+  cmd->add_flag("--allow-tf32", o.allowTf32,
+                "Let the GPU's f32 matmuls and convolutions (cuBLAS, cuDNN) use "
+                "TF32 tensor cores, which round their inputs to a 10-bit "
+                "mantissa, as torch.backends.cuda.matmul.allow_tf32 and "
+                "torch.backends.cudnn.allow_tf32 do; off by default, as "
+                "PyTorch's matmul; needs --target=cuda");
   cmd->add_option("--target-features", o.targetFeatures,
                   "Add (+) or remove (-) CPU features from every --target-cpu, "
                   "with what they imply, e.g. +avx2,-avx512f")
@@ -392,6 +398,8 @@ static std::string checkCudaOptions(const CompileOptions &o,
   if (!hasTarget(o, "cuda")) {
     if (!o.cudaArchs.empty())
       return "--cuda-arch needs --target=cuda";
+    if (o.allowTf32)
+      return "--allow-tf32 needs --target=cuda";
     if (o.emit == "ptx")
       return "--emit=ptx needs --target=cuda";
     return "";
@@ -593,6 +601,7 @@ static bool compileCodeObjects(const CompileOptions &o,
           if (!compileKernels(m, o.optLevel, cudaArchs, request.instrument,
                               made, why))
             return false;
+          made.allowTf32 = o.allowTf32;
           if (i == 0)
             code.kernels = std::move(made);
           return true;

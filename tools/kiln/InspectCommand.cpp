@@ -197,9 +197,11 @@ void printCudaTarget(const nlohmann::json &cuda) {
     archs += " " + escaped(cubin.at("arch").get<std::string>());
   for (const auto &kernel : cuda.at("kernels"))
     kernels += " " + escaped(kernel.get<std::string>());
-  fmt::print("target: cuda, cubins{}, PTX {}, {} kernels:{}\n", archs,
+  bool tf32 = cuda.contains("allow_tf32") && cuda.at("allow_tf32") == true;
+  fmt::print("target: cuda, cubins{}, PTX {}{}, {} kernels:{}\n", archs,
              escaped(cuda.at("ptx").at("arch").get<std::string>()),
-             cuda.at("kernels").size(), kernels);
+             tf32 ? ", TF32 allowed" : "", cuda.at("kernels").size(),
+             kernels);
   printCpuTargets(cuda.at("host"), "  host code:");
   if (cuda.contains("libraries") && !cuda.at("libraries").empty()) {
     std::string libraries;
