@@ -138,17 +138,6 @@ void kiln::cuda::buildKernel(scf::ParallelOp loop, int64_t threadsPerPoint,
   Value block = launch.getBlockIds().x, thread = launch.getThreadIds().x;
   Value first = k.create<arith::MulIOp>(
       loc, block, k.create<arith::ConstantIndexOp>(loc, pointsPerBlock));
-  if (threadsPerPoint > 1) {
-    Value perPoint = k.create<arith::ConstantIndexOp>(loc, threadsPerPoint);
-    Value point = k.create<arith::AddIOp>(
-        loc, first, k.create<arith::DivUIOp>(loc, thread, perPoint));
-    Value lane = k.create<arith::RemUIOp>(loc, thread, perPoint);
-    IRMapping mapping =
-        guardPoint(k, loc, loop, point, total, extents, dividers);
-    fillBody(k, mapping, lane);
-    loop.erase();
-    return;
-  }
   // Point j of a thread is the block's (j * threads + thread): each of the
   // thread's loads is coalesced with its neighbours' in the warp.
   auto pointOf = [&](OpBuilder &at, int64_t j) {
@@ -158,33 +147,40 @@ void kiln::cuda::buildKernel(scf::ParallelOp loop, int64_t threadsPerPoint,
             loc, thread,
             at.create<arith::ConstantIndexOp>(loc, j * kThreadsPerBlock)));
   };
-  if (pointsPerThread == 1) {
+  if (threadsPerPoint > 1) {
+    Value perPoint = k.create<arith::ConstantIndexOp>(loc, threadsPerPoint);
+    Value point = k.create<arith::AddIOp>(
+        loc, first, k.create<arith::DivUIOp>(loc, thread, perPoint));
+    Value lane = k.create<arith::RemUIOp>(loc, thread, perPoint);
+    IRMapping mapping =
+        guardPoint(k, loc, loop, point, total, extents, dividers);
+    fillBody(k, mapping, lane);
+  } else if (pointsPerThread == 1) {
     IRMapping mapping =
         guardPoint(k, loc, loop, pointOf(k, 0), total, extents, dividers);
     fillBody(k, mapping, Value());
-    loop.erase();
-    return;
-  }
-  // Every block but the last has all its points: their bodies run
-  // unguarded, side by side, so that the loads of all of them are in flight
-  // at once. The last block guards each point.
-  Value end = k.create<arith::AddIOp>(
-      loc, first, k.create<arith::ConstantIndexOp>(loc, pointsPerBlock));
-  Value full =
-      k.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, end, total);
-  auto split = k.create<scf::IfOp>(loc, full, /*withElse=*/true);
-  OpBuilder whole = OpBuilder::atBlockBegin(split.thenBlock());
-  SmallVector<IRMapping> mappings;
-  for (int64_t j = 0; j < pointsPerThread; ++j)
-    mappings.push_back(
-        mapPoint(whole, loc, loop, pointOf(whole, j), extents, dividers));
-  fillBody(whole, mappings, Value());
-  OpBuilder tail = OpBuilder::atBlockBegin(split.elseBlock());
-  for (int64_t j = 0; j < pointsPerThread; ++j) {
-    OpBuilder guarded = tail;
-    IRMapping mapping = guardPoint(guarded, loc, loop, pointOf(tail, j), total,
-                                   extents, dividers);
-    fillBody(guarded, mapping, Value());
+  } else {
+    // Every block but the last has all its points: their bodies run
+    // unguarded, side by side, so that the loads of all of them are in
+    // flight at once. The last block guards each point.
+    Value end = k.create<arith::AddIOp>(
+        loc, first, k.create<arith::ConstantIndexOp>(loc, pointsPerBlock));
+    Value full =
+        k.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, end, total);
+    auto split = k.create<scf::IfOp>(loc, full, /*withElse=*/true);
+    OpBuilder whole = OpBuilder::atBlockBegin(split.thenBlock());
+    SmallVector<IRMapping> mappings;
+    for (int64_t j = 0; j < pointsPerThread; ++j)
+      mappings.push_back(
+          mapPoint(whole, loc, loop, pointOf(whole, j), extents, dividers));
+    fillBody(whole, mappings, Value());
+    OpBuilder tail = OpBuilder::atBlockBegin(split.elseBlock());
+    for (int64_t j = 0; j < pointsPerThread; ++j) {
+      OpBuilder guarded = tail;
+      IRMapping mapping = guardPoint(guarded, loc, loop, pointOf(tail, j),
+                                     total, extents, dividers);
+      fillBody(guarded, mapping, Value());
+    }
   }
   loop.erase();
 }

@@ -4,7 +4,9 @@
 // does the loop-level work. By the time this runs, the conversion has
 // lowered each group's ops to linalg.generic ops inside the group, so the
 // group is the fusion's scope: ops in different groups, or outside any, are
-// never merged, exactly as the kiln IR shows.
+// never merged, exactly as the kiln IR shows. (The GPU's untiled lowering
+// is the exception: there a shared elementwise value is recomputed by each
+// op that reads it, across groups too; see FuseProducer.)
 //
 // Fusing a producer that feeds two operands of one consumer (x * x) would
 // copy the producer's computation once per operand; ten squarings would
@@ -67,6 +69,12 @@ static bool isCheapToRecompute(Operation *producer) {
   return true;
 }
 
+/// Whether `user` is a linalg op of `consumer`'s group other than itself.
+static bool isGroupReader(Operation *user, Operation *consumer) {
+  return user != consumer && isa<linalg::LinalgOp>(user) &&
+         user->getBlock() == consumer->getBlock();
+}
+
 /// Whether fusing `operand`'s producer into its consumer would compute the
 /// producer twice: another linalg op of the group reads the same result
 /// and the producer is not cheap. (A reader after the group takes the
@@ -74,11 +82,6 @@ static bool isCheapToRecompute(Operation *producer) {
 /// readers of one value end up in one op anyway (their inputs merge); a
 /// reduction and the op after it (softmax's sum and division, both
 /// reading exp) never do.
-static bool isGroupReader(Operation *user, Operation *consumer) {
-  return user != consumer && isa<linalg::LinalgOp>(user) &&
-         user->getBlock() == consumer->getBlock();
-}
-
 static bool wouldRecompute(OpOperand *operand) {
   Operation *consumer = operand->getOwner();
   Operation *producer = operand->get().getDefiningOp();
