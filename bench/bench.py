@@ -26,6 +26,12 @@ calls of Model::run (C++ has no call overhead to average away). Ratios
 above 1 mean kiln is faster. kiln's first call is reported twice: after a
 plain load, and after a load with `--warm-at-load` (LoadOptions::warmup,
 one call on zeros at load, which builds oneDNN's primitives).
+
+Compute-bound workloads (those with `flops`) get a second table: each
+engine's GFLOP/s, and kiln's share of the peak, which is one core's
+multiply-add rate (bench/peak_fma.cpp, measured before the timings: its
+widest vectors, twelve independent chains in registers) times the thread
+count.
 """
 import argparse
 import json
@@ -220,6 +226,35 @@ def table(threads, results, names):
                   r["kiln_first"], r["kiln_warm_first"]))
 
 
+def peak_fma():
+    """One core's peak f32 multiply-add rate (bench/peak_fma.cpp)."""
+    proc = subprocess.run([os.environ["KILN_PEAK_FMA"]], capture_output=True,
+                          text=True, check=True)
+    return json.loads(proc.stdout)
+
+
+def gemm_table(threads, results, ws, peak):
+    """The compute-bound workloads' speed against the cores' peak: one
+    core's measured rate times the thread count."""
+    if not ws:
+        return
+    roof = peak["gflops"] * threads
+    print("\nCompute-bound, %d thread%s: GFLOP/s and share of the peak "
+          "(%.0f GFLOP/s: %s multiply-adds, %.1f per core, measured)\n" % (
+              threads, "" if threads == 1 else "s", roof, peak["isa"],
+              peak["gflops"]))
+    print("| workload | eager | TorchScript | ONNX Runtime | kiln | "
+          "kiln / peak |")
+    print("|---|---|---|---|---|---|")
+    for w in ws:
+        r = results[w.name]
+        rate = {k: w.flops / r[k] / 1e3 for k in
+                ("eager", "torchscript", "ort", "kiln")}
+        print("| %s | %.1f | %.1f | %.1f | %.1f | %.0f%% |" % (
+            w.name, rate["eager"], rate["torchscript"], rate["ort"],
+            rate["kiln"], 100 * rate["kiln"] / roof))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threads", default="1,%d" % os.cpu_count(),
@@ -242,12 +277,14 @@ def main():
     ws = selected(workloads(), args.only)
     prepare(args.work, ws)
     counts = sorted({int(t) for t in args.threads.split(",")})
+    peak = peak_fma()
     for threads in counts:
         results = {w.name: {} for w in ws}
         for mode in ("python", "script", "kiln"):
             for name, r in run_child(args, mode, threads).items():
                 results[name].update(r)
         table(threads, results, [w.name for w in ws])
+        gemm_table(threads, results, [w for w in ws if w.flops], peak)
 
 
 if __name__ == "__main__":

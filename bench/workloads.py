@@ -38,6 +38,11 @@ def softmax_rows(x: Tensor) -> Tensor:
     return torch.softmax(x, -1)
 
 
+@torch.jit.script
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    return a @ b
+
+
 # examples/seed/rnn.py without its print.
 @torch.jit.script
 def rnn(x: Tensor, h: Tensor, W_h: Tensor, U_h: Tensor, W_y: Tensor,
@@ -50,14 +55,18 @@ def rnn(x: Tensor, h: Tensor, W_h: Tensor, U_h: Tensor, W_y: Tensor,
 
 
 class Workload:
-    """`obj` to compile, its parameters' names in order, their shapes, and
-    `memory_bound`: whether a plain copy of its input is its roofline."""
+    """`obj` to compile, its parameters' names in order, their shapes,
+    `memory_bound`: whether a plain copy of its input is its roofline, and
+    `flops`: the floating-point operations of a compute-bound call, whose
+    roofline is the core's peak multiply-add rate."""
 
-    def __init__(self, name, obj, shapes, memory_bound=False, inputs=None):
+    def __init__(self, name, obj, shapes, memory_bound=False, inputs=None,
+                 flops=None):
         self.name = name
         self.obj = obj
         self.shapes = shapes  # {param: [sizes]}, in the call's order
         self.memory_bound = memory_bound
+        self.flops = flops
         self._inputs = inputs
 
     def inputs(self):
@@ -104,4 +113,6 @@ def workloads():
         Workload("GPT block d256 b4 t128",
                  _model(transformer_block.Block, n_embd=256, n_head=8,
                         block_size=128), {"x": [4, 128, 256]}),
+        Workload("matmul 1024x1024x1024", matmul,
+                 {"a": [1024, 1024], "b": [1024, 1024]}, flops=2 * 1024**3),
     ]

@@ -16,8 +16,7 @@
 #include "CudaBlas.h"
 
 #include "CudaModel.h"
-
-#include <dlfcn.h>
+#include "DynamicLibrary.h"
 
 #include <algorithm>
 #include <climits>
@@ -48,24 +47,15 @@ struct Blas {
   std::string error;
 };
 
-template <typename F> bool resolve(void *lib, const char *name, F &slot) {
-  slot = reinterpret_cast<F>(dlsym(lib, name));
-  return slot != nullptr;
-}
-
 const Blas &blas() {
   static Blas b;
   static std::once_flag once;
   std::call_once(once, [] {
     // The toolkit's major versions that kiln's driver API matches, on the
     // loader's path or in the toolkit's usual place.
-    void *lib = nullptr;
-    for (const char *name :
-         {"libcublas.so.13", "libcublas.so.12",
-          "/usr/local/cuda/lib64/libcublas.so.13",
-          "/usr/local/cuda/lib64/libcublas.so.12"})
-      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
-        break;
+    void *lib = openFirst({"libcublas.so.13", "libcublas.so.12",
+                           "/usr/local/cuda/lib64/libcublas.so.13",
+                           "/usr/local/cuda/lib64/libcublas.so.12"});
     if (!lib) {
       b.error = "matmul on the GPU needs cuBLAS (libcublas.so.13 or .12), "
                 "which is not on the library path";

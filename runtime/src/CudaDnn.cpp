@@ -26,8 +26,7 @@
 #include "ConvShape.h"
 #include "CudaDriver.h"
 #include "CudaModel.h"
-
-#include <dlfcn.h>
+#include "DynamicLibrary.h"
 
 #include <climits>
 #include <map>
@@ -91,20 +90,12 @@ struct Dnn {
   std::string error;
 };
 
-template <typename F> bool resolve(void *lib, const char *name, F &slot) {
-  slot = reinterpret_cast<F>(dlsym(lib, name));
-  return slot != nullptr;
-}
-
 const Dnn &dnn() {
   static Dnn d;
   static std::once_flag once;
   std::call_once(once, [] {
-    void *lib = nullptr;
-    for (const char *name :
-         {"libcudnn.so.9", "/usr/local/cuda/lib64/libcudnn.so.9"})
-      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
-        break;
+    void *lib =
+        openFirst({"libcudnn.so.9", "/usr/local/cuda/lib64/libcudnn.so.9"});
     if (!lib) {
       d.error = "conv2d on the GPU needs cuDNN 9 (libcudnn.so.9), which is "
                 "not on the library path";
