@@ -48,6 +48,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -193,6 +194,10 @@ struct KeyHash {
 /// Capacity and drops the least recently used first, since dynamic shapes
 /// could otherwise grow it without bound. Plans are shared, so one that is
 /// dropped while another thread runs it lives until that run ends.
+/// Plans built by every cache since the process started
+/// (kernelPrimitivesBuilt).
+std::atomic<uint64_t> plansBuilt{0};
+
 template <typename Plan> class PlanCache {
 public:
   /// The plan for `key`, built by `build()` on a miss without holding the
@@ -208,6 +213,7 @@ public:
       }
     }
     auto plan = std::make_shared<const Plan>(build());
+    plansBuilt.fetch_add(1, std::memory_order_relaxed);
     std::lock_guard<std::mutex> lock(mutex);
     auto found = index.find(key);
     if (found != index.end())
@@ -609,6 +615,10 @@ bool failed(std::string message) {
 }
 
 } // namespace
+
+uint64_t kernelPrimitivesBuilt() {
+  return plansBuilt.load(std::memory_order_relaxed);
+}
 
 void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
                   const kiln_unranked_memref *out, int64_t site,

@@ -13,6 +13,12 @@
 
 namespace kiln {
 
+/// How many oneDNN plans (a primitive, with the reorders around it) the
+/// kernel library has built in this process: a call whose shapes were seen
+/// before, or warmed up at load (LoadOptions::warmup), builds none.
+/// Exported for the runtime's tests.
+__attribute__((visibility("default"))) uint64_t kernelPrimitivesBuilt();
+
 void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
                   const kiln_unranked_memref *out, int64_t site, int32_t dtype);
 
