@@ -348,7 +348,7 @@ Result<Model> Model::ready(const std::string &name,
     return impl.error();
   Model model(std::move(*impl));
   if (options.warmup)
-    if (Result<bool> warm = warmUp(model, options.warmupDims); !warm)
+    if (Result<void> warm = warmUp(model, options.warmupDims); !warm)
       return loadError(name, warm.error().message, warm.error().kind);
   return model;
 }

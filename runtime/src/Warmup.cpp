@@ -58,7 +58,7 @@ Result<Tensor> zeroInput(const ValueInfo &arg,
 
 } // namespace
 
-Result<bool> warmUp(const Model &model,
+Result<void> warmUp(const Model &model,
                     const std::map<std::string, int64_t> &dims) {
   for (const EntryInfo &entry : model.entries()) {
     auto failed = [&](const Error &error) {
@@ -77,7 +77,7 @@ Result<bool> warmUp(const Model &model,
     if (!outputs)
       return failed(outputs.error());
   }
-  return true;
+  return {};
 }
 
 } // namespace kiln

@@ -12,7 +12,7 @@ namespace kiln {
 /// Calls each entry point of `model` once on zeros, symbolic dims sized by
 /// `dims` (LoadOptions::warmup states the inputs); the error of the first
 /// entry that cannot be called, named.
-Result<bool> warmUp(const Model &model,
+Result<void> warmUp(const Model &model,
                     const std::map<std::string, int64_t> &dims);
 
 } // namespace kiln

@@ -114,7 +114,7 @@ struct LoadOptions {
   /// the first time: the GPU's memory pool grown to a call's needs, the
   /// cuBLAS and cuDNN kernels of its shapes loaded, oneDNN's primitives
   /// built, the code's pages mapped (docs/runtime.md, Warm-up). A symbolic
-  /// dim takes its size from `warmupDims` ({{"B", 32}}); an entry point
+  /// dim takes its size from `warmupDims` ({"B", 32}); an entry point
   /// with a symbol it lacks, or whose call on zeros fails, fails the load.
   bool warmup = false;
   std::map<std::string, int64_t> warmupDims;
