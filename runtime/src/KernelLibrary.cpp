@@ -17,6 +17,11 @@
 // shared by all primitives, which then must run on the thread that built
 // them.)
 //
+// A warm matmul allocates nothing of its own: the thread's views, cache key,
+// oneDNN memory objects and argument map are reused, the memory objects
+// pointed at each call's data (boundFor). oneDNN's execute still allocates
+// its argument table.
+//
 // Convolution lets oneDNN choose its layouts (blocked, such as nChw16c) and
 // reorders into and out of them: on common layers the blocked kernels beat
 // the gemm-based ones for plain layouts by 1.2x (3x3) to 4x (depthwise),
@@ -48,6 +53,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -76,14 +82,20 @@ struct View {
   void *data; // the first element: aligned + offset
 };
 
-View viewOf(const kiln_unranked_memref &memref, size_t element) {
+/// Fills `view` from `memref`. Assigning into an existing view reuses its
+/// vectors' memory, which a warm call needs (see matmul).
+void setView(View &view, const kiln_unranked_memref &memref, size_t element) {
   const kiln_memref *desc = memref.desc;
   int64_t rank = memref.rank;
-  View view;
   view.sizes.assign(desc->dims, desc->dims + rank);
   view.strides.assign(desc->dims + rank, desc->dims + 2 * rank);
   view.data = static_cast<uint8_t *>(desc->aligned) +
               desc->offset * static_cast<int64_t>(element);
+}
+
+View viewOf(const kiln_unranked_memref &memref, size_t element) {
+  View view;
+  setView(view, memref, element);
   return view;
 }
 
@@ -345,9 +357,10 @@ void appendViews(Key &key, std::initializer_list<const View *> views) {
 /// what is wrong with them.
 std::string checkMatmul(const Dims &a, const Dims &b, const Dims &out) {
   size_t rank = out.size();
-  std::string shapes = shapeText(a) + " and " + shapeText(b);
+  // Only on a failure: a call that fits allocates nothing here.
+  auto shapes = [&] { return shapeText(a) + " and " + shapeText(b); };
   if (rank < 2 || a.size() != rank || b.size() != rank)
-    return "matmul: operands " + shapes + " and output " + shapeText(out) +
+    return "matmul: operands " + shapes() + " and output " + shapeText(out) +
            " must have one rank of at least 2";
   if (rank > DNNL_MAX_NDIMS)
     return "matmul: rank " + std::to_string(rank) + " exceeds oneDNN's " +
@@ -358,7 +371,7 @@ std::string checkMatmul(const Dims &a, const Dims &b, const Dims &out) {
     fits =
         fits && (a[d] == 1 || a[d] == out[d]) && (b[d] == 1 || b[d] == out[d]);
   if (!fits)
-    return "matmul: shapes " + shapes + " cannot be multiplied into " +
+    return "matmul: shapes " + shapes() + " cannot be multiplied into " +
            shapeText(out);
   return "";
 }
@@ -375,6 +388,38 @@ MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
   return plan;
 }
 
+/// The calling thread's oneDNN memory objects for one plan's operands and
+/// the argument map that names them. Making a memory object allocates, and
+/// so does a map, so a warm call only points them at its data
+/// (set_data_handle). A few plans per thread are kept, the oldest replaced.
+struct BoundMatmul {
+  std::shared_ptr<const MatmulPlan> plan;
+  memory a, b, out, scratchpad;
+  std::unordered_map<int, memory> args;
+};
+
+BoundMatmul &boundFor(const std::shared_ptr<const MatmulPlan> &plan) {
+  constexpr size_t kSlots = 8;
+  thread_local std::array<BoundMatmul, kSlots> slots;
+  thread_local size_t next = 0;
+  for (BoundMatmul &slot : slots)
+    if (slot.plan == plan)
+      return slot;
+  BoundMatmul &slot = slots[next++ % kSlots];
+  slot.plan = plan;
+  slot.a = bind(plan->a, nullptr);
+  slot.b = bind(plan->b, nullptr);
+  slot.out = bind(plan->out, nullptr);
+  slot.args = {{DNNL_ARG_SRC, slot.a},
+               {DNNL_ARG_WEIGHTS, slot.b},
+               {DNNL_ARG_DST, slot.out}};
+  if (plan->step.scratchpad.get_size() > 0) {
+    slot.scratchpad = bind(plan->step.scratchpad, nullptr);
+    slot.args.emplace(DNNL_ARG_SCRATCHPAD, slot.scratchpad);
+  }
+  return slot;
+}
+
 std::string matmul(const kiln_unranked_memref &am,
                    const kiln_unranked_memref &bm,
                    const kiln_unranked_memref &outm, int32_t dtype) {
@@ -383,8 +428,12 @@ std::string matmul(const kiln_unranked_memref &am,
     return "matmul: the kernel library takes f32 or bf16, not " +
            typeName(dtype);
   size_t element = memory::data_type_size(type);
-  View a = viewOf(am, element), b = viewOf(bm, element),
-       out = viewOf(outm, element);
+  // The thread's views and key, reused: their vectors keep their memory.
+  thread_local View a, b, out;
+  thread_local Key key;
+  setView(a, am, element);
+  setView(b, bm, element);
+  setView(out, outm, element);
   std::string error = checkExtents("matmul", {&a, &b, &out});
   if (error.empty())
     error = checkMatmul(a.sizes, b.sizes, out.sizes);
@@ -405,16 +454,18 @@ std::string matmul(const kiln_unranked_memref &am,
   for (View *view : {&a, &b, &out})
     canonicalizeStrides(*view);
 
-  Key key = {dtype};
+  key.assign(1, dtype);
   appendViews(key, {&a, &b, &out});
   std::shared_ptr<const MatmulPlan> plan =
       library().matmuls.get(key, [&] { return buildMatmul(a, b, out, type); });
-  uint8_t *scratchpad = threadScratch(plan->step.scratchpad.get_size());
-  run(plan->step,
-      {{DNNL_ARG_SRC, bind(plan->a, a.data)},
-       {DNNL_ARG_WEIGHTS, bind(plan->b, b.data)},
-       {DNNL_ARG_DST, bind(plan->out, out.data)}},
-      scratchpad);
+  BoundMatmul &bound = boundFor(plan);
+  bound.a.set_data_handle(a.data);
+  bound.b.set_data_handle(b.data);
+  bound.out.set_data_handle(out.data);
+  if (bound.scratchpad)
+    bound.scratchpad.set_data_handle(
+        threadScratch(plan->step.scratchpad.get_size()));
+  plan->step.primitive.execute(threadStream(), bound.args);
   threadStream().wait();
   return "";
 }
