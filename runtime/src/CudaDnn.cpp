@@ -284,15 +284,19 @@ std::shared_ptr<const Plan> planFor(Handle h, const Dnn &d, const View &in,
   return plans->emplace(std::move(key), std::move(plan)).first->second;
 }
 
-/// "" when every size and stride fits cuDNN's int.
-std::string checkIntRange(std::initializer_list<const View *> views) {
+/// "" when every size, stride and parameter fits cuDNN's int.
+std::string checkIntRange(std::initializer_list<const View *> views,
+                          const ConvParams &c) {
+  bool fits = true;
   for (const View *v : views)
     for (size_t i = 0; i < 4; ++i)
-      if (v->sizes[i] > INT_MAX || v->strides[i] > INT_MAX ||
-          v->strides[i] < 0)
-        return "conv2d: a size or stride over 2^31 - 1, more than cuDNN "
-               "takes";
-  return "";
+      fits = fits && v->sizes[i] <= INT_MAX && v->strides[i] <= INT_MAX &&
+             v->strides[i] >= 0;
+  for (int64_t param : {c.strideH, c.strideW, c.padH, c.padW, c.dilationH,
+                        c.dilationW, c.groups})
+    fits = fits && param <= INT_MAX;
+  return fits ? "" : "conv2d: a size, stride or parameter over 2^31 - 1, "
+                     "more than cuDNN takes";
 }
 
 /// Device scratch on the call's stream, freed when it goes out of scope.
@@ -321,7 +325,7 @@ std::string cudaConv2d(const kiln_unranked_memref &inputm,
   View in = viewOf(inputm), w = viewOf(weightm), out = viewOf(outm);
   std::string error = checkConv2d(in.sizes, w.sizes, out.sizes, c);
   if (error.empty())
-    error = checkIntRange({&in, &w, &out});
+    error = checkIntRange({&in, &w, &out}, c);
   if (!error.empty())
     return error;
   for (int64_t size : out.sizes)

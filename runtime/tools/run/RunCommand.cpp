@@ -67,7 +67,6 @@ void addInputOptions(CLI::App &cmd, RunOptions &o) {
                "ready");
 }
 
-
 void addRunOptions(CLI::App &cmd, RunOptions &o) {
   addInputOptions(cmd, o);
   cmd.add_option("--output", o.outputDir,

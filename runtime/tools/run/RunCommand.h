@@ -35,7 +35,8 @@ struct LoadOptions;
 /// false after printing why a --dim is malformed.
 bool applyLoadOptions(const RunOptions &options, LoadOptions &load);
 
-/// Adds the archive positional, --entry, --input and --dim to `cmd`.
+/// Adds the archive positional, --entry, --input, --dim, --device,
+/// --inputs-on and --warm-at-load to `cmd`.
 void addInputOptions(CLI::App &cmd, RunOptions &options);
 /// Adds the run options (the above and --output) to `cmd`: the `kiln run`
 /// subcommand, or kiln-run's top-level app.
