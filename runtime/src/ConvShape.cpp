@@ -22,10 +22,13 @@ int64_t convOutSize(int64_t in, int64_t kernel, int64_t stride, int64_t pad,
 
 std::string checkConv2d(const Dims &in, const Dims &w, const Dims &out,
                         const ConvParams &p) {
-  std::string shapes = "input " + shapeText(in) + ", weight " + shapeText(w) +
-                       " and output " + shapeText(out);
+  // Only on a failure: a call that fits allocates nothing here.
+  auto shapes = [&] {
+    return "input " + shapeText(in) + ", weight " + shapeText(w) +
+           " and output " + shapeText(out);
+  };
   if (in.size() != 4 || w.size() != 4 || out.size() != 4)
-    return "conv2d: " + shapes + " must all have rank 4";
+    return "conv2d: " + shapes() + " must all have rank 4";
   if (p.strideH < 1 || p.strideW < 1 || p.padH < 0 || p.padW < 0 ||
       p.dilationH < 1 || p.dilationW < 1 || p.groups < 1)
     return "conv2d: invalid stride (" + std::to_string(p.strideH) + ", " +
@@ -43,10 +46,9 @@ std::string checkConv2d(const Dims &in, const Dims &w, const Dims &out,
   if (oh < 0 || ow < 0)
     return "conv2d: the kernel of weight " + shapeText(w) +
            " is larger than the padded input " + shapeText(in);
-  Dims expected = {in[0], w[0], oh, ow};
-  if (out != expected)
-    return "conv2d: " + shapes + " do not fit: the output should be " +
-           shapeText(expected);
+  if (out[0] != in[0] || out[1] != w[0] || out[2] != oh || out[3] != ow)
+    return "conv2d: " + shapes() + " do not fit: the output should be " +
+           shapeText({in[0], w[0], oh, ow});
   return "";
 }
 
