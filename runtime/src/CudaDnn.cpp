@@ -27,6 +27,7 @@
 #include "CudaDriver.h"
 #include "CudaModel.h"
 #include "DynamicLibrary.h"
+#include "MemrefView.h"
 
 #include <climits>
 #include <map>
@@ -149,19 +150,6 @@ Handle threadHandle(const Dnn &d, cuda::Stream stream, std::string &error) {
     return nullptr;
   }
   return handle;
-}
-
-/// One tensor as its memref descriptor gives it.
-struct View {
-  std::vector<int64_t> sizes, strides;
-  float *data;
-};
-
-View viewOf(const kiln_unranked_memref &m) {
-  const kiln_memref *desc = m.desc;
-  return {{desc->dims, desc->dims + m.rank},
-          {desc->dims + m.rank, desc->dims + 2 * m.rank},
-          static_cast<float *>(desc->aligned) + desc->offset};
 }
 
 bool isDense(const View &v) {
@@ -322,7 +310,8 @@ std::string cudaConv2d(const kiln_unranked_memref &inputm,
                        int32_t dtype) {
   if (dtype != KILN_F32)
     return "conv2d: the GPU's conv2d takes f32 tensors for now";
-  View in = viewOf(inputm), w = viewOf(weightm), out = viewOf(outm);
+  View in = viewOf(inputm, sizeof(float)), w = viewOf(weightm, sizeof(float)),
+       out = viewOf(outm, sizeof(float));
   std::string error = checkConv2d(in.sizes, w.sizes, out.sizes, c);
   if (error.empty())
     error = checkIntRange({&in, &w, &out}, c);
@@ -359,7 +348,7 @@ std::string cudaConv2d(const kiln_unranked_memref &inputm,
   if (!driver)
     return "conv2d: " + error;
   Scratch workspace{*driver, stream}, weight{*driver, stream};
-  const float *filter = w.data;
+  const void *filter = w.data;
   if (!plan->weightDense) {
     if (!weight.allocate(w.sizes[0] * w.sizes[1] * w.sizes[2] * w.sizes[3] *
                          sizeof(float)))
@@ -367,7 +356,7 @@ std::string cudaConv2d(const kiln_unranked_memref &inputm,
     if ((s = d.transformTensor(h, &one, plan->weight, w.data, &zero,
                                plan->dense, weight.get())))
       return failure(d, "copying the weight dense", s);
-    filter = static_cast<const float *>(weight.get());
+    filter = weight.get();
   }
   if (!workspace.allocate(plan->workspace))
     return "conv2d: out of GPU memory for cuDNN's workspace (" +

@@ -40,6 +40,8 @@
 
 #include "KernelLibrary.h"
 
+#include "MemrefView.h"
+
 #include "ConvShape.h"
 #include "CudaBlas.h"
 #include "CudaDnn.h"
@@ -74,30 +76,6 @@ using Dims = memory::dims;
 //===----------------------------------------------------------------------===//
 // Tensors as compiled code passes them
 //===----------------------------------------------------------------------===//
-
-/// A tensor as its memref descriptor describes it.
-struct View {
-  Dims sizes;
-  Dims strides;
-  void *data; // the first element: aligned + offset
-};
-
-/// Fills `view` from `memref`. Assigning into an existing view reuses its
-/// vectors' memory, which a warm call needs (see matmul).
-void setView(View &view, const kiln_unranked_memref &memref, size_t element) {
-  const kiln_memref *desc = memref.desc;
-  int64_t rank = memref.rank;
-  view.sizes.assign(desc->dims, desc->dims + rank);
-  view.strides.assign(desc->dims + rank, desc->dims + 2 * rank);
-  view.data = static_cast<uint8_t *>(desc->aligned) +
-              desc->offset * static_cast<int64_t>(element);
-}
-
-View viewOf(const kiln_unranked_memref &memref, size_t element) {
-  View view;
-  setView(view, memref, element);
-  return view;
-}
 
 /// The element count of `sizes` by the runtime's one rule (checkedByteSize),
 /// or -1 for a shape that no tensor can have.

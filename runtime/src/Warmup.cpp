@@ -51,7 +51,7 @@ Result<Tensor> zeroInput(const ValueInfo &arg,
                  ErrorKind::InvalidArgument};
   Tensor zeros = Tensor::zeros(arg.dtype, shape);
   // A rank-0 input (a Python number) stays on the host, as in any call.
-  if (device == Device::CPU || arg.scalar || shape.empty())
+  if (device == Device::CPU || shape.empty())
     return zeros;
   return copyTo(zeros, device);
 }

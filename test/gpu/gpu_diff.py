@@ -26,6 +26,7 @@ sums differ by far less than 1e-4 relative.
 
 check prints one line per case and `all ok: N runs` (or FAILED) at the end.
 """
+import functools
 import json
 import os
 import shutil
@@ -299,11 +300,13 @@ def check_case(out, case, module, work):
     return run_kiln.compare(expected, actual)
 
 
+@functools.lru_cache(maxsize=None)
 def runtime_env(out):
     """The environment kiln-run needs here: the runtime and the libraries it
     links (copied into OUT/lib), and cuDNN. A pip install of PyTorch brings
     its own cuDNN (site-packages/nvidia/*/lib), which is not on the
-    loader's path; the runtime dlopens libcudnn.so.9 by name."""
+    loader's path; the runtime dlopens libcudnn.so.9 by name. Looked up once
+    per run, not per case."""
     import glob
     import site
     dirs = [os.path.join(out, "lib")]
