@@ -17,10 +17,11 @@ namespace kiln {
 /// (kiln/abi.h) for print, assert failures and Python lists. Entry points
 /// get the ABI's signature: every argument and result is a tensor, and a
 /// Python scalar is a rank-0 tensor. The manifest's run-time tables are left
-/// on the module as `kiln.sites` and `kiln.strings`. With `recompute`, a
-/// fused group's producer is fused into every linalg op of the group that
-/// reads it, however costly (fuseAndInlineGroups).
-std::unique_ptr<mlir::Pass> createLowerKilnToLinalgPass(bool recompute = false);
+/// on the module as `kiln.sites` and `kiln.strings`. With `gpu` (code
+/// for GPU kernels), a fused group's producer is fused into every linalg
+/// op that reads it, however costly (fuseAndInlineGroups), and indices
+/// are checked where a kernel reads them rather than on the host.
+std::unique_ptr<mlir::Pass> createLowerKilnToLinalgPass(bool gpu = false);
 
 /// The codegen strategy's tiling (codegen/strategy/Tiling.h): each fused
 /// group becomes an scf.forall over tiles of its root, with the group's
@@ -93,6 +94,11 @@ void buildBufferizationPipeline(mlir::OpPassManager &pm, unsigned optLevel,
 /// LLVM dialect (math, half floats, memrefs, control flow).
 void buildLlvmLoweringPipeline(mlir::OpPassManager &pm, unsigned optLevel,
                                HalfFloatSupport native = {});
+
+/// Makes the run-time checks inside each outermost scf.parallel (a future
+/// kernel) record their failure in the running call's check record, and
+/// skip the work they guard (codegen/cuda/KernelChecks.cpp).
+std::unique_ptr<mlir::Pass> createKernelChecksPass();
 
 /// Turns each outermost scf.parallel into a gpu.launch of one thread per
 /// point (codegen/cuda/MapToKernels.cpp).

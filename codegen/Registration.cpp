@@ -115,6 +115,7 @@ void kiln::registerCodegenPasses() {
   registerPass([] { return createCheckAllocationSizesPass(); });
   registerPass([] { return createSkipEmptyLoopNestsPass(); });
   registerPass([] { return createExpandHalfFloatsPass(); });
+  registerPass([] { return createKernelChecksPass(); });
   registerPass([] { return createMapToKernelsPass(); });
   registerPass([] { return createHostScratchPass(); });
   registerPass([] { return createCheckHostCodePass(); });

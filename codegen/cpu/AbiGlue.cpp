@@ -42,6 +42,7 @@ const HostFunction hostFunctions[] = {
     KILN_SLOT(list_len, false),       KILN_SLOT(list_result_dim, false),
     KILN_SLOT(list_materialize, true), KILN_SLOT(random_stream, false),
     KILN_SLOT(matmul, true),          KILN_SLOT(conv2d, true),
+    KILN_SLOT(kernel_check_record, false),
 };
 #undef KILN_SLOT
 

@@ -44,7 +44,7 @@ void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
                                       bool tile, int64_t vectorLanes) {
   // Untiled groups (GPU kernels) recompute what their ops share rather
   // than pass it through memory; a CPU tile keeps it in cache.
-  pm.addPass(createLowerKilnToLinalgPass(/*recompute=*/!tile));
+  pm.addPass(createLowerKilnToLinalgPass(/*gpu=*/!tile));
   if (tile)
     pm.addPass(createTileFusionGroupsPass());
   if (vectorLanes > 0) {

@@ -16,6 +16,7 @@
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -30,6 +31,7 @@ void kiln::buildCudaKernelPipeline(OpPassManager &pm, unsigned optLevel) {
   pm.addPass(createCheckAllocationSizesPass());
   pm.addPass(createStridedCopiesPass(/*allCopies=*/true));
   pm.addPass(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createKernelChecksPass());
   pm.addPass(createMapToKernelsPass());
   pm.addPass(createHostScratchPass());
   pm.addPass(createCheckHostCodePass());
@@ -45,6 +47,9 @@ void kiln::buildNvvmPipeline(OpPassManager &pm, const std::string &chip,
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(memref::createExpandStridedMetadataPass());
+  // Python's integer // and % (arith.floordivsi, ceildivsi) have no NVVM
+  // instruction: a division and a sign correction.
+  kernels.addPass(arith::createArithExpandOpsPass());
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createConvertSCFToCFPass());
   // 64-bit indices, as on the host: a flat index may exceed 2^31.

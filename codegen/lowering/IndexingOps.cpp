@@ -201,6 +201,48 @@ std::pair<Value, Value> indexBounds(OpBuilder &b, Location loc, Value indices) {
           b.create<tensor::ExtractOp>(loc, bounds.getResult(1), ValueRange{})};
 }
 
+/// Where the indices an op reads are checked against `size` (an i64).
+struct IndexCheck {
+  int64_t site = -1; // a site: in the loop that reads them; -1: before it
+  Value size;
+};
+
+/// Raises PyTorch's message (`prefix`, then the index, `dim` and the size)
+/// unless every index of `indices` is in [0, size). On the CPU that is one
+/// check before the loop that reads them, of their lowest and highest. The
+/// host code of GPU kernels cannot read them, so there the check returned
+/// is made by each point of the loop that reads one (checkIndex), and the
+/// first to fail is reported.
+IndexCheck checkIndices(OpBuilder &b, Location loc, LoweringState &state,
+                        Value indices, Value size, int64_t dim,
+                        const char *prefix) {
+  std::optional<int64_t> constantSize = constantInt(size);
+  int64_t site = state.tables.addSite(
+      loc, std::string(prefix) + "index {0} is out of bounds for dimension " +
+               std::to_string(dim) + " with size " +
+               (constantSize ? std::to_string(*constantSize) : "{1}"));
+  if (state.gpu)
+    return {site, size};
+  IntMath m{b, loc};
+  auto [lowest, highest] = indexBounds(b, loc, indices);
+  Value negative = m.cmp(Pred::slt, lowest, m.i64(0));
+  Value bad = m.either(negative, m.cmp(Pred::sge, highest, size));
+  emitCheck(b, loc, bad, site, {m.select(negative, lowest, highest), size});
+  return {-1, size};
+}
+
+/// In the body of the loop that reads `index`: its check, if made there.
+void checkIndex(OpBuilder &b, Location loc, const IndexCheck &check,
+                Value index) {
+  if (check.site < 0)
+    return;
+  IntMath m{b, loc};
+  Value i = convertScalar(b, loc, index, b.getI64Type());
+  Value bad = m.either(m.cmp(Pred::slt, i, m.i64(0)),
+                       m.cmp(Pred::sge, i, check.size));
+  emitCheck(b, loc, bad, check.site, {i, check.size});
+}
+
 struct EmbeddingLowering : KilnLowering<EmbeddingOp> {
   using KilnLowering::KilnLowering;
 
@@ -215,17 +257,9 @@ struct EmbeddingLowering : KilnLowering<EmbeddingOp> {
     SmallVector<Value> weightSizes = tensorSizes(rewriter, loc, weight);
 
     // PyTorch's index_select message, plus the index and the row count.
-    Value rows = m.toI64(weightSizes[0]);
-    auto [lowest, highest] = indexBounds(rewriter, loc, indices);
-    Value negative = m.cmp(Pred::slt, lowest, m.i64(0));
-    Value bad = m.either(negative, m.cmp(Pred::sge, highest, rows));
-    MessageArgs args;
-    std::string badText = args(m.select(negative, lowest, highest));
-    std::string rowsText = args(rows);
-    check(rewriter, loc, state, bad,
-          "index out of range in self: index " + badText +
-              " is out of bounds for dimension 0 with size " + rowsText,
-          args.values);
+    IndexCheck indexCheck =
+        checkIndices(rewriter, loc, state, indices, m.toI64(weightSizes[0]),
+                     0, "index out of range in self: ");
 
     SmallVector<Value> sizes = tensorSizes(rewriter, loc, indices);
     sizes.push_back(weightSizes[1]);
@@ -241,6 +275,7 @@ struct EmbeddingLowering : KilnLowering<EmbeddingOp> {
     auto gather = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{resultType}, ValueRange{indices}, ValueRange{init}, maps,
         parallel, [&](OpBuilder &b, Location l, ValueRange args) {
+          checkIndex(b, l, indexCheck, args[0]);
           Value row =
               b.create<arith::IndexCastOp>(l, b.getIndexType(), args[0]);
           Value column = b.create<linalg::IndexOp>(l, rank - 1);
@@ -257,31 +292,13 @@ struct EmbeddingLowering : KilnLowering<EmbeddingOp> {
 // gather and index_select
 //===----------------------------------------------------------------------===//
 
-/// Raises PyTorch's message unless every index is in [0, size), `size` being
-/// an i64.
-void checkIndices(OpBuilder &b, Location loc, LoweringState &state,
-                  Value indices, Value size, int64_t dim, const char *prefix) {
-  IntMath m{b, loc};
-  auto [lowest, highest] = indexBounds(b, loc, indices);
-  Value negative = m.cmp(Pred::slt, lowest, m.i64(0));
-  Value bad = m.either(negative, m.cmp(Pred::sge, highest, size));
-  MessageArgs args;
-  std::string badText = args(m.select(negative, lowest, highest));
-  std::string sizeText = args(size);
-  check(b, loc, state, bad,
-        std::string(prefix) + "index " + badText +
-            " is out of bounds for dimension " + std::to_string(dim) +
-            " with size " + sizeText,
-        args.values);
-}
-
 /// A parallel loop over `init`'s shape that reads `input` where the loop
 /// is, except along `dim`, where it reads the position the index element
 /// `indexMap` picks. gather and index_select differ only in that map (the
 /// index's own position, or its entry for the loop's `dim`).
 static Value readAlongDim(OpBuilder &builder, Location loc, Value input,
                           Value index, AffineMap indexMap, Value init,
-                          int64_t dim) {
+                          int64_t dim, const IndexCheck &check) {
   auto resultType = cast<RankedTensorType>(init.getType());
   int64_t rank = resultType.getRank();
   SmallVector<utils::IteratorType> parallel(rank,
@@ -290,6 +307,7 @@ static Value readAlongDim(OpBuilder &builder, Location loc, Value input,
       loc, TypeRange{resultType}, ValueRange{index}, ValueRange{init},
       ArrayRef<AffineMap>{indexMap, builder.getMultiDimIdentityMap(rank)},
       parallel, [&](OpBuilder &b, Location l, ValueRange args) {
+        checkIndex(b, l, check, args[0]);
         SmallVector<Value> at;
         for (int64_t d = 0; d < rank; ++d)
           at.push_back(d == dim ? b.create<arith::IndexCastOp>(
@@ -333,12 +351,14 @@ struct GatherLowering : KilnLowering<GatherOp> {
       check(rewriter, loc, state, m.cmp(Pred::sgt, n, limit), text,
             args.values);
     }
-    checkIndices(rewriter, loc, state, index, m.toI64(inSizes[dim]), dim, "");
+    IndexCheck check = checkIndices(rewriter, loc, state, index,
+                                    m.toI64(inSizes[dim]), dim, "");
 
     Value init = emptyTensor(rewriter, loc, resultType, idxSizes);
     rewriter.replaceOp(
         op, readAlongDim(rewriter, loc, input, index,
-                         rewriter.getMultiDimIdentityMap(rank), init, dim));
+                         rewriter.getMultiDimIdentityMap(rank), init, dim,
+                         check));
     return success();
   }
 };
@@ -357,8 +377,9 @@ struct IndexSelectLowering : KilnLowering<IndexSelectOp> {
     SmallVector<Value> sizes = tensorSizes(rewriter, loc, input);
     // PyTorch's index_select says "index out of range in self" only; the
     // index and the size follow, as embedding's message has them.
-    checkIndices(rewriter, loc, state, index, m.toI64(sizes[dim]), dim,
-                 "index out of range in self: ");
+    IndexCheck check = checkIndices(rewriter, loc, state, index,
+                                    m.toI64(sizes[dim]), dim,
+                                    "index out of range in self: ");
 
     auto indexType = cast<RankedTensorType>(index.getType());
     sizes[dim] = indexType.getRank()
@@ -372,7 +393,8 @@ struct IndexSelectLowering : KilnLowering<IndexSelectOp> {
             ? AffineMap::get(rank, 0, rewriter.getAffineDimExpr(dim), context)
             : AffineMap::get(rank, 0, context);
     rewriter.replaceOp(
-        op, readAlongDim(rewriter, loc, input, index, indexMap, init, dim));
+        op, readAlongDim(rewriter, loc, input, index, indexMap, init, dim,
+                         check));
     return success();
   }
 };

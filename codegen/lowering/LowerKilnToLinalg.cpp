@@ -37,13 +37,15 @@ struct LowerKilnToLinalgPass
   LowerKilnToLinalgPass() = default;
   LowerKilnToLinalgPass(const LowerKilnToLinalgPass &other)
       : PassWrapper(other) {}
-  explicit LowerKilnToLinalgPass(bool recompute) { recompute_ = recompute; }
+  explicit LowerKilnToLinalgPass(bool gpu) { gpu_ = gpu; }
 
-  Option<bool> recompute_{
-      *this, "recompute",
-      llvm::cl::desc("Fuse a producer into each linalg op of its group that "
-                     "reads it, whatever it costs (GPU kernels: memory "
-                     "traffic costs more than recomputation)"),
+  Option<bool> gpu_{
+      *this, "gpu",
+      llvm::cl::desc("Lower for GPU kernels: fuse a producer into each "
+                     "linalg op that reads it, whatever it costs (memory "
+                     "traffic costs more than recomputation), and check "
+                     "each index where a kernel reads it (the host cannot "
+                     "read tensor values)"),
       llvm::cl::init(false)};
 
   StringRef getArgument() const final { return "kiln-lower-to-linalg"; }
@@ -89,6 +91,7 @@ struct LowerKilnToLinalgPass
         [&](Operation *op) { return converter.isLegal(op); });
 
     LoweringState state;
+    state.gpu = gpu_;
     RewritePatternSet patterns(context);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
@@ -109,7 +112,7 @@ struct LowerKilnToLinalgPass
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    fuseAndInlineGroups(module, recompute_);
+    fuseAndInlineGroups(module, /*recompute=*/gpu_);
     eraseUnreadTransposes(module);
     eraseUnusedRuntimeFunctions(module);
     copyViewResults(module);
@@ -120,6 +123,6 @@ struct LowerKilnToLinalgPass
 } // namespace
 } // namespace kiln::codegen
 
-std::unique_ptr<mlir::Pass> kiln::createLowerKilnToLinalgPass(bool recompute) {
-  return std::make_unique<codegen::LowerKilnToLinalgPass>(recompute);
+std::unique_ptr<mlir::Pass> kiln::createLowerKilnToLinalgPass(bool gpu) {
+  return std::make_unique<codegen::LowerKilnToLinalgPass>(gpu);
 }

@@ -252,6 +252,8 @@ void declareRuntimeFunctions(ModuleOp module) {
   declare("kiln_rt_list_len", {ptr}, {i64});
   declare("kiln_rt_list_result_dim", {ptr, i32, i64, i64, i64}, {i64});
   declare("kiln_rt_random_stream", {}, {i64});
+  // A CUDA call's check record, which kernels write (KernelChecks.cpp).
+  declare("kiln_rt_kernel_check_record", {}, {ptr});
   // The kernel library is called in f32 only: f16 and bf16 are converted
   // around the call (LibraryCalls.cpp).
   Type f32Tensor = UnrankedMemRefType::get(b.getF32Type(), /*memorySpace=*/0);

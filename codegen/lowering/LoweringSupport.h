@@ -50,6 +50,9 @@ mlir::FileLineColLoc findFileLoc(mlir::Location loc);
 /// Context handed to every lowering pattern.
 struct LoweringState {
   RuntimeTables tables;
+  /// The code runs as GPU kernels, whose host code cannot read a tensor's
+  /// values: a check on them goes inside the kernel that reads them.
+  bool gpu = false;
 };
 
 /// Converts a scalar between element types with PyTorch's rules: float to

@@ -50,6 +50,7 @@ bool resolveAll(void *lib, Driver &d, std::string &e) {
          resolve(lib, "cuMemcpyDtoHAsync_v2", d.memcpyDtoHAsync, e) &&
          resolve(lib, "cuMemcpyDtoH_v2", d.memcpyDtoH, e) &&
          resolve(lib, "cuMemcpyDtoDAsync_v2", d.memcpyDtoDAsync, e) &&
+         resolve(lib, "cuMemsetD32Async", d.memsetD32Async, e) &&
          resolve(lib, "cuStreamCreate", d.streamCreate, e) &&
          resolve(lib, "cuStreamSynchronize", d.streamSynchronize, e) &&
          resolve(lib, "cuGetErrorName", d.getErrorName, e) &&

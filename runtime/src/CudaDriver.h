@@ -56,6 +56,7 @@ struct Driver {
   Result (*memcpyDtoHAsync)(void *, DevicePtr, size_t, Stream);
   Result (*memcpyDtoH)(void *, DevicePtr, size_t);
   Result (*memcpyDtoDAsync)(DevicePtr, DevicePtr, size_t, Stream);
+  Result (*memsetD32Async)(DevicePtr, unsigned, size_t, Stream);
   Result (*streamCreate)(Stream *, unsigned);
   Result (*streamSynchronize)(Stream);
   Result (*getErrorName)(Result, const char **);

@@ -16,6 +16,9 @@ namespace {
 
 thread_local CudaCall *currentCall = nullptr;
 
+/// The check record's words: site + 1, then the check's four values.
+constexpr size_t kCheckRecordWords = 5;
+
 /// The calling thread's stream: each thread's calls are ordered, and calls
 /// from several threads run concurrently.
 cuda::Stream threadStream(const cuda::Driver &d, std::string &error) {
@@ -150,7 +153,7 @@ cuda::Function CudaModel::kernel(std::string_view name) const {
   return nullptr;
 }
 
-CudaCall::CudaCall(const CudaModel &model) : model(model) {
+CudaCall::CudaCall(const Model::Impl &impl) : impl(impl), model(*impl.cuda) {
   cuda::currentContext();
   std::string ignored; // a failure shows at the first use of the stream
   stream = threadStream(api(), ignored);
@@ -221,11 +224,46 @@ bool CudaCall::takeResult(DType dtype, std::vector<int64_t> shape,
   return copyOut(ptr, Device::CUDA, data, bytes, error);
 }
 
-bool CudaCall::finish(std::string &error) {
-  cuda::Result r = api().streamSynchronize(stream);
-  if (r != 0)
-    error = "CUDA error while running on the GPU: " + cuda::describe(r);
-  return r == 0;
+void *CudaCall::checkRecord(std::string &error) {
+  if (record)
+    return record;
+  const cuda::Driver &d = api();
+  cuda::DevicePtr ptr = 0;
+  cuda::Result r = d.memAllocAsync(&ptr, kCheckRecordWords * 8, stream);
+  if (r == 0) {
+    buffers.push_back(reinterpret_cast<void *>(ptr));
+    r = d.memsetD32Async(ptr, 0, kCheckRecordWords * 2, stream);
+  }
+  if (r != 0) {
+    error = "cannot set up the GPU's run-time checks: " + cuda::describe(r);
+    return nullptr;
+  }
+  record = reinterpret_cast<void *>(ptr);
+  return record;
+}
+
+bool CudaCall::finish(Error &error) {
+  const cuda::Driver &d = api();
+  int64_t words[kCheckRecordWords] = {};
+  cuda::Result r = 0;
+  if (record)
+    r = d.memcpyDtoHAsync(words, reinterpret_cast<cuda::DevicePtr>(record),
+                          sizeof words, stream);
+  if (r == 0)
+    r = d.streamSynchronize(stream);
+  if (r != 0) {
+    error = Error{"CUDA error while running on the GPU: " + cuda::describe(r),
+                  ErrorKind::Runtime};
+    return false;
+  }
+  if (words[0] == 0)
+    return true;
+  // A site the archive lacks is rendered as such: the record is the
+  // kernel's, and a corrupt archive may have written anything.
+  int64_t site = words[0] - 1;
+  error = Error{impl.renderSiteError(site, impl.siteMessage(site, words + 1)),
+                ErrorKind::Runtime};
+  return false;
 }
 
 cuda::Stream currentCudaStream() {
@@ -311,6 +349,26 @@ void cudaDeviceFree(void *ptr) {
     return; // not the call's: an input's or a weight's, never freed here
   call.buffers.erase(std::next(it).base());
   api().memFreeAsync(reinterpret_cast<cuda::DevicePtr>(ptr), call.stream);
+}
+
+namespace {
+
+/// The running call's check record, or null with the reason stored in
+/// the call state (the raise must come from a frame without strings).
+void *checkRecordOrNull() {
+  std::string error;
+  void *record = currentCall->checkRecord(error);
+  if (!record)
+    setCallError(std::move(error));
+  return record;
+}
+
+} // namespace
+
+void *cudaKernelCheckRecord() {
+  if (void *record = checkRecordOrNull())
+    return record;
+  raiseCallError(-1);
 }
 
 namespace {

@@ -75,7 +75,8 @@ private:
 /// work on it. Its destructor frees every device buffer still held.
 class CudaCall {
 public:
-  explicit CudaCall(const CudaModel &model);
+  /// A call of `impl`'s CUDA archive (impl.cuda is loaded).
+  explicit CudaCall(const Model::Impl &impl);
   ~CudaCall();
   CudaCall(const CudaCall &) = delete;
   CudaCall &operator=(const CudaCall &) = delete;
@@ -83,8 +84,14 @@ public:
   /// A device copy of `bytes` at `data`, owned by the call; null (with
   /// `error` set) on failure. An empty tensor gets no buffer.
   void *upload(const void *data, size_t bytes, std::string &error);
-  /// Waits for the call's work; a kernel's failure shows here.
-  bool finish(std::string &error);
+  /// Waits for the call's work. A kernel's failure shows here, and so
+  /// does a run-time check that failed in a kernel (the check record),
+  /// reported at its site as the CPU reports it.
+  bool finish(Error &error);
+  /// The device address of the call's check record (kiln/abi.h's
+  /// kernel_check_record), zeroed on the call's stream when first asked
+  /// for; null with `error` set on failure.
+  void *checkRecord(std::string &error);
   /// The result of the call at `data` (`bytes` long, inside the buffer
   /// `allocated`) as a CUDA tensor: the buffer itself when the result
   /// starts it and no other result took it, else a copy.
@@ -96,9 +103,11 @@ public:
   bool copyOut(void *to, Device device, const void *from, size_t bytes,
                std::string &error);
 
+  const Model::Impl &impl;
   const CudaModel &model;
   cuda::Stream stream = nullptr;
   std::vector<void *> buffers; // live device allocations, oldest first
+  void *record = nullptr;      // the check record, once asked for
 };
 
 /// `tensor` copied to the other device (kiln::copyTo); on failure `error`
@@ -117,6 +126,7 @@ bool currentCallAllowsTf32();
 /// kiln_host_api's device functions; they raise through the running call.
 void *cudaDeviceAlloc(uint64_t bytes);
 void cudaDeviceFree(void *ptr);
+void *cudaKernelCheckRecord();
 void cudaLaunchKernel(const char *kernel, int64_t gridX, int64_t gridY,
                       int64_t gridZ, int64_t blockX, int64_t blockY,
                       int64_t blockZ, void **params, int64_t numParams);

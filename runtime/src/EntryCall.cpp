@@ -336,8 +336,9 @@ Result<std::vector<Tensor>> deviceOutputs(const EntryInfo &entry,
       return Error{error};
     outputs.push_back(std::move(output));
   }
-  if (!device.finish(error))
-    return Error{error};
+  Error failure;
+  if (!device.finish(failure))
+    return failure;
   return outputs;
 }
 
@@ -347,7 +348,7 @@ Result<std::vector<Tensor>> runEntry(const Model::Impl &impl, size_t index,
                                      const std::vector<Tensor> &inputs) {
   CallBuffers &buffers = threadBuffers();
   if (impl.cuda) {
-    CudaCall device(*impl.cuda);
+    CudaCall device(impl);
     Result<void> called = call(impl, index, inputs, buffers, &device);
     if (!called)
       return called.error();
@@ -402,7 +403,7 @@ Result<void> runCudaEntryInto(const Model::Impl &impl, size_t index,
                                      std::vector<Tensor> &outputs) {
   const EntryInfo &entry = impl.entries[index];
   CallBuffers &buffers = threadBuffers();
-  CudaCall device(*impl.cuda);
+  CudaCall device(impl);
   Result<void> called = call(impl, index, inputs, buffers, &device);
   if (!called)
     return called;
@@ -414,8 +415,11 @@ Result<void> runCudaEntryInto(const Model::Impl &impl, size_t index,
       device.copyOut(outputs[i].data(), outputs[i].device(), data,
                      outputs[i].nbytes(), error);
   });
-  if (!error.empty() || !device.finish(error))
+  if (!error.empty())
     return Error{error};
+  Error failure;
+  if (!device.finish(failure))
+    return failure;
   return {};
 }
 

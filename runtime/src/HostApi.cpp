@@ -181,33 +181,9 @@ uint8_t *outputData(const kiln_unranked_memref *memref, size_t element) {
 // Errors and print
 //===--------------------------------------------------------------------===//
 
-/// Expands {0} to {3} and doubled braces in a site message.
-std::string expand(const std::string &text, const int64_t values[4]) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if ((c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {
-      out += c;
-      ++i;
-    } else if (c == '{' && i + 2 < text.size() && text[i + 2] == '}' &&
-               text[i + 1] >= '0' && text[i + 1] <= '3') {
-      out += std::to_string(values[text[i + 1] - '0']);
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 void hostRaise(int64_t site, int64_t a, int64_t b, int64_t c, int64_t d) {
   const int64_t values[4] = {a, b, c, d};
-  const auto &sites = current->model->sites;
-  std::string message =
-      site >= 0 && site < static_cast<int64_t>(sites.size())
-          ? expand(sites[site].message, values)
-          : "run-time check " + std::to_string(site) + " failed";
-  fail(site, std::move(message));
+  fail(site, current->model->siteMessage(site, values));
 }
 
 /// Appends format text up to the next "{}" (or the end), undoubling braces.
@@ -482,7 +458,8 @@ const kiln_host_api table = {
     listMaterialize,  randomStream,
     kernelMatmul,     kernelConv2d,
     cudaLaunchKernel, hostParallelFor,
-    cudaDeviceAlloc,  cudaDeviceFree};
+    cudaDeviceAlloc,  cudaDeviceFree,
+    cudaKernelCheckRecord};
 
 } // namespace
 

@@ -48,6 +48,29 @@ Model::Impl::~Impl() {
     close(codeFd);
 }
 
+namespace {
+
+/// Expands {0} to {3} and doubled braces in a site message.
+std::string expand(const std::string &text, const int64_t values[4]) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if ((c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {
+      out += c;
+      ++i;
+    } else if (c == '{' && i + 2 < text.size() && text[i + 2] == '}' &&
+               text[i + 1] >= '0' && text[i + 1] <= '3') {
+      out += std::to_string(values[text[i + 1] - '0']);
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
 std::string Model::Impl::renderSiteError(int64_t site,
                                          const std::string &message) const {
   // Unlocated, the message is like any other runtime error, which the
@@ -69,6 +92,13 @@ std::string Model::Impl::renderSiteError(int64_t site,
       out << "\n" << std::string(static_cast<size_t>(s.col - 1), ' ') << "^";
   }
   return out.str();
+}
+
+std::string Model::Impl::siteMessage(int64_t site,
+                                     const int64_t values[4]) const {
+  if (site < 0 || site >= static_cast<int64_t>(sites.size()))
+    return "run-time check " + std::to_string(site) + " failed";
+  return expand(sites[site].message, values);
 }
 
 namespace {

@@ -64,6 +64,9 @@ struct Model::Impl {
   /// "file:line:col: error: message", then the source line and a caret, as
   /// compile errors print.
   std::string renderSiteError(int64_t site, const std::string &message) const;
+  /// The message of check `site` with its {0} to {3} filled from
+  /// `values`; "run-time check N failed" for a site the table lacks.
+  std::string siteMessage(int64_t site, const int64_t values[4]) const;
 };
 
 /// Fills `impl` from manifest.json. Returns an error message or "", and

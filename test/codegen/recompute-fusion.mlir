@@ -8,11 +8,11 @@
 // CPU-COUNT-1: math.exp
 // CPU-NOT: math.exp
 //
-// With recompute (the GPU's untiled lowering), the exp is fused into both of
+// With gpu=true (the GPU's untiled lowering), the exp is fused into both of
 // its readers, across the groups' bound: the sum's reduction and the
 // scaling each compute exp(x - max) from the input, and no linalg op is left
 // that writes the exp alone.
-// RUN: kiln-opt %s --kiln-lower-to-linalg=recompute=true --cse --canonicalize | FileCheck %s --check-prefix=GPU
+// RUN: kiln-opt %s --kiln-lower-to-linalg=gpu=true --cse --canonicalize | FileCheck %s --check-prefix=GPU
 // GPU-LABEL: func.func @softmax
 // GPU: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<?x?xf32>)
 // GPU: arith.maximumf

@@ -16,7 +16,9 @@ halves, run on two machines:
   gpu_diff.py check OUT_DIR                 (the GPU machine; run_on_gpu.sh)
       runs each case with kiln-run (inputs from the CPU, and at -O2 also
       from the GPU: kiln-run --inputs-on cuda) and the same function in eager
-      PyTorch on CUDA, on the same inputs, and compares.
+      PyTorch on CUDA, on the same inputs, and compares. Then it makes the
+      run-time checks inside kernels fail (KERNEL_ERRORS), through the C
+      API, and expects the CPU's messages.
 
 The comparison and its tolerance are the CPU differential test's
 (test/Inputs/run_kiln.py, copied along): rtol 1e-4, atol 1e-5. libdevice's tanh, exp and erf are within a few ulp of
@@ -38,6 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # file the entry points that the CUDA target supports so far.
 FILES = {
     "test/gpu/Inputs/kernels.py": None,  # all of them
+    "test/cuda/Inputs/lookups.py": None,
     "examples/seed/foo.py": None,
     "examples/seed/func.py": None,
     "examples/seed/myfun.py": None,
@@ -94,6 +97,23 @@ BENCH_MODELS = [
     ("resnet_bench_tf32", "examples/models/resnet_block.py", "BasicBlock",
      ["in_planes=64", "planes=128", "stride=2"], "x=f32[B,64,56,56]",
      ["--allow-tf32"]),
+]
+# Run-time checks that fail inside a kernel: (entry of lookups.py, inputs,
+# the same inputs made valid). check_kernel_errors runs each through the C
+# API, one loaded model for all: the bad inputs must fail with the message
+# the CPU archive gives (taken at prepare time, first line: file, line,
+# column and text), and then the valid ones must still run and match eager
+# PyTorch, as the failed check left the CUDA context usable (a device-side
+# assert would not). One bad index each, so that any thread's report is
+# the CPU's.
+KERNEL_ERRORS = [
+    ("embed", {"ids": [[1, 9, 2]], "table": ("f32", [8, 4])},
+     {"ids": [[1, 7, 2]]}),
+    ("pick", {"x": ("f32", [3, 6]), "idx": [[0, 1], [2, -1], [5, 5]]},
+     {"idx": [[0, 1], [2, 3], [5, 5]]}),
+    ("rows", {"x": ("f32", [6, 3]), "idx": [0, 6, 2]}, {"idx": [0, 5, 2]}),
+    ("buckets", {"x": [7, 8, 9, 10, 11], "width": [1, 1, -1, 2, 3]},
+     {"width": [1, 1, 0, 2, 3]}),
 ]
 # Large dims as well as the CPU test's small ones: a kernel then has many
 # blocks, and a partial last block.
@@ -161,6 +181,7 @@ def prepare(build_dir, out):
                        check=True)
     with open(os.path.join(out, "cases.json"), "w") as f:
         json.dump(cases, f, indent=1)
+    prepare_kernel_errors(build_dir, out, root)
     shutil.copy(os.path.join(build_dir, "bin", "kiln-run"),
                 os.path.join(out, "bin"))
     pack_libraries(build_dir, out)
@@ -184,6 +205,43 @@ def pack_libraries(build_dir, out):
                 "lib/libkiln_runtime.so.0")
         for lib in RUNTIME_LIBS:
             tar.add(os.path.join("/lib/x86_64-linux-gnu", lib), "lib/" + lib)
+
+
+def kernel_error_inputs(out, inputs, fixes=None):
+    """KERNEL_ERRORS' inputs as .npy files under OUT/inputs: a list is an
+    i64 tensor, (dtype, shape) seeded random values; `fixes` replaces
+    some."""
+    import numpy as np
+    gen = np.random.default_rng(0)
+    files = {}
+    for name, value in dict(inputs, **(fixes or {})).items():
+        array = (np.array(value, np.int64) if isinstance(value, list) else
+                 gen.uniform(-1, 1, value[1]).astype(np.float32))
+        files[name] = save_input(out, array)
+    return files
+
+
+def prepare_kernel_errors(build_dir, out, root):
+    """Compiles lookups.py for the CPU and takes each KERNEL_ERRORS case's
+    message from it, for check_kernel_errors to expect on the GPU."""
+    source = os.path.join(root, "test", "cuda", "Inputs", "lookups.py")
+    kiln = os.path.join(build_dir, "bin", "kiln")
+    cpu = os.path.join(out, "archives", "lookups.cpu.kiln")
+    subprocess.run([kiln, "compile", source, "-o", cpu], check=True)
+    cases = []
+    for entry, bad, fixes in KERNEL_ERRORS:
+        files = kernel_error_inputs(out, bad)
+        proc = subprocess.run(
+            [kiln, "run", cpu, "--entry", entry] +
+            ["--input=%s=%s" % (n, os.path.join(out, f))
+             for n, f in files.items()], capture_output=True, text=True)
+        assert proc.returncode != 0, "%s runs on the CPU" % entry
+        cases.append({"entry": entry, "bad": files,
+                      "good": kernel_error_inputs(out, bad, fixes),
+                      "message": proc.stderr.splitlines()[0]})
+    os.remove(cpu)
+    with open(os.path.join(out, "kernel_errors.json"), "w") as f:
+        json.dump(cases, f, indent=1)
 
 
 def save_input(out, array):
@@ -317,6 +375,113 @@ def runtime_env(out):
     return dict(os.environ, LD_LIBRARY_PATH=":".join(dirs))
 
 
+class CApi:
+    """libkiln_runtime's C API (kiln/kiln.h) through ctypes: a loaded model
+    that runs host arrays (one result each) and says how a run failed."""
+
+    DTYPES = {np_name: code for np_name, code in (("float32", 0),
+                                                   ("int64", 5))}
+
+    def __init__(self, out, archive):
+        import ctypes as c
+        self.c = c
+        lib = c.CDLL(os.path.join(out, "lib", "libkiln_runtime.so.0"))
+        p, size, i64p = c.c_void_p, c.c_size_t, c.POINTER(c.c_int64)
+        for name, args, result in [
+                ("kiln_model_load", [c.c_char_p, c.POINTER(p)], p),
+                ("kiln_model_run", [p, c.c_char_p, c.POINTER(p), size,
+                                    c.POINTER(p), size], p),
+                ("kiln_status_message", [p], c.c_char_p),
+                ("kiln_status_free", [p], None),
+                ("kiln_tensor_wrap", [c.c_int, i64p, size, p, size,
+                                      c.POINTER(p)], p),
+                ("kiln_tensor_dtype", [p], c.c_int),
+                ("kiln_tensor_rank", [p], size),
+                ("kiln_tensor_shape", [p], i64p),
+                ("kiln_tensor_data", [p], p),
+                ("kiln_tensor_byte_size", [p], size),
+                ("kiln_tensor_free", [p], None)]:
+            getattr(lib, name).argtypes = args
+            getattr(lib, name).restype = result
+        self.lib = lib
+        self.model = p()
+        self.fail_on(lib.kiln_model_load(archive.encode(), c.byref(self.model)))
+
+    def fail_on(self, status):
+        if status:
+            message = self.lib.kiln_status_message(status).decode()
+            self.lib.kiln_status_free(status)
+            raise RuntimeError(message)
+
+    def run(self, entry, arrays):
+        """The entry's result as an array; RuntimeError with the message if
+        the run fails."""
+        import numpy as np
+        c, lib = self.c, self.lib
+        tensors = (c.c_void_p * len(arrays))()
+        try:
+            for i, a in enumerate(arrays):
+                shape = (c.c_int64 * a.ndim)(*a.shape)
+                tensor = c.c_void_p()
+                self.fail_on(lib.kiln_tensor_wrap(
+                    self.DTYPES[a.dtype.name], shape, a.ndim,
+                    a.ctypes.data_as(c.c_void_p), a.nbytes, c.byref(tensor)))
+                tensors[i] = tensor
+            result = (c.c_void_p * 1)()
+            self.fail_on(lib.kiln_model_run(self.model, entry.encode(),
+                                            tensors, len(arrays), result, 1))
+            t = result[0]
+            shape = [lib.kiln_tensor_shape(t)[d]
+                     for d in range(lib.kiln_tensor_rank(t))]
+            dtype = {v: k for k, v in self.DTYPES.items()}[
+                lib.kiln_tensor_dtype(t)]
+            data = c.string_at(lib.kiln_tensor_data(t),
+                               lib.kiln_tensor_byte_size(t))
+            lib.kiln_tensor_free(t)
+            return np.frombuffer(data, dtype).reshape(shape).copy()
+        finally:
+            for t in tensors:
+                lib.kiln_tensor_free(t)
+
+
+def check_kernel_errors(out):
+    """KERNEL_ERRORS on the GPU, in this process (`gpu_diff.py errors OUT`,
+    started with runtime_env so that the runtime's libraries load)."""
+    os.environ["PYTORCH_JIT"] = "0"
+    import numpy as np
+    import torch
+    import run_kiln
+    eager_like_kiln()
+    lookups = load_eager(out, "lookups")
+    with open(os.path.join(out, "kernel_errors.json")) as f:
+        cases = json.load(f)
+    ok = True
+    for opt in OPT_LEVELS:
+        api = CApi(out, os.path.join(out, "archives", "lookups.O%d.kiln" % opt))
+        for case in cases:
+            load = lambda files: [np.load(os.path.join(out, f))
+                                  for f in files.values()]
+            try:
+                api.run(case["entry"], load(case["bad"]))
+                problem = "the bad inputs ran"
+            except RuntimeError as error:
+                got = str(error).splitlines()[0]
+                problem = (None if got == case["message"] else
+                           "said %r, the CPU %r" % (got, case["message"]))
+            if problem is None:
+                good = load(case["good"])
+                expected = getattr(lookups, case["entry"])(
+                    *[torch.from_numpy(a).cuda() for a in good])
+                problem, diff = run_kiln.compare(
+                    [expected.cpu()], [api.run(case["entry"], good)])
+            ok &= problem is None
+            print("kernel check lookups.%s -O%d: %s" % (
+                case["entry"], opt, "FAILED: " + problem if problem else
+                "ok (%s; then valid inputs, max diff %.3g)" %
+                (case["message"].split(": error: ")[1], diff)))
+    return 0 if ok else 1
+
+
 def eager_like_kiln(tf32=False):
     """Eager PyTorch computing as kiln does: f32 products and convolutions
     without TF32 (PyTorch's default allows it for cuDNN's convolutions), or
@@ -363,7 +528,11 @@ def check(out):
         print("%s: %s" % (label, "FAILED: " + problem if problem
                           else "ok (max diff %.3g)" % diff))
         sys.stdout.flush()
-    print("%s: %d runs" % ("all ok" if ok else "FAILED", len(cases)))
+    errors = subprocess.run([sys.executable, os.path.abspath(__file__),
+                             "errors", out], env=runtime_env(out))
+    ok &= errors.returncode == 0
+    print("%s: %d runs" % ("all ok" if ok else "FAILED",
+                           len(cases) + 2 * len(KERNEL_ERRORS)))
     return 0 if ok else 1
 
 
@@ -372,5 +541,7 @@ if __name__ == "__main__":
         sys.exit(prepare(sys.argv[2], sys.argv[3]))
     if len(sys.argv) == 3 and sys.argv[1] == "check":
         sys.exit(check(sys.argv[2]))
+    if len(sys.argv) == 3 and sys.argv[1] == "errors":
+        sys.exit(check_kernel_errors(sys.argv[2]))
     print(__doc__, file=sys.stderr)
     sys.exit(2)

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 5
+#define KILN_ABI_VERSION 6
 
 /* The largest tensor, in bytes, that compiled code or the runtime will
  * create: 2^47, the user address space of x86-64 with 4-level paging.
@@ -167,6 +167,15 @@ typedef struct kiln_host_api {
    * device buffer, ordered on the running call's stream. */
   void *(*device_alloc)(uint64_t bytes);
   void (*device_free)(void *ptr);
+
+  /* Since version 6. The device address of the running CUDA call's check
+   * record: five int64_t words, zero when the call starts. A kernel whose
+   * run-time check fails swaps site + 1 into word 0 if it is still zero,
+   * and if it did, stores the check's a, b, c and d in words 1 to 4. When
+   * the call's work is done the runtime raises that site as raise() would.
+   * A CUDA archive's host code asks for it before it launches a kernel
+   * that checks. */
+  void *(*kernel_check_record)(void);
 } kiln_host_api;
 
 /* One entry point. `args[i]` points to the descriptor of argument i (a
