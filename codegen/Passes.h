@@ -108,6 +108,11 @@ std::unique_ptr<mlir::Pass> createMapToKernelsPass();
 /// deallocation's) to the stack (codegen/cuda/HostScratch.cpp).
 std::unique_ptr<mlir::Pass> createHostScratchPass();
 
+/// Makes a CUDA entry's host reads and writes of device tensor elements
+/// calls of the runtime's device_read and device_write
+/// (codegen/cuda/HostDeviceAccess.cpp).
+std::unique_ptr<mlir::Pass> createHostDeviceAccessPass();
+
 /// Refuses host code of a CUDA entry that would touch device memory, at
 /// the op's source location (codegen/cuda/CheckHostCode.cpp).
 std::unique_ptr<mlir::Pass> createCheckHostCodePass();

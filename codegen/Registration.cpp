@@ -118,6 +118,7 @@ void kiln::registerCodegenPasses() {
   registerPass([] { return createKernelChecksPass(); });
   registerPass([] { return createMapToKernelsPass(); });
   registerPass([] { return createHostScratchPass(); });
+  registerPass([] { return createHostDeviceAccessPass(); });
   registerPass([] { return createCheckHostCodePass(); });
   registerPass([] { return createKernelLaunchesPass(); });
   // Upstream, between kiln-check-host-code and kiln-kernel-launches.

@@ -43,6 +43,7 @@ const HostFunction hostFunctions[] = {
     KILN_SLOT(list_materialize, true), KILN_SLOT(random_stream, false),
     KILN_SLOT(matmul, true),          KILN_SLOT(conv2d, true),
     KILN_SLOT(kernel_check_record, false),
+    KILN_SLOT(device_read, false),    KILN_SLOT(device_write, false),
 };
 #undef KILN_SLOT
 

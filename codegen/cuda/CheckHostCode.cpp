@@ -1,16 +1,12 @@
 //===- CheckHostCode.cpp - What a CUDA entry's host code may not do -------===//
 //
 // In a CUDA archive, every tensor of an entry lives in device memory, and
-// the host code around the kernels only computes shapes, allocates and
-// launches. This pass runs after kiln-map-to-kernels and refuses, at the
-// op's source location, what would make the host touch device memory:
-// reading or writing a tensor's elements outside a kernel (a Python number
-// taken from a tensor, a tensor used as a condition), copies left on the
-// host, and the runtime services that work on host memory (print, lists,
-// convolution, random numbers); matmul is legal, as cuBLAS runs it on the
-// GPU's tensors. Host scratch on the stack
-// (memref.alloca, used by buffer deallocation) and the rank-0 inputs the
-// runtime keeps on the host stay legal.
+// the host code around the kernels computes shapes, allocates, launches
+// and calls the runtime, whose services (matmul, conv2d, print, lists, an
+// element read or written: kiln-host-device-access) work on device
+// tensors. This pass runs last before outlining and refuses, at the op's
+// source location, what still cannot run there: copies or loop nests left
+// on the host, which would touch device memory, and random numbers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,40 +24,14 @@ using namespace mlir;
 
 namespace {
 
-bool isHostMemory(Value memref, bool reading) {
-  return memref.getDefiningOp<memref::AllocaOp>() ||
-         (reading && kiln::cuda::isHostScalarArgument(memref));
-}
-
 /// Why `op`, outside any kernel, cannot run on the host; empty if it can.
 std::string hostProblem(Operation *op) {
-  if (auto load = dyn_cast<memref::LoadOp>(op))
-    return isHostMemory(load.getMemRef(), true)
-               ? ""
-               : "reading a tensor's value on the host (a Python number "
-                 "taken from a tensor, or a tensor used as a condition)";
-  if (auto store = dyn_cast<memref::StoreOp>(op))
-    return isHostMemory(store.getMemRef(), false)
-               ? ""
-               : "writing a tensor element on the host (a Python number "
-                 "returned or stored as a tensor)";
   if (isa<memref::CopyOp, linalg::LinalgOp>(op))
     return "a copy or loop nest left on the host";
-  if (auto call = dyn_cast<func::CallOp>(op)) {
-    StringRef callee = call.getCallee();
-    // raise reads only shapes; matmul and conv2d are cuBLAS's and cuDNN's
-    // on the GPU's tensors; the check record is the kernels' to write.
-    if (callee == "kiln_rt_raise" || callee.starts_with("kiln_rt_matmul_") ||
-        callee == "kiln_rt_kernel_check_record" ||
-        callee.starts_with("kiln_rt_conv2d_") ||
-        !callee.starts_with("kiln_rt_"))
-      return "";
-    callee.consume_front("kiln_rt_");
-    return ("the runtime's " + callee.split('_').first +
-            " (print, Python lists and random numbers run on "
-            "the CPU only)")
-        .str();
-  }
+  // The random streams' numbers are drawn by host code on the CPU.
+  if (auto call = dyn_cast<func::CallOp>(op);
+      call && call.getCallee().starts_with("kiln_rt_random_"))
+    return "random numbers (they are drawn on the CPU only)";
   return "";
 }
 

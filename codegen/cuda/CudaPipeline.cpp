@@ -34,6 +34,7 @@ void kiln::buildCudaKernelPipeline(OpPassManager &pm, unsigned optLevel) {
   pm.addPass(createKernelChecksPass());
   pm.addPass(createMapToKernelsPass());
   pm.addPass(createHostScratchPass());
+  pm.addPass(createHostDeviceAccessPass());
   pm.addPass(createCheckHostCodePass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createKernelLaunchesPass());

@@ -254,6 +254,10 @@ void declareRuntimeFunctions(ModuleOp module) {
   declare("kiln_rt_random_stream", {}, {i64});
   // A CUDA call's check record, which kernels write (KernelChecks.cpp).
   declare("kiln_rt_kernel_check_record", {}, {ptr});
+  // A CUDA entry's host code reading or writing a device tensor's element
+  // (HostDeviceAccess.cpp).
+  declare("kiln_rt_device_read", {ptr, i64}, {i64});
+  declare("kiln_rt_device_write", {ptr, i64, i64}, {});
   // The kernel library is called in f32 only: f16 and bf16 are converted
   // around the call (LibraryCalls.cpp).
   Type f32Tensor = UnrankedMemRefType::get(b.getF32Type(), /*memorySpace=*/0);

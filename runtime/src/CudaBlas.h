@@ -8,10 +8,6 @@
 
 namespace kiln {
 
-/// Whether the running call is a CUDA archive's, whose tensors are on the
-/// GPU: the kernel library's slots then go to the GPU's libraries.
-bool inCudaCall();
-
 /// kiln_host_api.matmul (its contract is in kiln/abi.h) on the running
 /// CUDA call's stream, through cuBLAS in f32 with TF32 off, as PyTorch's
 /// default. Returns an error message or "".

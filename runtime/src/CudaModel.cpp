@@ -272,6 +272,27 @@ cuda::Stream currentCudaStream() {
 
 bool inCudaCall() { return currentCall != nullptr; }
 
+void readFromDevice(void *to, const void *from, size_t bytes) {
+  const cuda::Driver &d = api();
+  cuda::Stream stream = currentCall->stream;
+  cuda::Result r = d.memcpyDtoHAsync(
+      to, reinterpret_cast<cuda::DevicePtr>(from), bytes, stream);
+  if (r == 0)
+    r = d.streamSynchronize(stream);
+  if (r != 0)
+    throw DeviceError("cannot read " + std::to_string(bytes) +
+                      " bytes of a tensor on the GPU: " + cuda::describe(r));
+}
+
+void writeToDevice(void *to, const void *from, size_t bytes) {
+  // From pageable memory the driver stages the bytes before it returns.
+  cuda::Result r = api().memcpyHtoDAsync(reinterpret_cast<cuda::DevicePtr>(to),
+                                         from, bytes, currentCall->stream);
+  if (r != 0)
+    throw DeviceError("cannot write " + std::to_string(bytes) +
+                      " bytes of a tensor on the GPU: " + cuda::describe(r));
+}
+
 bool currentCallAllowsTf32() {
   return currentCall && currentCall->model.allowTf32();
 }

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -127,6 +128,22 @@ bool currentCallAllowsTf32();
 void *cudaDeviceAlloc(uint64_t bytes);
 void cudaDeviceFree(void *ptr);
 void *cudaKernelCheckRecord();
+
+/// A failure of the copies below; the host API reports it as the call's
+/// error.
+struct DeviceError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+/// Whether the running call is a CUDA archive's, whose tensors are on the
+/// GPU: the kernel library's slots then go to the GPU's libraries, and the
+/// host API's tensor reads and writes are copies.
+bool inCudaCall();
+/// Copies `bytes` at device address `from` of the running call to host
+/// memory `to`, once the call's work so far is done.
+void readFromDevice(void *to, const void *from, size_t bytes);
+/// Copies `bytes` at host `from` to device address `to` in the order of
+/// the running call's work; `from` may be reused at once.
+void writeToDevice(void *to, const void *from, size_t bytes);
 void cudaLaunchKernel(const char *kernel, int64_t gridX, int64_t gridY,
                       int64_t gridZ, int64_t blockX, int64_t blockY,
                       int64_t blockZ, void **params, int64_t numParams);

@@ -287,12 +287,15 @@ std::string addSuffixes(std::string text,
 
 } // namespace
 
-std::string kiln::formatTensor(const Tensor &tensor) {
+std::string kiln::formatTensor(const Tensor &tensor, Device device) {
   // Its elements are on the GPU, which this cannot read.
   if (tensor.device() != Device::CPU)
     return "tensor(<on cuda>)";
   const std::string prefix = "tensor(";
   std::vector<std::string> suffixes;
+  // PyTorch names a tensor's device first, unless it is the CPU.
+  if (device == Device::CUDA)
+    suffixes.push_back("device='cuda:0'");
   std::string body;
   // A shape no tensor can have (numel() -1, only a borrowed tensor can
   // claim one) prints as empty rather than reading memory it cannot own.

@@ -76,6 +76,9 @@ template <typename F> auto guarded(int64_t site, F &&body) {
   } catch (const std::bad_alloc &) {
     current->errorMessage.assign("out of memory");
     current->errorKind = ErrorKind::OutOfMemory;
+  } catch (const DeviceError &e) {
+    current->errorMessage.assign(e.what());
+    current->errorKind = ErrorKind::Runtime;
   } catch (const std::exception &e) {
     current->errorMessage.assign("internal error: ");
     current->errorMessage.append(e.what());
@@ -154,6 +157,17 @@ Tensor copyIn(const kiln_unranked_memref *memref, int32_t dtype) {
   size_t element = dtypeSize(type);
   auto *src = static_cast<const uint8_t *>(desc->aligned) +
               desc->offset * static_cast<int64_t>(element);
+  // In a CUDA call the elements are on the GPU: the bytes they span come
+  // to the host first (strides are never negative).
+  std::vector<uint8_t> staged;
+  if (inCudaCall() && out.numel() > 0) {
+    int64_t last = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      last += (shape[d] - 1) * strides[d];
+    staged.resize((static_cast<size_t>(last) + 1) * element);
+    readFromDevice(staged.data(), src, staged.size());
+    src = staged.data();
+  }
   auto *dst = static_cast<uint8_t *>(out.data());
   std::vector<int64_t> index(rank, 0);
   for (int64_t n = 0; n < out.numel(); ++n) {
@@ -232,7 +246,10 @@ void printBool(int32_t value) {
   guarded(-1, [&] { printValue(formatBool(value != 0)); });
 }
 void printTensor(const kiln_unranked_memref *tensor, int32_t dtype) {
-  guarded(-1, [&] { printValue(formatTensor(copyIn(tensor, dtype))); });
+  guarded(-1, [&] {
+    printValue(formatTensor(copyIn(tensor, dtype),
+                            inCudaCall() ? Device::CUDA : Device::CPU));
+  });
 }
 
 void printEnd() {
@@ -389,20 +406,9 @@ size_t product(const std::vector<int64_t> &shape, size_t from, size_t to) {
   return n;
 }
 
-void listMaterialize(void *list, int32_t op, int64_t axis,
-                     const kiln_unranked_memref *out, int64_t site,
-                     int32_t dtype) {
-  const List &l = *static_cast<List *>(list);
-  checkedResultDim(l, op, axis, -1, site); // validates, as listResultDim did
-  size_t element = dtypeSize(static_cast<DType>(dtype));
-  uint8_t *dst = outputData(out, element);
-  // An empty result needs no bytes; a non-empty one was allocated, so each
-  // block and count below is a sub-product of its dims, within the limit.
-  uint64_t bytes;
-  if (!checkedByteSize(out->desc->dims, static_cast<size_t>(out->rank),
-                       element, bytes) ||
-      bytes == 0)
-    return;
+/// Writes what `op` makes of `l` (checked) to `dst`, `bytes` long.
+void assemble(const List &l, int32_t op, int64_t axis, size_t element,
+              uint8_t *dst) {
   if (op == GetElement) {
     int64_t count = static_cast<int64_t>(l.items.size());
     const Tensor &item = l.items[axis < 0 ? axis + count : axis];
@@ -425,6 +431,47 @@ void listMaterialize(void *list, int32_t op, int64_t axis,
       offset += block;
     }
   }
+}
+
+void listMaterialize(void *list, int32_t op, int64_t axis,
+                     const kiln_unranked_memref *out, int64_t site,
+                     int32_t dtype) {
+  const List &l = *static_cast<List *>(list);
+  checkedResultDim(l, op, axis, -1, site); // validates, as listResultDim did
+  size_t element = dtypeSize(static_cast<DType>(dtype));
+  uint8_t *dst = outputData(out, element);
+  // An empty result needs no bytes; a non-empty one was allocated, so each
+  // block and count below is a sub-product of its dims, within the limit.
+  uint64_t bytes;
+  if (!checkedByteSize(out->desc->dims, static_cast<size_t>(out->rank),
+                       element, bytes) ||
+      bytes == 0)
+    return;
+  if (!inCudaCall()) {
+    assemble(l, op, axis, element, dst);
+    return;
+  }
+  // A list's items are kept on the host (listAppend); the result is
+  // assembled there and goes to the GPU in one copy.
+  guarded(site, [&] {
+    std::vector<uint8_t> host(bytes);
+    assemble(l, op, axis, element, host.data());
+    writeToDevice(dst, host.data(), bytes);
+  });
+}
+
+int64_t deviceRead(const void *address, int64_t bytes) {
+  return guarded(-1, [&] {
+    int64_t bits = 0;
+    readFromDevice(&bits, address, static_cast<size_t>(bytes));
+    return bits;
+  });
+}
+
+void deviceWrite(void *address, int64_t bits, int64_t bytes) {
+  guarded(-1, [&] {
+    writeToDevice(address, &bits, static_cast<size_t>(bytes));
+  });
 }
 
 /// Loops with fewer points than this stay on the calling thread: waking a
@@ -459,7 +506,8 @@ const kiln_host_api table = {
     kernelMatmul,     kernelConv2d,
     cudaLaunchKernel, hostParallelFor,
     cudaDeviceAlloc,  cudaDeviceFree,
-    cudaKernelCheckRecord};
+    cudaKernelCheckRecord, deviceRead,
+    deviceWrite};
 
 } // namespace
 

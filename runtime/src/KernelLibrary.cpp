@@ -45,6 +45,7 @@
 #include "ConvShape.h"
 #include "CudaBlas.h"
 #include "CudaDnn.h"
+#include "CudaModel.h"
 #include "ThreadPool.h"
 #include "HostCall.h"
 

@@ -108,9 +108,35 @@
 // WARP-NOT: gpu.shuffle
 // WARP: return
 
-// kiln-check-host-code refuses host code that reads device memory.
-// RUN: not kiln-opt %s --kiln-map-to-kernels --kiln-host-scratch --kiln-check-host-code --split-input-file 2>&1 | FileCheck %s --check-prefix=HOST
-// HOST: error: --target=cuda does not support reading a tensor's value on the host
+// kiln-host-device-access: the host code's read of a device tensor's
+// element (a Python number taken from it) becomes the runtime's
+// device_read of the element's address, the aligned pointer plus
+// (offset + i * stride) * 4 bytes, and a write device_write of the value's
+// bits. The rank-0 input the runtime keeps on the host is read in place.
+// kiln-check-host-code then refuses what is left that touches device
+// memory: a copy on the host.
+// RUN: not kiln-opt %s --kiln-map-to-kernels --kiln-host-scratch --kiln-host-device-access --kiln-check-host-code --split-input-file 2>/dev/null | FileCheck %s --check-prefix=HOST
+// RUN: not kiln-opt %s --kiln-map-to-kernels --kiln-host-scratch --kiln-host-device-access --kiln-check-host-code --split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=REFUSE
+// HOST-LABEL: func.func @branch(
+// HOST-SAME: %[[X:.*]]: memref<4xf32>, %[[S:.*]]: memref<f32>)
+// HOST: %[[SCALE:.*]] = memref.load %[[S]][] : memref<f32>
+// HOST: %[[BASE:.*]], %[[OFFSET:.*]], %[[SIZE:.*]], %[[STRIDE:.*]] = memref.extract_strided_metadata %[[X]]
+// HOST: %[[AT:.*]] = arith.muli %c2, %[[STRIDE]] : index
+// HOST: %[[LINEAR:.*]] = arith.addi %[[OFFSET]], %[[AT]] : index
+// HOST: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// HOST: %[[BYTES:.*]] = arith.muli %[[LINEAR]], %c4
+// HOST: %[[ADDR:.*]] = arith.addi %[[PTR]], %[[BYTES]]
+// HOST: %[[WORD:.*]] = arith.index_cast %[[ADDR]] : index to i64
+// HOST: %[[P:.*]] = llvm.inttoptr %[[WORD]] : i64 to !llvm.ptr
+// HOST: %[[BITS:.*]] = call @kiln_rt_device_read(%[[P]], %c4_i64) : (!llvm.ptr, i64) -> i64
+// HOST: %[[LOW:.*]] = arith.trunci %[[BITS]] : i64 to i32
+// HOST: %[[V:.*]] = arith.bitcast %[[LOW]] : i32 to f32
+// HOST: %[[W:.*]] = arith.mulf %[[V]], %[[SCALE]]
+// HOST: %[[WBITS:.*]] = arith.bitcast %[[W]] : f32 to i32
+// HOST: %[[WIDE:.*]] = arith.extui %[[WBITS]] : i32 to i64
+// HOST: call @kiln_rt_device_write(%{{.*}}, %[[WIDE]], %c4_i64{{.*}}) : (!llvm.ptr, i64, i64) -> ()
+// HOST: return %[[V]] : f32
+// REFUSE: error: --target=cuda does not support a copy or loop nest left on the host yet
 
 func.func @scale(%x: memref<?x?xf32>, %s: memref<f32>, %out: memref<?x?xf32>) {
   %c0 = arith.constant 0 : index
@@ -166,8 +192,19 @@ func.func @row_differences(%x: memref<?x?xf32>, %out: memref<?xf32>) {
 
 // -----
 
-func.func @branch(%x: memref<4xf32>) -> f32 {
-  %c0 = arith.constant 0 : index
-  %v = memref.load %x[%c0] : memref<4xf32>
+func.func @branch(%x: memref<4xf32>, %s: memref<f32>) -> f32 {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %scale = memref.load %s[] : memref<f32>
+  %v = memref.load %x[%c2] : memref<4xf32>
+  %w = arith.mulf %v, %scale : f32
+  memref.store %w, %x[%c3] : memref<4xf32>
   return %v : f32
+}
+
+// -----
+
+func.func @copy(%x: memref<4xf32>, %y: memref<4xf32>) {
+  memref.copy %x, %y : memref<4xf32> to memref<4xf32>
+  return
 }

@@ -42,8 +42,11 @@ FILES = {
     "test/gpu/Inputs/kernels.py": None,  # all of them
     "test/cuda/Inputs/lookups.py": None,
     "examples/seed/foo.py": None,
+    "examples/seed/foo_bar.py": None,
     "examples/seed/func.py": None,
     "examples/seed/myfun.py": None,
+    "examples/seed/pairwise_distance.py": None,
+    "examples/seed/rnn.py": None,
     "test/snippets/chunk_loop.py": None,
     "test/snippets/chunk_loop_dynamic.py": None,
 }
@@ -65,10 +68,10 @@ TF32_TOLERANCE = 1e-2  # rtol and atol
 CPU_DIM_SETS_ONLY = {"test/snippets/chunk_loop_dynamic.py"}
 # nn.Modules (relative to the repository root) and the class compiled, with
 # the weights run_model.py gives them (seed 0); matmul and linear run on
-# cuBLAS, conv2d on cuDNN. The example models and the public snippets of
-# the CPU test (test/snippets), but for what --target=cuda refuses (Python
-# lists: examples/models/rnn.py).
+# cuBLAS, conv2d on cuDNN. Every example model, and the public snippets of
+# the CPU test (test/snippets).
 MODULES = [
+    ("examples/models/rnn.py", "RNN"),
     ("examples/models/mlp.py", "MLP"),
     ("examples/models/transformer_block.py", "Block"),
     ("examples/models/lenet.py", "Net"),
@@ -269,7 +272,9 @@ def prepare_module(build_dir, out, root, rel, cls, tf32=False):
     import save_state_dict
     save_state_dict.add_python_deps()
     path = os.path.join(root, rel)
-    stem = os.path.splitext(os.path.basename(rel))[0]
+    # Named with its folder: examples/models/rnn.py is not the seed's rnn.py.
+    stem = "%s_%s" % (os.path.basename(os.path.dirname(rel)),
+                      os.path.splitext(os.path.basename(rel))[0])
     shutil.copy(path, os.path.join(out, "src", stem + ".py"))
     namespace, source = run_model.load_eager(path)
     model = run_model.build_model(namespace, cls, {})
@@ -348,13 +353,22 @@ def check_case(out, case, module, work):
                           env=runtime_env(out))
     if proc.returncode != 0:
         return "kiln-run failed: " + proc.stderr.strip(), 0.0
-    with torch.no_grad():
+    import contextlib
+    import io
+    import run_kiln
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), torch.no_grad():
         expected = [e.cpu() if isinstance(e, torch.Tensor) else e
                     for e in flatten(getattr(module, case["entry"])(*args))]
     actual = [np.load(os.path.join(work, "%s.result%d.npy" % (case["entry"], i)))
               for i in range(len(expected))]
-    # The CPU differential test's comparison and tolerance.
-    import run_kiln
+    # The CPU differential test's comparisons and tolerances; a tensor
+    # printed on both sides says device='cuda:0'.
+    kiln_prints, _ = run_kiln.split_output(proc.stdout)
+    if not run_kiln.prints_match(printed.getvalue().splitlines(), kiln_prints):
+        return ("printed %r, eager %r" % (kiln_prints[:4],
+                                          printed.getvalue().splitlines()[:4]),
+                0.0)
     return run_kiln.compare(expected, actual)
 
 

@@ -20,7 +20,9 @@ namespace kiln {
 
 /// `str(t)` for a torch.Tensor with t's dtype, shape and values, e.g.
 /// "tensor([1.0000, 2.5000])" or "tensor([[1, 2],\n        [3, 4]])".
-std::string formatTensor(const Tensor &tensor);
+/// `device` CUDA adds PyTorch's ", device='cuda:0'" for a CUDA tensor's
+/// values copied to the host.
+std::string formatTensor(const Tensor &tensor, Device device = Device::CPU);
 /// `str(x)` for a Python float: shortest round-trip digits, as repr().
 std::string formatFloat(double value);
 /// `str(x)` for a Python int and bool.

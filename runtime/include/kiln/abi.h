@@ -176,6 +176,15 @@ typedef struct kiln_host_api {
    * A CUDA archive's host code asks for it before it launches a kernel
    * that checks. */
   void *(*kernel_check_record)(void);
+
+  /* Since version 6. A CUDA archive's host code reading or writing one
+   * element of a device tensor (a Python number taken from a tensor, or
+   * stored into one). device_read waits for the call's work so far and
+   * returns the `bytes` (1, 2, 4 or 8) at device address `address`,
+   * zero-extended; device_write stores the low `bytes` of `bits` there, in
+   * the order of the call's work. */
+  int64_t (*device_read)(const void *address, int64_t bytes);
+  void (*device_write)(void *address, int64_t bits, int64_t bytes);
 } kiln_host_api;
 
 /* One entry point. `args[i]` points to the descriptor of argument i (a
