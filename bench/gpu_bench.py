@@ -4,7 +4,9 @@
 Runs on a GPU machine, from the folder test/gpu/run_on_gpu.sh --prepare
 made (it holds the archives, kiln-run and the runtime):
 
-    python3 OUT/gpu_bench.py OUT
+    python3 OUT/gpu_bench.py OUT [PREFIX...]
+
+(with PREFIXes, only the workloads whose label starts with one of them)
 
 For each workload it times, in one run on one GPU, with inputs already on
 the GPU and a synchronize after every call (so a call's time is what a
@@ -19,7 +21,11 @@ caller waits for):
 and prints a table of medians and ratios (eager / kiln: above 1 means kiln
 is faster). A second table times kiln's first call again after a load with
 --warm-at-load (LoadOptions::warmup), which calls each entry once on zeros
-of the same shapes.
+of the same shapes. A third times calls on inputs in host memory
+(HOST_INPUT_WORKLOADS): kiln copies them through its pinned staging buffer
+(`kiln-run bench --inputs-on cpu`), eager PyTorch once from pageable
+memory (`x.cuda()`) and once from memory pinned beforehand
+(`x.pin_memory()`, then `x.cuda(non_blocking=True)`).
 """
 import json
 import os
@@ -74,6 +80,8 @@ WORKLOADS = [
      False, True),
 ]
 ITERATIONS = 50
+# The workloads also timed on inputs in host memory.
+HOST_INPUT_WORKLOADS = ["myfun tanh(x*x), x[64M]", "MLP 784-1024-1024-10 b4096"]
 
 
 def time_torch(fn, iterations=ITERATIONS):
@@ -91,11 +99,12 @@ def time_torch(fn, iterations=ITERATIONS):
     return times[len(times) // 2]
 
 
-def kiln_bench(out, archive, entry, dims, warm_at_load=False):
+def kiln_bench(out, archive, entry, dims, warm_at_load=False,
+               inputs_on="cuda"):
     cmd = [os.path.join(out, "bin", "kiln-run"), "bench",
            os.path.join(out, "archives", archive), "--input", "x=random",
            "--entry", entry,
-           "--inputs-on", "cuda", "--json", "--iterations", str(ITERATIONS)]
+           "--inputs-on", inputs_on, "--json", "--iterations", str(ITERATIONS)]
     if warm_at_load:
         cmd.append("--warm-at-load")
     for symbol, size in dims.items():
@@ -107,13 +116,15 @@ def kiln_bench(out, archive, entry, dims, warm_at_load=False):
     return json.loads(proc.stdout)
 
 
-def main(out):
+def main(out, only):
     os.environ["PYTORCH_JIT"] = "0"
     import torch
     print("GPU: %s, PyTorch %s" % (torch.cuda.get_device_name(0),
                                    torch.__version__))
     rows = []
     for label, archive, dims, make, roofline, tf32 in WORKLOADS:
+        if only and not any(label.startswith(p) for p in only):
+            continue
         eager_like_kiln(tf32)
         fn, inputs = make(out)
         x = inputs[0]
@@ -133,6 +144,16 @@ def main(out):
             y = torch.empty_like(x)
             row["copy_us"] = time_torch(lambda: y.copy_(x))
             row["bytes"] = 2 * x.numel() * x.element_size()
+        if label in HOST_INPUT_WORKLOADS:
+            host = x.cpu()
+            pinned = host.pin_memory()
+            with torch.no_grad():
+                row["host_eager_us"] = time_torch(lambda: fn(host.cuda()))
+                row["pinned_eager_us"] = time_torch(
+                    lambda: fn(pinned.cuda(non_blocking=True)))
+            row["host_kiln_us"] = kiln_bench(out, archive, entry, dims,
+                                             inputs_on="cpu")["median_us"]
+            row["host_bytes"] = x.numel() * x.element_size()
         rows.append(row)
     print()
     print("| workload | eager PyTorch (us) | kiln (us) | eager / kiln | "
@@ -161,11 +182,23 @@ def main(out):
             r["workload"], r["kiln_load_us"], r["warm_load_us"],
             r["warm_first_us"], r["warm_median_us"],
             r["warm_first_us"] / r["warm_median_us"]))
+    # Inputs in host memory: each call copies its input to the GPU first.
+    print()
+    print("| workload, input in host memory | input MB | eager, pageable "
+          "(us) | eager, pinned beforehand (us) | kiln, staged (us) | "
+          "eager pageable / kiln |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        if "host_kiln_us" in r:
+            print("| %s | %.1f | %.1f | %.1f | %.1f | %.2fx |" % (
+                r["workload"], r["host_bytes"] / 1e6, r["host_eager_us"],
+                r["pinned_eager_us"], r["host_kiln_us"],
+                r["host_eager_us"] / r["host_kiln_us"]))
     return 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1], sys.argv[2:]))

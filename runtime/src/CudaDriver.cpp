@@ -51,6 +51,8 @@ bool resolveAll(void *lib, Driver &d, std::string &e) {
          resolve(lib, "cuMemcpyDtoH_v2", d.memcpyDtoH, e) &&
          resolve(lib, "cuMemcpyDtoDAsync_v2", d.memcpyDtoDAsync, e) &&
          resolve(lib, "cuMemsetD32Async", d.memsetD32Async, e) &&
+         resolve(lib, "cuMemHostAlloc", d.memHostAlloc, e) &&
+         resolve(lib, "cuMemFreeHost", d.memFreeHost, e) &&
          resolve(lib, "cuStreamCreate", d.streamCreate, e) &&
          resolve(lib, "cuStreamSynchronize", d.streamSynchronize, e) &&
          resolve(lib, "cuGetErrorName", d.getErrorName, e) &&

@@ -57,6 +57,8 @@ struct Driver {
   Result (*memcpyDtoH)(void *, DevicePtr, size_t);
   Result (*memcpyDtoDAsync)(DevicePtr, DevicePtr, size_t, Stream);
   Result (*memsetD32Async)(DevicePtr, unsigned, size_t, Stream);
+  Result (*memHostAlloc)(void **, size_t, unsigned);
+  Result (*memFreeHost)(void *);
   Result (*streamCreate)(Stream *, unsigned);
   Result (*streamSynchronize)(Stream);
   Result (*getErrorName)(Result, const char **);

@@ -38,6 +38,56 @@ const cuda::Driver &api() {
   return *cuda::driver(unused); // loaded before any CudaModel exists
 }
 
+/// The calling thread's pinned staging buffer for inputs in host memory.
+/// A copy from pageable memory is staged by the driver, piece by piece,
+/// while the host waits; one from pinned memory is a DMA the host need not
+/// wait for, as PyTorch's pin_memory() and non_blocking=True make it. The
+/// thread's calls reuse it, one after another (its stream orders them): it
+/// grows to hold the largest call's inputs, up to kMaxStagingBytes; larger
+/// inputs are copied from where they are.
+struct Staging {
+  void *data = nullptr;
+  size_t capacity = 0;
+  size_t used = 0; // by the running call
+  ~Staging() {
+    if (data)
+      api().memFreeHost(data);
+  }
+};
+thread_local Staging staging;
+constexpr size_t kMaxStagingBytes = size_t(256) << 20;
+constexpr size_t kMinStagingBytes = size_t(1) << 20;
+
+/// Where `bytes` of the running call's inputs can be staged, or null to
+/// copy them from pageable memory. Growing the buffer waits for the call's
+/// earlier copies out of it, on `stream`.
+void *stagingFor(size_t bytes, cuda::Stream stream) {
+  size_t padded = (bytes + 63) / 64 * 64;
+  if (padded > kMaxStagingBytes)
+    return nullptr;
+  if (staging.used + padded > staging.capacity) {
+    const cuda::Driver &d = api();
+    size_t want = std::max(kMinStagingBytes, staging.used + padded);
+    size_t capacity = kMinStagingBytes;
+    while (capacity < want && capacity < kMaxStagingBytes)
+      capacity *= 2;
+    if (capacity < want || d.streamSynchronize(stream) != 0)
+      return nullptr;
+    if (staging.data)
+      d.memFreeHost(staging.data);
+    staging.data = nullptr;
+    staging.capacity = staging.used = 0;
+    if (d.memHostAlloc(&staging.data, capacity, 0) != 0) {
+      staging.data = nullptr;
+      return nullptr;
+    }
+    staging.capacity = capacity;
+  }
+  void *at = static_cast<uint8_t *>(staging.data) + staging.used;
+  staging.used += padded;
+  return at;
+}
+
 } // namespace
 
 std::unique_ptr<CudaModel> CudaModel::load(
@@ -158,10 +208,16 @@ CudaCall::CudaCall(const Model::Impl &impl) : impl(impl), model(*impl.cuda) {
   std::string ignored; // a failure shows at the first use of the stream
   stream = threadStream(api(), ignored);
   currentCall = this;
+  staging.used = 0;
 }
 
 CudaCall::~CudaCall() {
   const cuda::Driver &d = api();
+  // A call that failed part way may still be copying from the thread's
+  // staging buffer, or writing its check record: the next call must not
+  // reuse them before that is done.
+  if (!finished)
+    d.streamSynchronize(stream);
   for (void *ptr : buffers)
     d.memFreeAsync(reinterpret_cast<cuda::DevicePtr>(ptr), stream);
   currentCall = nullptr;
@@ -175,6 +231,10 @@ void *CudaCall::upload(const void *data, size_t bytes, std::string &error) {
   cuda::Result r = d.memAllocAsync(&ptr, bytes, stream);
   if (r == 0) {
     buffers.push_back(reinterpret_cast<void *>(ptr));
+    if (void *staged = stagingFor(bytes, stream)) {
+      std::memcpy(staged, data, bytes);
+      data = staged;
+    }
     r = d.memcpyHtoDAsync(ptr, data, bytes, stream);
   }
   if (r != 0) {
@@ -251,6 +311,7 @@ bool CudaCall::finish(Error &error) {
                           sizeof words, stream);
   if (r == 0)
     r = d.streamSynchronize(stream);
+  finished = r == 0;
   if (r != 0) {
     error = Error{"CUDA error while running on the GPU: " + cuda::describe(r),
                   ErrorKind::Runtime};

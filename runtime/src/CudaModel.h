@@ -82,8 +82,9 @@ public:
   CudaCall(const CudaCall &) = delete;
   CudaCall &operator=(const CudaCall &) = delete;
 
-  /// A device copy of `bytes` at `data`, owned by the call; null (with
-  /// `error` set) on failure. An empty tensor gets no buffer.
+  /// A device copy of `bytes` at host `data`, owned by the call, copied
+  /// through the thread's pinned staging buffer (up to 256 MiB); null
+  /// (with `error` set) on failure. An empty tensor gets no buffer.
   void *upload(const void *data, size_t bytes, std::string &error);
   /// Waits for the call's work. A kernel's failure shows here, and so
   /// does a run-time check that failed in a kernel (the check record),
@@ -109,6 +110,7 @@ public:
   cuda::Stream stream = nullptr;
   std::vector<void *> buffers; // live device allocations, oldest first
   void *record = nullptr;      // the check record, once asked for
+  bool finished = false;       // finish() saw the call's work done
 };
 
 /// `tensor` copied to the other device (kiln::copyTo); on failure `error`
