@@ -292,7 +292,7 @@ void *CudaCall::checkRecord(std::string &error) {
   cuda::Result r = d.memAllocAsync(&ptr, kCheckRecordWords * 8, stream);
   if (r == 0) {
     buffers.push_back(reinterpret_cast<void *>(ptr));
-    r = d.memsetD32Async(ptr, 0, kCheckRecordWords * 2, stream);
+    r = d.memsetD32Async(ptr, 0, kCheckRecordWords * 2, stream); // 32-bit
   }
   if (r != 0) {
     error = "cannot set up the GPU's run-time checks: " + cuda::describe(r);

@@ -406,7 +406,7 @@ size_t product(const std::vector<int64_t> &shape, size_t from, size_t to) {
   return n;
 }
 
-/// Writes what `op` makes of `l` (checked) to `dst`, `bytes` long.
+/// Writes what `op` makes of `l` (already checked) to `dst`.
 void assemble(const List &l, int32_t op, int64_t axis, size_t element,
               uint8_t *dst) {
   if (op == GetElement) {
