@@ -6,7 +6,10 @@
 // fewer window if the last would start in the right padding) and checked
 // to be at least 1. The input is padded with -inf by a fill plus
 // insert_slice, with extra bottom/right padding for ceil_mode's overhang,
-// so that every window of linalg.pooling_nchw_max lies inside it.
+// so that every window lies inside it. A 3x3 window is one elementwise
+// linalg.generic over the output that reads the padded input nine times,
+// through maps (oh * 2 + i, ow * 2 + j), and takes the maximum with
+// PyTorch's NaN rule (floatExtremum: maximumf, nsz).
 // CHECK: message = "output size is too small: input size {0} gives output size {1} in dimension 2"
 // CHECK: message = "output size is too small: input size {0} gives output size {1} in dimension 3"
 // CHECK-LABEL: func.func private @max_pool_ceil
@@ -31,9 +34,10 @@
 // CHECK: %[[E:.*]] = tensor.empty(%{{.*}}, %[[PH]], %{{.*}}) : tensor<?x3x?x?xf32>
 // CHECK: %[[FILL:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%[[E]] : tensor<?x3x?x?xf32>)
 // CHECK: %[[PADDED:.*]] = tensor.insert_slice %arg0 into %[[FILL]][0, 0, 1, 1]
-// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[NINF]] : f32)
-// CHECK: %[[WINDOW:.*]] = tensor.empty() : tensor<3x3xf32>
-// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[PADDED]], %[[WINDOW]] : tensor<?x3x?x?xf32>, tensor<3x3xf32>) outs(%[[INIT]] : tensor<?x3x?x?xf32>)
+// CHECK: %[[INIT:.*]] = tensor.empty({{.*}}) : tensor<?x3x?x?xf32>
+// CHECK: linalg.generic {indexing_maps = [{{(#map[0-9]*, )+}}#{{map[0-9]*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]] : {{.*}}) outs(%[[INIT]] : tensor<?x3x?x?xf32>)
+// CHECK-COUNT-8: arith.maximumf %{{.*}}, %{{.*}} fastmath<nsz> : f32
+// CHECK-NEXT: linalg.yield
 func.func @max_pool_ceil(%x: tensor<?x3x?x?xf32>) -> tensor<?x3x?x?xf32> {
   %0 = kiln.max_pool2d %x {ceil_mode = true, dilation = array<i64: 1, 1>, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : tensor<?x3x?x?xf32> -> tensor<?x3x?x?xf32>
   return %0 : tensor<?x3x?x?xf32>
@@ -43,11 +47,15 @@ func.func @max_pool_ceil(%x: tensor<?x3x?x?xf32>) -> tensor<?x3x?x?xf32> {
 
 // Negative: static spatial dims without padding or ceil_mode need neither a
 // run-time check nor a padded copy; the pool reads the input itself.
+// CHECK: #[[P00:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2, d3 * 2)>
+// CHECK: #[[P01:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2, d3 * 2 + 1)>
+// CHECK: #[[P10:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2 + 1, d3 * 2)>
+// CHECK: #[[P11:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2 + 1, d3 * 2 + 1)>
 // CHECK: kiln.sites = []
 // CHECK-LABEL: func.func private @max_pool_plain
 // CHECK-NOT: kiln_rt_raise
 // CHECK-NOT: tensor.insert_slice
-// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%arg0, %{{.*}} : tensor<?x3x8x8xf32>, tensor<2x2xf32>) outs(%{{.*}} : tensor<?x3x4x4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[P00]], #[[P01]], #[[P10]], #[[P11]], #{{.*}}], {{.*}} ins(%arg0, %arg0, %arg0, %arg0 : {{.*}}) outs(%{{.*}} : tensor<?x3x4x4xf32>)
 func.func @max_pool_plain(%x: tensor<?x3x8x8xf32>) -> tensor<?x3x4x4xf32> {
   %0 = kiln.max_pool2d %x {ceil_mode = false, dilation = array<i64: 1, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : tensor<?x3x8x8xf32> -> tensor<?x3x4x4xf32>
   return %0 : tensor<?x3x4x4xf32>
@@ -58,14 +66,30 @@ func.func @max_pool_plain(%x: tensor<?x3x8x8xf32>) -> tensor<?x3x4x4xf32> {
 // ceil_mode without padding: the last windows start at row and column 6
 // of 7, so they overhang the input, by two rows (dilation 2 spans rows 6 and
 // 8) and one column (columns 6 and 7); only the bottom and right get -inf.
-// Dilation reaches the pooling op.
+// Dilation reaches the maps: rows oh * 3 and oh * 3 + 2.
+// CHECK: #[[O00:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 3, d3 * 3)>
+// CHECK: #[[O01:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 3, d3 * 3 + 1)>
+// CHECK: #[[O10:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 3 + 2, d3 * 3)>
+// CHECK: #[[O11:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 3 + 2, d3 * 3 + 1)>
 // CHECK-LABEL: func.func private @max_pool_overhang
 // CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x3x9x8xf32>)
 // CHECK: %[[PADDED:.*]] = tensor.insert_slice %arg0 into %[[FILL]][0, 0, 0, 0] [1, 3, 7, 7] [1, 1, 1, 1] : tensor<1x3x7x7xf32> into tensor<1x3x9x8xf32>
-// CHECK: linalg.pooling_nchw_max {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<3> : tensor<2xi64>} ins(%[[PADDED]], %{{.*}} : tensor<1x3x9x8xf32>, tensor<2x2xf32>) outs(%{{.*}} : tensor<1x3x3x3xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[O00]], #[[O01]], #[[O10]], #[[O11]], #{{.*}}], {{.*}} ins(%[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]] : {{.*}}) outs(%{{.*}} : tensor<1x3x3x3xf32>)
 func.func @max_pool_overhang(%x: tensor<1x3x7x7xf32>) -> tensor<1x3x3x3xf32> {
   %0 = kiln.max_pool2d %x {ceil_mode = true, dilation = array<i64: 2, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 3, 3>} : tensor<1x3x7x7xf32> -> tensor<1x3x3x3xf32>
   return %0 : tensor<1x3x3x3xf32>
+}
+
+// -----
+
+// A window of more than 16 elements (5x5) keeps linalg.pooling_nchw_max,
+// whose running maximum starts from -inf.
+// CHECK-LABEL: func.func private @max_pool_large_window
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x3x2x2xf32>)
+// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<5> : tensor<2xi64>} ins(%arg0, %{{.*}} : tensor<2x3x10x10xf32>, tensor<5x5xf32>) outs(%[[INIT]] : tensor<2x3x2x2xf32>)
+func.func @max_pool_large_window(%x: tensor<2x3x10x10xf32>) -> tensor<2x3x2x2xf32> {
+  %0 = kiln.max_pool2d %x {ceil_mode = false, dilation = array<i64: 1, 1>, kernel = array<i64: 5, 5>, padding = array<i64: 0, 0>, stride = array<i64: 5, 5>} : tensor<2x3x10x10xf32> -> tensor<2x3x2x2xf32>
+  return %0 : tensor<2x3x2x2xf32>
 }
 
 // -----

@@ -25,13 +25,17 @@ def conv2d(x: Tensor, w: Tensor, b: Tensor, wg: Tensor, bg: Tensor,
             F.conv2d(x, wg, bg, padding=1, groups=2))
 
 
-# max_pool2d: the default stride, ceil_mode, padding and dilation.
+# max_pool2d: the default stride, ceil_mode, padding and dilation; a NaN
+# in a window wins, as in PyTorch; a 5x5 window (more than the 16 elements
+# kiln unrolls) takes linalg's pooling op instead.
 # kiln: x=f32[B,3,H,7]
 @torch.jit.script
 def max_pools(x: Tensor):
+    with_nan = torch.where(x > 0.8, x * float('nan'), x)
     return (F.max_pool2d(x, 2), F.max_pool2d(x, 3, stride=2, ceil_mode=True),
             F.max_pool2d(x, (2, 3), stride=1, padding=1, dilation=(1, 2)),
-            F.max_pool2d(x, 2, 2, 1, 1, True))
+            F.max_pool2d(x, 2, 2, 1, 1, True), F.max_pool2d(with_nan, 2),
+            F.max_pool2d(x, 5, stride=1, padding=2))
 
 
 # avg_pool2d: padding counted in the divisor or not, and ceil_mode, whose
