@@ -381,6 +381,26 @@ TEST_CASE("formatTensor reads bool bytes as Python bools", "[format]") {
         "        [ True,  True]])");
 }
 
+TEST_CASE("formatTensor names the device of a CUDA tensor's values",
+          "[format]") {
+  // str() of CUDA tensors in PyTorch: the device comes first among the
+  // suffixes, then an empty tensor's size and a dtype other than the
+  // default ones. (The GPU differential test compares such prints with
+  // eager PyTorch on CUDA.)
+  float floats[] = {1.5f, 2.0f};
+  CHECK(formatTensor(Tensor::borrow(DType::F32, {2}, floats), Device::CUDA) ==
+        "tensor([1.5000, 2.0000], device='cuda:0')");
+  CHECK(formatTensor(Tensor::borrow(DType::F32, {}, floats), Device::CUDA) ==
+        "tensor(1.5000, device='cuda:0')");
+  int32_t ints[] = {1, 2};
+  CHECK(formatTensor(Tensor::borrow(DType::I32, {2}, ints), Device::CUDA) ==
+        "tensor([1, 2], device='cuda:0', dtype=torch.int32)");
+  CHECK(formatTensor(Tensor::zeros(DType::F32, {2, 0}), Device::CUDA) ==
+        "tensor([], device='cuda:0', size=(2, 0))");
+  CHECK(formatTensor(Tensor::borrow(DType::F32, {2}, floats), Device::CPU) ==
+        "tensor([1.5000, 2.0000])");
+}
+
 TEST_CASE("formatTensor of a default-constructed tensor", "[format]") {
   CHECK(formatTensor(Tensor()) == "tensor([])");
 }
