@@ -14,7 +14,6 @@
 #include "codegen/cuda/KernelMapping.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -45,20 +44,13 @@ struct CheckHostCodePass
   }
   void runOnOperation() override {
     bool failed = false;
-    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
-        return WalkResult::skip();
-      // Buffer deallocation's helper works on the host scratch arrays that
-      // kiln-host-scratch put on the stack.
-      if (auto fn = dyn_cast<func::FuncOp>(op);
-          fn && kiln::cuda::isDeallocHelper(fn.getName()))
-        return WalkResult::skip();
+    kiln::cuda::forEachHostOp(getOperation(), [&](Operation *op) {
       std::string problem = hostProblem(op);
       if (problem.empty())
-        return WalkResult::advance();
+        return true;
       op->emitError("--target=cuda does not support " + problem + " yet");
       failed = true;
-      return WalkResult::interrupt();
+      return false;
     });
     if (failed)
       signalPassFailure();

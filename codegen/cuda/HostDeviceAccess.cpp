@@ -19,7 +19,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -132,20 +131,14 @@ struct HostDeviceAccessPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<Operation *> accesses;
-    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
-        return WalkResult::skip();
-      // Buffer deallocation's helper works on host scratch arrays only.
-      if (auto fn = dyn_cast<func::FuncOp>(op);
-          fn && kiln::cuda::isDeallocHelper(fn.getName()))
-        return WalkResult::skip();
+    kiln::cuda::forEachHostOp(module, [&](Operation *op) {
       if (auto load = dyn_cast<memref::LoadOp>(op);
           load && !isHostMemory(load.getMemRef()))
         accesses.push_back(op);
       if (auto store = dyn_cast<memref::StoreOp>(op);
           store && !isHostMemory(store.getMemRef()))
         accesses.push_back(op);
-      return WalkResult::advance();
+      return true;
     });
     if (accesses.empty())
       return;

@@ -25,6 +25,13 @@ inline bool isDeallocHelper(llvm::StringRef callee) {
   return callee.starts_with("dealloc_helper");
 }
 
+/// Calls `visit` on each op of `module`'s host code, in order: not inside
+/// a kernel (gpu.launch, gpu.module) nor in the buffer-deallocation helper,
+/// which works on host scratch only. The walk stops when `visit` returns
+/// false.
+void forEachHostOp(mlir::Operation *module,
+                   llvm::function_ref<bool(mlir::Operation *)> visit);
+
 /// Threads per block of every kernel: a multiple of the 32-thread warp that
 /// keeps 8 blocks resident per SM on sm_80 and sm_90.
 constexpr int64_t kThreadsPerBlock = 256;

@@ -55,6 +55,18 @@ bool kiln::cuda::isHostScalarArgument(Value memref) {
          cast<MemRefType>(arg.getType()).getRank() == 0;
 }
 
+void kiln::cuda::forEachHostOp(Operation *module,
+                               function_ref<bool(Operation *)> visit) {
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    if (auto fn = dyn_cast<func::FuncOp>(op);
+        fn && isDeallocHelper(fn.getName()))
+      return WalkResult::skip();
+    return visit(op) ? WalkResult::advance() : WalkResult::interrupt();
+  });
+}
+
 namespace {
 
 /// Maps `loop`'s induction variables to the indices of flat point `point`

@@ -181,14 +181,14 @@ struct KeyHash {
   }
 };
 
-/// Plans (primitives and what running them needs) by key. It holds at most
-/// Capacity and drops the least recently used first, since dynamic shapes
-/// could otherwise grow it without bound. Plans are shared, so one that is
-/// dropped while another thread runs it lives until that run ends.
 /// Plans built by every cache since the process started
 /// (kernelPrimitivesBuilt).
 std::atomic<uint64_t> plansBuilt{0};
 
+/// Plans (primitives and what running them needs) by key. It holds at most
+/// Capacity and drops the least recently used first, since dynamic shapes
+/// could otherwise grow it without bound. Plans are shared, so one that is
+/// dropped while another thread runs it lives until that run ends.
 template <typename Plan> class PlanCache {
 public:
   /// The plan for `key`, built by `build()` on a miss without holding the
