@@ -17,8 +17,8 @@ halves, run on two machines:
       runs each case with kiln-run (inputs from the CPU, and at -O2 also
       from the GPU: kiln-run --inputs-on cuda) and the same function in eager
       PyTorch on CUDA, on the same inputs, and compares. Then it makes the
-      run-time checks inside kernels fail (KERNEL_ERRORS), through the C
-      API, and expects the CPU's messages.
+      run-time checks inside kernels fail (KERNEL_ERRORS), through kiln.load
+      (python/kiln, copied along), and expects the CPU's messages.
 
 The comparison and its tolerance are the CPU differential test's
 (test/Inputs/run_kiln.py, copied along): rtol 1e-4, atol 1e-5. libdevice's tanh, exp and erf are within a few ulp of
@@ -102,8 +102,8 @@ BENCH_MODELS = [
      ["--allow-tf32"]),
 ]
 # Run-time checks that fail inside a kernel: (entry of lookups.py, inputs,
-# the same inputs made valid). check_kernel_errors runs each through the C
-# API, one loaded model for all: the bad inputs must fail with the message
+# the same inputs made valid). check_kernel_errors runs each through
+# kiln.load (the C API), one loaded model for all: the bad inputs must fail with the message
 # the CPU archive gives (taken at prepare time, first line: file, line,
 # column and text), and then the valid ones must still run and match eager
 # PyTorch, as the failed check left the CUDA context usable (a device-side
@@ -189,6 +189,10 @@ def prepare(build_dir, out):
                 os.path.join(out, "bin"))
     pack_libraries(build_dir, out)
     shutil.copy(os.path.abspath(__file__), out)
+    # kiln.load, which check_kernel_errors runs the archives through.
+    shutil.copytree(os.path.join(root, "python", "kiln"),
+                    os.path.join(out, "python", "kiln"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
     for helper in ("run_kiln.py", "run_eager.py"):
         shutil.copy(os.path.join(HERE, "..", "Inputs", helper), out)
     shutil.copy(os.path.join(root, "bench", "gpu_bench.py"), out)
@@ -389,81 +393,16 @@ def runtime_env(out):
     return dict(os.environ, LD_LIBRARY_PATH=":".join(dirs))
 
 
-class CApi:
-    """libkiln_runtime's C API (kiln/kiln.h) through ctypes: a loaded model
-    that runs host arrays (one result each) and says how a run failed."""
-
-    DTYPES = {np_name: code for np_name, code in (("float32", 0),
-                                                   ("int64", 5))}
-
-    def __init__(self, out, archive):
-        import ctypes as c
-        self.c = c
-        lib = c.CDLL(os.path.join(out, "lib", "libkiln_runtime.so.0"))
-        p, size, i64p = c.c_void_p, c.c_size_t, c.POINTER(c.c_int64)
-        for name, args, result in [
-                ("kiln_model_load", [c.c_char_p, c.POINTER(p)], p),
-                ("kiln_model_run", [p, c.c_char_p, c.POINTER(p), size,
-                                    c.POINTER(p), size], p),
-                ("kiln_status_message", [p], c.c_char_p),
-                ("kiln_status_free", [p], None),
-                ("kiln_tensor_wrap", [c.c_int, i64p, size, p, size,
-                                      c.POINTER(p)], p),
-                ("kiln_tensor_dtype", [p], c.c_int),
-                ("kiln_tensor_rank", [p], size),
-                ("kiln_tensor_shape", [p], i64p),
-                ("kiln_tensor_data", [p], p),
-                ("kiln_tensor_byte_size", [p], size),
-                ("kiln_tensor_free", [p], None)]:
-            getattr(lib, name).argtypes = args
-            getattr(lib, name).restype = result
-        self.lib = lib
-        self.model = p()
-        self.fail_on(lib.kiln_model_load(archive.encode(), c.byref(self.model)))
-
-    def fail_on(self, status):
-        if status:
-            message = self.lib.kiln_status_message(status).decode()
-            self.lib.kiln_status_free(status)
-            raise RuntimeError(message)
-
-    def run(self, entry, arrays):
-        """The entry's result as an array; RuntimeError with the message if
-        the run fails."""
-        import numpy as np
-        c, lib = self.c, self.lib
-        tensors = (c.c_void_p * len(arrays))()
-        try:
-            for i, a in enumerate(arrays):
-                shape = (c.c_int64 * a.ndim)(*a.shape)
-                tensor = c.c_void_p()
-                self.fail_on(lib.kiln_tensor_wrap(
-                    self.DTYPES[a.dtype.name], shape, a.ndim,
-                    a.ctypes.data_as(c.c_void_p), a.nbytes, c.byref(tensor)))
-                tensors[i] = tensor
-            result = (c.c_void_p * 1)()
-            self.fail_on(lib.kiln_model_run(self.model, entry.encode(),
-                                            tensors, len(arrays), result, 1))
-            t = result[0]
-            shape = [lib.kiln_tensor_shape(t)[d]
-                     for d in range(lib.kiln_tensor_rank(t))]
-            dtype = {v: k for k, v in self.DTYPES.items()}[
-                lib.kiln_tensor_dtype(t)]
-            data = c.string_at(lib.kiln_tensor_data(t),
-                               lib.kiln_tensor_byte_size(t))
-            lib.kiln_tensor_free(t)
-            return np.frombuffer(data, dtype).reshape(shape).copy()
-        finally:
-            for t in tensors:
-                lib.kiln_tensor_free(t)
-
-
 def check_kernel_errors(out):
-    """KERNEL_ERRORS on the GPU, in this process (`gpu_diff.py errors OUT`,
-    started with runtime_env so that the runtime's libraries load)."""
+    """KERNEL_ERRORS on the GPU, through kiln.load (the C API over ctypes,
+    python/kiln, copied along) with the runtime in OUT/lib."""
     os.environ["PYTORCH_JIT"] = "0"
+    os.environ["KILN_RUNTIME_LIB"] = os.path.join(out, "lib",
+                                                  "libkiln_runtime.so.0")
+    sys.path.insert(0, os.path.join(out, "python"))
     import numpy as np
     import torch
+    import kiln
     import run_kiln
     eager_like_kiln()
     lookups = load_eager(out, "lookups")
@@ -471,14 +410,15 @@ def check_kernel_errors(out):
         cases = json.load(f)
     ok = True
     for opt in OPT_LEVELS:
-        api = CApi(out, os.path.join(out, "archives", "lookups.O%d.kiln" % opt))
+        model = kiln.load(os.path.join(out, "archives",
+                                       "lookups.O%d.kiln" % opt))
         for case in cases:
             load = lambda files: [np.load(os.path.join(out, f))
                                   for f in files.values()]
             try:
-                api.run(case["entry"], load(case["bad"]))
+                model.run(case["entry"], *load(case["bad"]))
                 problem = "the bad inputs ran"
-            except RuntimeError as error:
+            except kiln.RunError as error:
                 got = str(error).splitlines()[0]
                 problem = (None if got == case["message"] else
                            "said %r, the CPU %r" % (got, case["message"]))
@@ -486,13 +426,14 @@ def check_kernel_errors(out):
                 good = load(case["good"])
                 expected = getattr(lookups, case["entry"])(
                     *[torch.from_numpy(a).cuda() for a in good])
-                problem, diff = run_kiln.compare(
-                    [expected.cpu()], [api.run(case["entry"], good)])
+                actual = model.run(case["entry"], *good).numpy()
+                problem, diff = run_kiln.compare([expected.cpu()], [actual])
             ok &= problem is None
             print("kernel check lookups.%s -O%d: %s" % (
                 case["entry"], opt, "FAILED: " + problem if problem else
                 "ok (%s; then valid inputs, max diff %.3g)" %
                 (case["message"].split(": error: ")[1], diff)))
+        model.close()
     return 0 if ok else 1
 
 
