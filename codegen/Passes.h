@@ -23,6 +23,12 @@ namespace kiln {
 /// are checked where a kernel reads them rather than on the host.
 std::unique_ptr<mlir::Pass> createLowerKilnToLinalgPass(bool gpu = false);
 
+/// Gives a matmul's bias add, and the activation after it where the
+/// target's GEMM library computes it as PyTorch does, to the library call:
+/// a kiln.matmul_epilogue (codegen/lowering/LibraryEpilogues.cpp). `gpu`
+/// picks cuBLASLt's activations, else oneDNN's.
+std::unique_ptr<mlir::Pass> createLibraryEpiloguesPass(bool gpu = false);
+
 /// The codegen strategy's tiling (codegen/strategy/Tiling.h): each fused
 /// group becomes an scf.forall over tiles of its root, with the group's
 /// other ops fused into the tile; the tile sizes are the CPU's.

@@ -101,6 +101,7 @@ void kiln::registerCodegenDialects(DialectRegistry &registry) {
 }
 
 void kiln::registerCodegenPasses() {
+  registerPass([] { return createLibraryEpiloguesPass(); });
   registerPass([] { return createLowerKilnToLinalgPass(); });
   registerPass([] { return createTileFusionGroupsPass(); });
   registerPass([] { return createVectorizeTilesPass(); });

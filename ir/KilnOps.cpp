@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/Activations.h"
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
 #include "ir/VerifierSupport.h"
@@ -183,6 +184,27 @@ LogicalResult MatmulOp::verify() {
   Type inferred =
       inferMatmulType(getLhs().getType(), getRhs().getType(), &why);
   return checkInferred(*this, inferred, why, getResult().getType());
+}
+
+LogicalResult MatmulEpilogueOp::verify() {
+  if (!activationCode(getActivation()))
+    return emitOpError("has no activation '") << getActivation() << "'";
+  std::string why;
+  Type inferred =
+      inferMatmulType(getLhs().getType(), getRhs().getType(), &why);
+  if (failed(checkInferred(*this, inferred, why, getResult().getType())))
+    return failure();
+  auto result = cast<RankedTensorType>(getResult().getType());
+  auto bias = dyn_cast<RankedTensorType>(getBias().getType());
+  if (result.getRank() == 0 || !bias || bias.getRank() != 1 ||
+      bias.getElementType() != result.getElementType() ||
+      (!bias.isDynamicDim(0) && !result.isDynamicDim(result.getRank() - 1) &&
+       bias.getDimSize(0) != result.getShape().back()))
+    return emitOpError("needs a bias vector of the result's last dim and "
+                       "element type, got ")
+           << printType(bias ? Type(bias) : getBias().getType()) << " for "
+           << printType(result);
+  return success();
 }
 
 static LogicalResult verifyReduce(Operation *op, Type input,

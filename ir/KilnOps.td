@@ -210,6 +210,25 @@ def Kiln_MatmulOp : Kiln_Op<"matmul", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Kiln_MatmulEpilogueOp : Kiln_Op<"matmul_epilogue", [Pure]> {
+  let summary = "activation(torch.matmul(lhs, rhs) + bias): one library call";
+  let description = [{
+    What nn.Linear and the activation after it compute, as one call of the
+    kernel library, which adds `bias` (a vector of the result's last dim) to
+    every row and applies `activation` (none, relu, tanh or sigmoid) to its
+    output before storing it. Made by the backends' kiln-library-epilogues
+    pass for the activations their library computes exactly as PyTorch
+    does; never by the frontend.
+  }];
+  let arguments = (ins Kiln_Tensor:$lhs, Kiln_Tensor:$rhs, Kiln_Tensor:$bias,
+                       StrAttr:$activation);
+  let results = (outs Kiln_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $bias attr-dict `:` `(` type($lhs) `,` type($rhs) `,` type($bias) `)` `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 class Kiln_ReduceOp<string mnemonic, string what> : Kiln_Op<mnemonic, [Pure]> {
   let summary = what;
   let description = [{

@@ -44,6 +44,8 @@ void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
                                       bool tile, int64_t vectorLanes) {
   // Untiled groups (GPU kernels) recompute what their ops share rather
   // than pass it through memory; a CPU tile keeps it in cache.
+  if (optLevel > 0)
+    pm.addPass(createLibraryEpiloguesPass(/*gpu=*/!tile));
   pm.addPass(createLowerKilnToLinalgPass(/*gpu=*/!tile));
   if (tile)
     pm.addPass(createTileFusionGroupsPass());

@@ -262,6 +262,8 @@ void declareRuntimeFunctions(ModuleOp module) {
   // around the call (LibraryCalls.cpp).
   Type f32Tensor = UnrankedMemRefType::get(b.getF32Type(), /*memorySpace=*/0);
   declare("kiln_rt_matmul_f32", {f32Tensor, f32Tensor, f32Tensor, i64}, {});
+  declare("kiln_rt_matmul_epilogue_f32",
+          {f32Tensor, f32Tensor, f32Tensor, f32Tensor, i32, i64}, {});
   declare(
       "kiln_rt_conv2d_f32",
       {f32Tensor, f32Tensor, f32Tensor, i64, i64, i64, i64, i64, i64, i64, i64},

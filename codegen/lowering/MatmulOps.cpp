@@ -1,8 +1,9 @@
 //===- MatmulOps.cpp - torch.matmul
 //-----------------------------------------===//
 //
-// f32, f16 and bf16 matmul call the kernel library (LibraryCalls.h); f64
-// and integer matmul become linalg contractions. Both follow torch.matmul's
+// f32, f16 and bf16 matmul call the kernel library (LibraryCalls.h), and so
+// does matmul_epilogue, with its bias and activation (LibraryEpilogues.cpp);
+// f64 and integer matmul become linalg contractions. Both follow torch.matmul's
 // shape rules and check sizes that are only known at run time with
 // PyTorch's messages.
 //
@@ -24,6 +25,7 @@
 #include "codegen/lowering/LibraryCalls.h"
 #include "codegen/lowering/ReductionSupport.h"
 
+#include "ir/Activations.h"
 #include "ir/KilnDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -72,9 +74,9 @@ struct BatchShape {
   bool plain;
 };
 
-/// torch.matmul's shape rules and checks, which both lowerings share.
-struct MatmulBase : KilnLowering<MatmulOp> {
-  using KilnLowering::KilnLowering;
+/// torch.matmul's shape rules and checks, which every lowering shares.
+template <typename Op> struct MatmulRules : KilnLowering<Op> {
+  using KilnLowering<Op>::KilnLowering;
 
   /// The batch dims of `lhsType` and `rhsType` (sizes `ls`, `rs`)
   /// broadcast, with checks where `?` dims must agree.
@@ -145,7 +147,7 @@ struct MatmulBase : KilnLowering<MatmulOp> {
       message = "mat1 and mat2 shapes cannot be multiplied (" + r + "x" + a +
                 " and " + c + "x" + m + ")";
     }
-    check(b, loc, state, differs, message, args.values);
+    check(b, loc, this->state, differs, message, args.values);
   }
 
   /// Batch dims of matmul broadcast as elementwise operands do; a `?` dim
@@ -156,8 +158,8 @@ struct MatmulBase : KilnLowering<MatmulOp> {
         "the size of tensor a ({0}) must match the size of tensor b ({1}) at "
         "non-singleton dimension " +
         std::to_string(dim);
-    int64_t plain = state.tables.addSite(loc, mismatch);
-    int64_t dynamicOne = state.tables.addSite(
+    int64_t plain = this->state.tables.addSite(loc, mismatch);
+    int64_t dynamicOne = this->state.tables.addSite(
         loc, mismatch + "; kiln broadcasts a dynamic dim only where its "
                         "shape spec declares it 1");
     Value one = indexValue(b, loc, 1);
@@ -175,6 +177,8 @@ struct MatmulBase : KilnLowering<MatmulOp> {
     emitCheck(b, loc, differs, site, {lhsSize, rhsSize});
   }
 };
+
+using MatmulBase = MatmulRules<MatmulOp>;
 
 //===----------------------------------------------------------------------===//
 // The kernel library
@@ -253,11 +257,14 @@ Value libraryOperand(OpBuilder &b, Location loc, const OperandView &view,
   return viewAsUnrankedMemref(b, loc, source, permutation);
 }
 
-struct LibraryMatmulLowering : MatmulBase {
-  using MatmulBase::MatmulBase;
+/// matmul, and matmul_epilogue (which only the library computes), as a
+/// call of the kernel library.
+template <typename Op> struct LibraryMatmulLowering : MatmulRules<Op> {
+  using MatmulRules<Op>::MatmulRules;
+  static constexpr bool kEpilogue = std::is_same_v<Op, MatmulEpilogueOp>;
 
   LogicalResult
-  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type element = op.getLhs().getType().getElementType();
     if (!usesKernelLibrary(element))
@@ -272,16 +279,17 @@ struct LibraryMatmulLowering : MatmulBase {
     SmallVector<Value> ls = lhs.sizes(rewriter, loc);
     SmallVector<Value> rs = rhs.sizes(rewriter, loc);
 
-    BatchShape batch = broadcastBatch(rewriter, loc, lhsType, rhsType, ls, rs);
+    BatchShape batch =
+        this->broadcastBatch(rewriter, loc, lhsType, rhsType, ls, rs);
     Value k1 = ls.back();
     Value k2 = rhsRank == 1 ? rs[0] : rs[rhsRank - 2];
     Value n = rhsRank == 1 ? Value() : rs.back();
     if (rhsRank > 2)
-      checkContraction(rewriter, loc, lhsRank, rhsRank, Value(), k1, k2, n,
-                       batch.count);
+      this->checkContraction(rewriter, loc, lhsRank, rhsRank, Value(), k1, k2,
+                             n, batch.count);
     else if (!constantInt(k1) || !constantInt(k2))
-      checkContraction(rewriter, loc, lhsRank, rhsRank,
-                       foldedRows(rewriter, loc, ls), k1, k2, n, {});
+      this->checkContraction(rewriter, loc, lhsRank, rhsRank,
+                             foldedRows(rewriter, loc, ls), k1, k2, n, {});
 
     // out is batch x M x N, with M or N 1 for a vector operand.
     SmallVector<int64_t> shape = batch.shape;
@@ -294,8 +302,19 @@ struct LibraryMatmulLowering : MatmulBase {
     int64_t rank = shape.size();
     Value a = libraryOperand(rewriter, loc, lhs, rank, /*isRhs=*/false);
     Value b = libraryOperand(rewriter, loc, rhs, rank, /*isRhs=*/true);
-    Value result = callKernelLibrary(rewriter, loc, state, "matmul", {a, b},
-                                     shape, sizes, {});
+    Value result;
+    if constexpr (kEpilogue) {
+      // The verifier saw that the bias has the product's columns.
+      Value bias = viewAsUnrankedMemref(
+          rewriter, loc, toLibraryElements(rewriter, loc, adaptor.getBias()));
+      Value activation = rewriter.create<arith::ConstantOp>(
+          loc, rewriter.getI32IntegerAttr(*activationCode(op.getActivation())));
+      result = callKernelLibrary(rewriter, loc, this->state, "matmul_epilogue",
+                                 {a, b, bias}, shape, sizes, {activation});
+    } else {
+      result = callKernelLibrary(rewriter, loc, this->state, "matmul", {a, b},
+                                 shape, sizes, {});
+    }
 
     // Drop the M or N of a vector operand, as torch.matmul does.
     SmallVector<bool> unit(rank, false);
@@ -554,7 +573,8 @@ void eraseUnreadTransposes(ModuleOp module) {
 
 void populateMatmulPatterns(RewritePatternSet &patterns, TypeConverter &converter,
                             LoweringState &state) {
-  patterns.add<LibraryMatmulLowering, MatmulLowering>(
+  patterns.add<LibraryMatmulLowering<MatmulOp>,
+               LibraryMatmulLowering<MatmulEpilogueOp>, MatmulLowering>(
       converter, patterns.getContext(), state);
 }
 

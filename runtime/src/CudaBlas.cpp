@@ -11,6 +11,11 @@
 // broadcast operand has batch stride 0. Each matmul is one cuBLAS call, in
 // f32 (TF32 only for an archive compiled with --allow-tf32).
 //
+// A matmul with an epilogue (a bias, and relu) goes to cuBLASLt, loaded the
+// same way, whose epilogue adds the bias to each output tile and applies
+// the relu before storing it, as PyTorch's addmm and _addmm_activation do:
+// one kernel instead of a product and an elementwise pass over it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CudaBlas.h"
@@ -19,7 +24,10 @@
 #include "DynamicLibrary.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -44,6 +52,7 @@ struct Blas {
   Status (*sgemmBatched)(Handle, int, int, int, int, int, const float *,
                          const float *const *, int, const float *const *, int,
                          const float *, float *const *, int, int);
+  Status (*scopy)(Handle, int, const float *, int, float *, int);
   std::string error;
 };
 
@@ -65,8 +74,10 @@ const Blas &blas() {
         !resolve(lib, "cublasSetStream_v2", b.setStream) ||
         !resolve(lib, "cublasSetMathMode", b.setMathMode) ||
         !resolve(lib, "cublasSgemmStridedBatched", b.sgemmStridedBatched) ||
-        !resolve(lib, "cublasSgemmBatched", b.sgemmBatched))
-      b.error = "the cuBLAS found lacks cublasSgemm(Strided)Batched";
+        !resolve(lib, "cublasSgemmBatched", b.sgemmBatched) ||
+        !resolve(lib, "cublasScopy_v2", b.scopy))
+      b.error = "the cuBLAS found lacks cublasSgemm(Strided)Batched or "
+                "cublasScopy";
   });
   return b;
 }
@@ -125,6 +136,10 @@ struct Matrix {
   }
 };
 
+/// Loads cuBLASLt, if it is there, and makes the calling thread's handle
+/// (below).
+void prepareLt();
+
 } // namespace
 
 std::string prepareCublas(void *stream) {
@@ -150,6 +165,9 @@ std::string prepareCublas(void *stream) {
   d->memFreeAsync(scratch, s);
   if (status != 0)
     return "cannot warm cuBLAS (status " + std::to_string(status) + ")";
+  // cuBLASLt, for products with an epilogue, when it is there; a call that
+  // needs it and finds none says so.
+  prepareLt();
   return "";
 }
 
@@ -221,13 +239,320 @@ std::string batchedByAddress(const Blas &b, Handle handle, const Gemm &g,
   return "";
 }
 
+//===----------------------------------------------------------------------===//
+// cuBLASLt: products with an epilogue
+//===----------------------------------------------------------------------===//
+
+using LtHandle = struct cublasLtContext *;
+using LtDesc = struct cublasLtMatmulDescOpaque_t *;
+using LtLayout = struct cublasLtMatrixLayoutOpaque_t *;
+using LtPreference = struct cublasLtMatmulPreferenceOpaque_t *;
+struct LtAlgo {
+  uint64_t data[8];
+};
+struct LtHeuristic { // cublasLtMatmulHeuristicResult_t
+  LtAlgo algo;
+  size_t workspaceSize;
+  Status state;
+  float wavesCount;
+  int reserved[4];
+};
+
+// cublasLt.h's enums, as CUDA 12 and 13 number them.
+constexpr int kCompute32F = 68, kCompute32FFastTf32 = 77; // cublasComputeType_t
+constexpr int kR32F = 0;                                  // cudaDataType_t
+constexpr int kDescTransA = 3, kDescTransB = 4, kDescEpilogue = 7,
+              kDescBiasPointer = 8;
+constexpr int kLayoutBatchCount = 5, kLayoutBatchOffset = 6;
+constexpr int kPrefMaxWorkspace = 1, kPrefAlignA = 5, kPrefAlignB = 6,
+              kPrefAlignC = 7, kPrefAlignD = 8;
+constexpr uint32_t kEpilogueBias = 4, kEpilogueReluBias = 6;
+/// cuBLASLt's workspace: PyTorch gives it 1 MiB, and a few more let it
+/// pick split-K kernels for long products.
+constexpr uint64_t kLtWorkspace = 4u << 20;
+
+struct BlasLt {
+  Status (*create)(LtHandle *);
+  Status (*descCreate)(LtDesc *, int, int);
+  Status (*descDestroy)(LtDesc);
+  Status (*descSet)(LtDesc, int, const void *, size_t);
+  Status (*layoutCreate)(LtLayout *, int, uint64_t, uint64_t, int64_t);
+  Status (*layoutDestroy)(LtLayout);
+  Status (*layoutSet)(LtLayout, int, const void *, size_t);
+  Status (*preferenceCreate)(LtPreference *);
+  Status (*preferenceDestroy)(LtPreference);
+  Status (*preferenceSet)(LtPreference, int, const void *, size_t);
+  Status (*heuristic)(LtHandle, LtDesc, LtLayout, LtLayout, LtLayout,
+                      LtLayout, LtPreference, int, LtHeuristic *, int *);
+  Status (*matmul)(LtHandle, LtDesc, const void *, const void *, LtLayout,
+                   const void *, LtLayout, const void *, const void *,
+                   LtLayout, void *, LtLayout, const LtAlgo *, void *, size_t,
+                   cuda::Stream);
+  std::string error;
+};
+
+const BlasLt &blasLt() {
+  static BlasLt b;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void *lib = openFirst({"libcublasLt.so.13", "libcublasLt.so.12",
+                           "/usr/local/cuda/lib64/libcublasLt.so.13",
+                           "/usr/local/cuda/lib64/libcublasLt.so.12"});
+    if (!lib) {
+      b.error = "a matmul with a bias on the GPU needs cuBLASLt "
+                "(libcublasLt.so.13 or .12), which is not on the library "
+                "path";
+      return;
+    }
+    if (!resolve(lib, "cublasLtCreate", b.create) ||
+        !resolve(lib, "cublasLtMatmulDescCreate", b.descCreate) ||
+        !resolve(lib, "cublasLtMatmulDescDestroy", b.descDestroy) ||
+        !resolve(lib, "cublasLtMatmulDescSetAttribute", b.descSet) ||
+        !resolve(lib, "cublasLtMatrixLayoutCreate", b.layoutCreate) ||
+        !resolve(lib, "cublasLtMatrixLayoutDestroy", b.layoutDestroy) ||
+        !resolve(lib, "cublasLtMatrixLayoutSetAttribute", b.layoutSet) ||
+        !resolve(lib, "cublasLtMatmulPreferenceCreate", b.preferenceCreate) ||
+        !resolve(lib, "cublasLtMatmulPreferenceDestroy",
+                 b.preferenceDestroy) ||
+        !resolve(lib, "cublasLtMatmulPreferenceSetAttribute",
+                 b.preferenceSet) ||
+        !resolve(lib, "cublasLtMatmulAlgoGetHeuristic", b.heuristic) ||
+        !resolve(lib, "cublasLtMatmul", b.matmul))
+      b.error = "the cuBLASLt found lacks its matmul functions";
+  });
+  return b;
+}
+
+/// The largest power of two, up to 256, that divides `address`: cuBLASLt
+/// assumes 256 unless told, and its kernels for more would fault.
+uint32_t alignmentOf(const void *address) {
+  auto bits = reinterpret_cast<uintptr_t>(address);
+  uint32_t alignment = 256;
+  while (alignment > 4 && bits % alignment != 0)
+    alignment /= 2;
+  return alignment;
+}
+
+/// One product shape's descriptors and the algorithm cuBLASLt's heuristic
+/// chose for it. The bias pointer is set on the descriptor at each call,
+/// so plans are the calling thread's own.
+struct LtPlan {
+  LtDesc desc = nullptr;
+  LtLayout a = nullptr, b = nullptr, c = nullptr;
+  LtAlgo algo{};
+  size_t workspace = 0;
+  std::string error;
+
+  LtPlan() = default;
+  LtPlan(const LtPlan &) = delete;
+  LtPlan &operator=(const LtPlan &) = delete;
+  ~LtPlan() {
+    const BlasLt &lt = blasLt();
+    for (LtLayout layout : {a, b, c})
+      if (layout)
+        lt.layoutDestroy(layout);
+    if (desc)
+      lt.descDestroy(desc);
+  }
+};
+
+/// A stored column-major matrix of cuBLAS's op `op` and logical size
+/// rows x cols, `count` of them `stride` apart.
+LtLayout ltLayout(const BlasLt &lt, int op, int64_t rows, int64_t cols,
+                  int64_t ld, int64_t count, int64_t stride) {
+  LtLayout layout = nullptr;
+  uint64_t storedRows = op == kOpN ? rows : cols;
+  uint64_t storedCols = op == kOpN ? cols : rows;
+  if (lt.layoutCreate(&layout, kR32F, storedRows, storedCols,
+                      std::max<int64_t>(ld, int64_t(storedRows))) != 0)
+    return nullptr;
+  int32_t batch = static_cast<int32_t>(count);
+  if (count > 1 &&
+      (lt.layoutSet(layout, kLayoutBatchCount, &batch, sizeof batch) != 0 ||
+       lt.layoutSet(layout, kLayoutBatchOffset, &stride, sizeof stride) !=
+           0)) {
+    lt.layoutDestroy(layout);
+    return nullptr;
+  }
+  return layout;
+}
+
+std::unique_ptr<LtPlan> buildLtPlan(LtHandle handle, const Gemm &g,
+                                    const BatchDim &inner, uint32_t epilogue,
+                                    bool tf32,
+                                    const std::array<uint32_t, 3> &align) {
+  const BlasLt &lt = blasLt();
+  auto plan = std::make_unique<LtPlan>();
+  if (lt.descCreate(&plan->desc, tf32 ? kCompute32FFastTf32 : kCompute32F,
+                    kR32F) != 0) {
+    plan->error = "cannot make a cuBLASLt product";
+    return plan;
+  }
+  int32_t opA = g.opB, opB = g.opA; // C^T = op(B^T) op(A^T)
+  lt.descSet(plan->desc, kDescTransA, &opA, sizeof opA);
+  lt.descSet(plan->desc, kDescTransB, &opB, sizeof opB);
+  lt.descSet(plan->desc, kDescEpilogue, &epilogue, sizeof epilogue);
+  plan->a = ltLayout(lt, g.opB, g.n, g.k, g.ldb, inner.size, inner.b);
+  plan->b = ltLayout(lt, g.opA, g.k, g.m, g.lda, inner.size, inner.a);
+  plan->c = ltLayout(lt, kOpN, g.n, g.m, g.ldc, inner.size, inner.c);
+  if (!plan->a || !plan->b || !plan->c) {
+    plan->error = "cannot describe a cuBLASLt product's operands";
+    return plan;
+  }
+  LtPreference preference = nullptr;
+  if (lt.preferenceCreate(&preference) != 0) {
+    plan->error = "cannot make a cuBLASLt preference";
+    return plan;
+  }
+  uint64_t workspace = kLtWorkspace;
+  lt.preferenceSet(preference, kPrefMaxWorkspace, &workspace,
+                   sizeof workspace);
+  lt.preferenceSet(preference, kPrefAlignA, &align[0], sizeof align[0]);
+  lt.preferenceSet(preference, kPrefAlignB, &align[1], sizeof align[1]);
+  lt.preferenceSet(preference, kPrefAlignC, &align[2], sizeof align[2]);
+  lt.preferenceSet(preference, kPrefAlignD, &align[2], sizeof align[2]);
+  LtHeuristic result{};
+  int found = 0;
+  Status s = lt.heuristic(handle, plan->desc, plan->a, plan->b, plan->c,
+                          plan->c, preference, 1, &result, &found);
+  lt.preferenceDestroy(preference);
+  if (s != 0 || found == 0)
+    plan->error = "cuBLASLt has no kernel for this product with a bias "
+                  "(status " + std::to_string(s) + ")";
+  plan->algo = result.algo;
+  plan->workspace = result.workspaceSize;
+  return plan;
+}
+
+LtHandle threadLtHandle(std::string &error) {
+  thread_local LtHandle handle = nullptr;
+  if (!handle && blasLt().create(&handle) != 0) {
+    handle = nullptr;
+    error = "cannot start cuBLASLt";
+  }
+  return handle;
+}
+
+void prepareLt() {
+  std::string ignored;
+  if (blasLt().error.empty())
+    threadLtHandle(ignored);
+}
+
+/// out = activation(a @ b + bias) for each product of the batch: one
+/// cuBLASLt call per index of the `outer` dims, each over `inner`.
+std::string epilogueProducts(const Gemm &g, const float *w, const float *a,
+                             float *c, const Matrix &bias, int32_t activation,
+                             const std::vector<BatchDim> &outer,
+                             const BatchDim &inner) {
+  const BlasLt &lt = blasLt();
+  if (!lt.error.empty())
+    return "matmul_epilogue: " + lt.error;
+  std::string error;
+  LtHandle handle = threadLtHandle(error);
+  if (!handle)
+    return "matmul_epilogue: " + error;
+  uint32_t epilogue =
+      activation == KILN_ACTIVATION_RELU ? kEpilogueReluBias : kEpilogueBias;
+  bool tf32 = currentCallAllowsTf32();
+  // The alignment every product of the batch keeps: of each operand's
+  // start, and of one step along each batch dim.
+  std::array<uint32_t, 3> align = {alignmentOf(w), alignmentOf(a),
+                                   alignmentOf(c)};
+  std::vector<BatchDim> dims = outer;
+  dims.push_back(inner);
+  for (const BatchDim &dim : dims) {
+    if (dim.size <= 1)
+      continue;
+    align[0] = std::min(align[0], alignmentOf(w + dim.b));
+    align[1] = std::min(align[1], alignmentOf(a + dim.a));
+    align[2] = std::min(align[2], alignmentOf(c + dim.c));
+  }
+  std::vector<int64_t> key = {g.opB, g.opA, g.n, g.m, g.k, g.ldb, g.lda,
+                              g.ldc, inner.size, inner.a, inner.b, inner.c,
+                              epilogue, tf32, align[0], align[1], align[2]};
+  // Plans of the calling thread, kept for the process as cuDNN's are
+  // (CudaDnn.cpp); a thread that sees ever new shapes starts over.
+  thread_local std::map<std::vector<int64_t>, std::unique_ptr<LtPlan>> plans;
+  if (plans.size() > 256)
+    plans.clear();
+  std::unique_ptr<LtPlan> &plan = plans[key];
+  if (!plan)
+    plan = buildLtPlan(handle, g, inner, epilogue, tf32, align);
+  if (!plan->error.empty())
+    return "matmul_epilogue: " + plan->error;
+
+  const cuda::Driver *d = cuda::driver(error);
+  cuda::Stream stream = currentCudaStream();
+  // cuBLASLt reads the bias as dense: a strided one (a slice) is copied
+  // (by cuBLAS, the runtime has no kernels of its own), and a workspace
+  // after it, from the call's pool.
+  bool copyBias = bias.strides()[0] != 1 && g.n > 1;
+  size_t biasBytes = copyBias ? (g.n * sizeof(float) + 255) / 256 * 256 : 0;
+  cuda::DevicePtr scratch = 0;
+  if (biasBytes + plan->workspace > 0 &&
+      d->memAllocAsync(&scratch, biasBytes + plan->workspace, stream) != 0)
+    return "matmul_epilogue: out of GPU memory for cuBLASLt's workspace";
+  auto release = [&] {
+    if (scratch)
+      d->memFreeAsync(scratch, stream);
+  };
+  const void *biasData = bias.data();
+  if (copyBias) {
+    Handle blasHandle = threadHandle(blas(), stream, error);
+    if (!blasHandle ||
+        blas().scopy(blasHandle, int(g.n), bias.data(),
+                     int(bias.strides()[0]), reinterpret_cast<float *>(scratch),
+                     1) != 0) {
+      release();
+      return "matmul_epilogue: cannot copy the strided bias on the GPU";
+    }
+    biasData = reinterpret_cast<void *>(scratch);
+  }
+  void *workspace = reinterpret_cast<void *>(scratch + biasBytes);
+  const float one = 1.0f, zero = 0.0f;
+  Status status = lt.descSet(plan->desc, kDescBiasPointer, &biasData,
+                             sizeof biasData);
+  std::vector<int64_t> index(outer.size(), 0);
+  int64_t count = 1;
+  for (const BatchDim &dim : outer)
+    count *= dim.size;
+  for (int64_t p = 0; p < count && status == 0; ++p) {
+    int64_t offA = 0, offB = 0, offC = 0;
+    for (size_t i = 0; i < outer.size(); ++i) {
+      offA += index[i] * outer[i].a;
+      offB += index[i] * outer[i].b;
+      offC += index[i] * outer[i].c;
+    }
+    status = lt.matmul(handle, plan->desc, &one, w + offB, plan->a, a + offA,
+                       plan->b, &zero, c + offC, plan->c, c + offC, plan->c,
+                       &plan->algo, workspace, plan->workspace, stream);
+    for (int64_t i = static_cast<int64_t>(index.size()) - 1; i >= 0; --i) {
+      if (++index[i] < outer[i].size)
+        break;
+      index[i] = 0;
+    }
+  }
+  release();
+  if (status != 0)
+    return "matmul_epilogue: cublasLtMatmul failed (status " +
+           std::to_string(status) + ")";
+  return "";
+}
+
 } // namespace
 
 std::string cudaMatmul(const kiln_unranked_memref &am,
                        const kiln_unranked_memref &bm,
-                       const kiln_unranked_memref &outm, int32_t dtype) {
+                       const kiln_unranked_memref *biasm,
+                       const kiln_unranked_memref &outm, int32_t activation,
+                       int32_t dtype) {
   if (dtype != KILN_F32)
     return "matmul: the GPU's matmul takes f32 tensors for now";
+  if (biasm && activation != KILN_ACTIVATION_NONE &&
+      activation != KILN_ACTIVATION_RELU)
+    return "matmul_epilogue: activation " + std::to_string(activation) +
+           " is not one cuBLASLt computes";
   const Blas &b = blas();
   if (!b.error.empty())
     return "matmul: " + b.error;
@@ -288,6 +613,18 @@ std::string cudaMatmul(const kiln_unranked_memref &am,
   if (inner.size > INT_MAX)
     return "matmul: a batch of over 2^31 - 1 products, more than cuBLAS takes";
   const float one = 1.0f, zero = 0.0f;
+  if (biasm) {
+    Matrix bias{biasm->desc, biasm->rank};
+    if (bias.rank != 1 || bias.sizes()[0] != n)
+      return "matmul_epilogue: the bias is not a vector of the output's "
+             "last dim";
+    if (k == 0)
+      return "matmul_epilogue: a product over no elements is not supported "
+             "on the GPU yet";
+    return epilogueProducts({opB, opA, n, m, k, ldb, lda, ldc}, w.data(),
+                            a.data(), c.data(), bias, activation, batch,
+                            inner);
+  }
   if (!batch.empty())
     return batchedByAddress(b, handle, {opB, opA, n, m, k, ldb, lda, ldc},
                             w.data(), a.data(), c.data(), batch, inner);

@@ -8,12 +8,15 @@
 
 namespace kiln {
 
-/// kiln_host_api.matmul (its contract is in kiln/abi.h) on the running
-/// CUDA call's stream, through cuBLAS in f32 with TF32 off, as PyTorch's
-/// default. Returns an error message or "".
+/// kiln_host_api.matmul, and with a `bias` matmul_epilogue (their contracts
+/// are in kiln/abi.h), on the running CUDA call's stream, through cuBLAS
+/// (cuBLASLt for an epilogue) in f32 with TF32 off, as PyTorch's default.
+/// Returns an error message or "".
 std::string cudaMatmul(const kiln_unranked_memref &a,
                        const kiln_unranked_memref &b,
-                       const kiln_unranked_memref &out, int32_t dtype);
+                       const kiln_unranked_memref *bias,
+                       const kiln_unranked_memref &out, int32_t activation,
+                       int32_t dtype);
 
 /// Loads cuBLAS and readies it for the calling thread on `stream` (its
 /// handle, and one small product, which loads its first kernels), so that

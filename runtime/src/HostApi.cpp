@@ -507,7 +507,7 @@ const kiln_host_api table = {
     cudaLaunchKernel, hostParallelFor,
     cudaDeviceAlloc,  cudaDeviceFree,
     cudaKernelCheckRecord, deviceRead,
-    deviceWrite};
+    deviceWrite,      kernelMatmulEpilogue};
 
 } // namespace
 

@@ -58,6 +58,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -230,6 +231,7 @@ private:
 struct MatmulPlan {
   Step step;
   memory::desc a, b, out;
+  memory::desc bias; // zero-sized without an epilogue
 };
 
 struct ConvPlan {
@@ -355,14 +357,57 @@ std::string checkMatmul(const Dims &a, const Dims &b, const Dims &out) {
   return "";
 }
 
+/// A matmul's epilogue (kiln/abi.h's matmul_epilogue): a bias of out's
+/// last dim and an activation; `bias` is null for plain matmul.
+struct MatmulEpilogue {
+  const View *bias = nullptr;
+  int32_t activation = KILN_ACTIVATION_NONE;
+};
+
+/// oneDNN's post-op for `activation`, which must compute it as PyTorch
+/// does, NaN included: its relu (max with 0) maps NaN to 0, so relu is not
+/// one (codegen/lowering/LibraryEpilogues.cpp keeps it in generated code).
+bool postOp(int32_t activation, dnnl::algorithm &algorithm) {
+  switch (activation) {
+  case KILN_ACTIVATION_TANH:
+    algorithm = dnnl::algorithm::eltwise_tanh;
+    return true;
+  case KILN_ACTIVATION_SIGMOID:
+    algorithm = dnnl::algorithm::eltwise_logistic;
+    return true;
+  default:
+    return false;
+  }
+}
+
 MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
+                       const MatmulEpilogue &epilogue,
                        memory::data_type type) {
   MatmulPlan plan;
   plan.a = memory::desc(a.sizes, type, a.strides);
   plan.b = memory::desc(b.sizes, type, b.strides);
   plan.out = memory::desc(out.sizes, type, out.strides);
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(plan.a, plan.b, plan.out),
-                                  userScratchpad(), library().engine);
+  dnnl::primitive_attr attr = userScratchpad();
+  if (epilogue.bias) {
+    // The bias as a 1 x ... x 1 x N tensor that oneDNN broadcasts.
+    size_t rank = out.sizes.size();
+    Dims sizes(rank, 1), strides(rank, 0);
+    sizes.back() = epilogue.bias->sizes[0];
+    strides.back() = epilogue.bias->strides[0];
+    for (size_t d = 0; d + 1 < rank; ++d)
+      strides[d] = std::max<int64_t>(sizes.back() * strides.back(), 1);
+    plan.bias = memory::desc(sizes, type, strides);
+  }
+  dnnl::algorithm activation;
+  if (postOp(epilogue.activation, activation)) {
+    dnnl::post_ops ops;
+    ops.append_eltwise(1.0f, activation, 0.0f, 0.0f);
+    attr.set_post_ops(ops);
+  }
+  dnnl::matmul::desc desc =
+      epilogue.bias ? dnnl::matmul::desc(plan.a, plan.b, plan.bias, plan.out)
+                    : dnnl::matmul::desc(plan.a, plan.b, plan.out);
+  dnnl::matmul::primitive_desc pd(desc, attr, library().engine);
   plan.step = {dnnl::matmul(pd), pd.scratchpad_desc()};
   return plan;
 }
@@ -373,7 +418,7 @@ MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
 /// (set_data_handle). A few plans per thread are kept, the oldest replaced.
 struct BoundMatmul {
   std::shared_ptr<const MatmulPlan> plan;
-  memory a, b, out, scratchpad;
+  memory a, b, out, bias, scratchpad;
   std::unordered_map<int, memory> args;
 };
 
@@ -392,6 +437,10 @@ BoundMatmul &boundFor(const std::shared_ptr<const MatmulPlan> &plan) {
   slot.args = {{DNNL_ARG_SRC, slot.a},
                {DNNL_ARG_WEIGHTS, slot.b},
                {DNNL_ARG_DST, slot.out}};
+  if (plan->bias.get_size() > 0) {
+    slot.bias = bind(plan->bias, nullptr);
+    slot.args.emplace(DNNL_ARG_BIAS, slot.bias);
+  }
   if (plan->step.scratchpad.get_size() > 0) {
     slot.scratchpad = bind(plan->step.scratchpad, nullptr);
     slot.args.emplace(DNNL_ARG_SCRATCHPAD, slot.scratchpad);
@@ -399,27 +448,80 @@ BoundMatmul &boundFor(const std::shared_ptr<const MatmulPlan> &plan) {
   return slot;
 }
 
+/// out = activation(bias) for a product that sums nothing (K == 0).
+void fillEpilogue(const View &out, const View &bias, int32_t activation) {
+  int64_t rank = static_cast<int64_t>(out.sizes.size());
+  int64_t count = numel(out.sizes);
+  Dims index(rank, 0);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      offset += index[d] * out.strides[d];
+    float value = static_cast<const float *>(
+        bias.data)[index[rank - 1] * bias.strides[0]];
+    if (activation == KILN_ACTIVATION_TANH)
+      value = std::tanh(value);
+    else if (activation == KILN_ACTIVATION_SIGMOID)
+      value = 1.0f / (1.0f + std::exp(-value));
+    static_cast<float *>(out.data)[offset] = value;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < out.sizes[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+/// "" if `bias` and `activation` are an epilogue that the CPU's library
+/// computes for an f32 product into `out`, or what is wrong with them.
+std::string checkEpilogue(const View &bias, const View &out,
+                          int32_t activation, int32_t dtype) {
+  dnnl::algorithm unused;
+  if (activation != KILN_ACTIVATION_NONE && !postOp(activation, unused))
+    return "matmul_epilogue: activation " + std::to_string(activation) +
+           " is not one the CPU's library computes";
+  if (dtype != KILN_F32)
+    return "matmul_epilogue: the bias is added to f32 products only, not " +
+           typeName(dtype);
+  if (bias.sizes.size() != 1 || bias.sizes[0] != out.sizes.back())
+    return "matmul_epilogue: bias " + shapeText(bias.sizes) +
+           " is not a vector of the output's last dim, " +
+           std::to_string(out.sizes.back());
+  return "";
+}
+
 std::string matmul(const kiln_unranked_memref &am,
                    const kiln_unranked_memref &bm,
-                   const kiln_unranked_memref &outm, int32_t dtype) {
+                   const kiln_unranked_memref *biasm,
+                   const kiln_unranked_memref &outm, int32_t activation,
+                   int32_t dtype) {
   memory::data_type type;
   if (!dataType(dtype, type))
     return "matmul: the kernel library takes f32 or bf16, not " +
            typeName(dtype);
   size_t element = memory::data_type_size(type);
   // The thread's views and key, reused: their vectors keep their memory.
-  thread_local View a, b, out;
+  thread_local View a, b, out, bias;
   thread_local Key key;
   setView(a, am, element);
   setView(b, bm, element);
   setView(out, outm, element);
+  if (biasm)
+    setView(bias, *biasm, element);
   std::string error = checkExtents("matmul", {&a, &b, &out});
   if (error.empty())
     error = checkMatmul(a.sizes, b.sizes, out.sizes);
+  if (error.empty() && biasm)
+    error = checkExtents("matmul", {&bias});
+  if (error.empty() && biasm)
+    error = checkEpilogue(bias, out, activation, dtype);
   if (!error.empty() || numel(out.sizes) == 0)
     return error;
   if (a.sizes.back() == 0) {
-    fillZero(out, element);
+    if (biasm)
+      fillEpilogue(out, bias, activation);
+    else
+      fillZero(out, element);
     return "";
   }
   // A batch dim an operand broadcasts by stride 0 (an expand) becomes a
@@ -432,15 +534,34 @@ std::string matmul(const kiln_unranked_memref &am,
         operand->sizes[d] = 1;
   for (View *view : {&a, &b, &out})
     canonicalizeStrides(*view);
+  // oneDNN reads a bias as dense whatever its strides say: a strided one
+  // (a slice) is copied.
+  thread_local std::vector<float> denseBias;
+  if (biasm && bias.sizes[0] > 1 && bias.strides[0] != 1) {
+    denseBias.resize(bias.sizes[0]);
+    for (int64_t i = 0; i < bias.sizes[0]; ++i)
+      denseBias[i] =
+          static_cast<const float *>(bias.data)[i * bias.strides[0]];
+    bias.data = denseBias.data();
+  }
+  if (biasm)
+    bias.strides[0] = 1;
 
   key.assign(1, dtype);
   appendViews(key, {&a, &b, &out});
-  std::shared_ptr<const MatmulPlan> plan =
-      library().matmuls.get(key, [&] { return buildMatmul(a, b, out, type); });
+  MatmulEpilogue epilogue;
+  if (biasm) {
+    epilogue = {&bias, activation};
+    key.push_back(activation);
+  }
+  std::shared_ptr<const MatmulPlan> plan = library().matmuls.get(
+      key, [&] { return buildMatmul(a, b, out, epilogue, type); });
   BoundMatmul &bound = boundFor(plan);
   bound.a.set_data_handle(a.data);
   bound.b.set_data_handle(b.data);
   bound.out.set_data_handle(out.data);
+  if (bound.bias)
+    bound.bias.set_data_handle(bias.data);
   if (bound.scratchpad)
     bound.scratchpad.set_data_handle(
         threadScratch(plan->step.scratchpad.get_size()));
@@ -656,15 +777,37 @@ void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
   // A CUDA archive's tensors are on the GPU: cuBLAS multiplies them.
   if (inCudaCall()) {
     if (failed(guarded("matmul", dtype,
-                       [&] { return cudaMatmul(*a, *b, *out, dtype); })))
+                       [&] { return cudaMatmul(*a, *b, nullptr, *out, KILN_ACTIVATION_NONE, dtype); })))
       raiseCallError(site);
     return;
   }
   // Each output element sums K products, K being a's last dim.
   useCallThreads(extentProduct(*out, 0, out->rank,
                                extentProduct(*a, a->rank - 1, a->rank)));
-  if (failed(guarded("matmul", dtype,
-                     [&] { return matmul(*a, *b, *out, dtype); })))
+  if (failed(guarded("matmul", dtype, [&] {
+        return matmul(*a, *b, nullptr, *out, KILN_ACTIVATION_NONE, dtype);
+      })))
+    raiseCallError(site);
+}
+
+void kernelMatmulEpilogue(const kiln_unranked_memref *a,
+                          const kiln_unranked_memref *b,
+                          const kiln_unranked_memref *bias,
+                          const kiln_unranked_memref *out, int32_t activation,
+                          int64_t site, int32_t dtype) {
+  // On the GPU, cuBLASLt applies the epilogue.
+  if (inCudaCall()) {
+    if (failed(guarded("matmul", dtype, [&] {
+          return cudaMatmul(*a, *b, bias, *out, activation, dtype);
+        })))
+      raiseCallError(site);
+    return;
+  }
+  useCallThreads(extentProduct(*out, 0, out->rank,
+                               extentProduct(*a, a->rank - 1, a->rank)));
+  if (failed(guarded("matmul", dtype, [&] {
+        return matmul(*a, *b, bias, *out, activation, dtype);
+      })))
     raiseCallError(site);
 }
 

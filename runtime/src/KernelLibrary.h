@@ -22,6 +22,12 @@ __attribute__((visibility("default"))) uint64_t kernelPrimitivesBuilt();
 void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
                   const kiln_unranked_memref *out, int64_t site, int32_t dtype);
 
+void kernelMatmulEpilogue(const kiln_unranked_memref *a,
+                          const kiln_unranked_memref *b,
+                          const kiln_unranked_memref *bias,
+                          const kiln_unranked_memref *out, int32_t activation,
+                          int64_t site, int32_t dtype);
+
 void kernelConv2d(const kiln_unranked_memref *input,
                   const kiln_unranked_memref *weight,
                   const kiln_unranked_memref *out, int64_t strideH,

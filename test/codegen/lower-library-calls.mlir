@@ -314,3 +314,19 @@ func.func @conv_f64_groups(%x: tensor<?x4x8x8xf64>, %w: tensor<6x2x3x3xf64>) -> 
   %0 = kiln.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 2 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<?x4x8x8xf64>, tensor<6x2x3x3xf64>) -> tensor<?x6x6x6xf64>
   return %0 : tensor<?x6x6x6xf64>
 }
+
+// -----
+
+// matmul_epilogue passes its bias as a read-only view and its activation
+// as kiln/abi.h's code (relu: 1) to the library's epilogue call.
+// CHECK: func.func private @kiln_rt_matmul_epilogue_f32(memref<*xf32>, memref<*xf32>, memref<*xf32>, memref<*xf32>, i32, i64) attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func private @linear_relu
+// CHECK: %[[B:.*]] = bufferization.to_memref %arg2 read_only : memref<8xf32, strided<[?], offset: ?>>
+// CHECK: %[[BU:.*]] = memref.cast %[[B]] : memref<8xf32, strided<[?], offset: ?>> to memref<*xf32>
+// CHECK: %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?x8xf32>
+// CHECK: %[[OU:.*]] = memref.cast %[[OUT]]
+// CHECK: call @kiln_rt_matmul_epilogue_f32(%{{.*}}, %{{.*}}, %[[BU]], %[[OU]], %c1_i32, %c0_i64)
+func.func @linear_relu(%x: tensor<?x4xf32>, %wt: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
+  %0 = kiln.matmul_epilogue %x, %wt, %b {activation = "relu"} : (tensor<?x4xf32>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}

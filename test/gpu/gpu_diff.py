@@ -86,6 +86,9 @@ MODULES = [
     ("test/snippets/positional_encoding.py", "PositionalEncoding"),
     ("test/snippets/constructs.py", "Computed"),
     ("test/snippets/constructs.py", "Derived"),
+    # Linear layers whose bias and relu run in cuBLASLt's epilogue, with
+    # NaN rows that the relu must keep.
+    ("test/models/Inputs/linear_epilogues.py", "LinearEpilogues"),
 ]
 # The models bench/gpu_bench.py times, at the sizes, with random
 # weights: (archive, file, class, --init-arg values, --arg spec, other

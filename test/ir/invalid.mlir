@@ -171,6 +171,24 @@ func.func @matmul_batch(%a: tensor<2x3x4xf32>, %b: tensor<5x4x6xf32>) {
 
 // -----
 
+// matmul_epilogue's activation is one of ir/Activations.h's.
+func.func @epilogue_activation(%a: tensor<2x4xf32>, %b: tensor<4x8xf32>, %bias: tensor<8xf32>) {
+  // expected-error @+1 {{has no activation 'gelu'}}
+  %0 = kiln.matmul_epilogue %a, %b, %bias {activation = "gelu"} : (tensor<2x4xf32>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+// Its bias is a vector of the product's columns.
+func.func @epilogue_bias(%a: tensor<2x4xf32>, %b: tensor<4x8xf32>, %bias: tensor<7xf32>) {
+  // expected-error @+1 {{needs a bias vector of the result's last dim and element type, got tensor<7xf32> for tensor<2x8xf32>}}
+  %0 = kiln.matmul_epilogue %a, %b, %bias {activation = "none"} : (tensor<2x4xf32>, tensor<4x8xf32>, tensor<7xf32>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
 // matmul of a vector and a matrix drops the vector's dim.
 func.func @matmul_vector_result(%a: tensor<3xf32>, %b: tensor<3x5xf32>) {
   // expected-error @+1 {{result type tensor<1x5xf32> contradicts the inferred type tensor<5xf32> (rank)}}

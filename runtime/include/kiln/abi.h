@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 6
+#define KILN_ABI_VERSION 7
 
 /* The largest tensor, in bytes, that compiled code or the runtime will
  * create: 2^47, the user address space of x86-64 with 4-level paging.
@@ -48,6 +48,15 @@ typedef enum kiln_dtype {
   KILN_I64 = 5,
   KILN_BOOL = 6 /* one byte per element, 0 or 1 */
 } kiln_dtype;
+
+/* The activation a library call applies to its result (matmul_epilogue),
+ * numbered as in the IR's `activation` attribute. */
+typedef enum kiln_activation {
+  KILN_ACTIVATION_NONE = 0,
+  KILN_ACTIVATION_RELU = 1,    /* max(x, 0), NaN kept */
+  KILN_ACTIVATION_TANH = 2,
+  KILN_ACTIVATION_SIGMOID = 3
+} kiln_activation;
 
 /* A ranked tensor descriptor, laid out exactly as MLIR's memref descriptor:
  *   void *allocated; void *aligned; int64_t offset;
@@ -185,6 +194,19 @@ typedef struct kiln_host_api {
    * the order of the call's work. */
   int64_t (*device_read)(const void *address, int64_t bytes);
   void (*device_write)(void *address, int64_t bits, int64_t bytes);
+
+  /* Since version 7. matmul with an epilogue, as nn.Linear and an
+   * activation compute it: out = activation(a @ b + bias), with a, b and out
+   * as matmul takes them and `bias` a vector of out's last dim, added to
+   * every row. `activation` is a kiln_activation that the library of the
+   * call's device runs exactly as PyTorch does (NaN kept); compiled code
+   * asks only for those (docs/codegen.md, Library epilogues), and the
+   * runtime raises `site` for any other. */
+  void (*matmul_epilogue)(const kiln_unranked_memref *a,
+                          const kiln_unranked_memref *b,
+                          const kiln_unranked_memref *bias,
+                          const kiln_unranked_memref *out, int32_t activation,
+                          int64_t site, int32_t dtype);
 } kiln_host_api;
 
 /* One entry point. `args[i]` points to the descriptor of argument i (a

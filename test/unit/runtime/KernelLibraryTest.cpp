@@ -151,6 +151,8 @@ struct KernelCall {
   int64_t params[7]; // conv2d: stride, padding, dilation (h, w), groups
   bool conv = false;
   int32_t dtype = KILN_F32;
+  const kiln_unranked_memref *bias = nullptr; // matmul_epilogue's
+  int32_t activation = KILN_ACTIVATION_NONE;
 };
 
 /// Site 0 of the fake model every call runs in.
@@ -165,6 +167,9 @@ Result<void> call(const KernelCall &kernel) {
           host->conv2d(k->a, k->b, k->out, k->params[0], k->params[1],
                        k->params[2], k->params[3], k->params[4], k->params[5],
                        k->params[6], 0, k->dtype);
+        else if (k->bias)
+          host->matmul_epilogue(k->a, k->b, k->bias, k->out, k->activation,
+                                0, k->dtype);
         else
           host->matmul(k->a, k->b, k->out, 0, k->dtype);
       },
@@ -176,6 +181,14 @@ Result<void> callMatmul(Strided<T> &a, Strided<T> &b, Strided<T> &out,
                         int32_t dtype = KILN_F32) {
   KernelCall kernel{a.memref(), b.memref(), out.memref()};
   kernel.dtype = dtype;
+  return call(kernel);
+}
+
+Result<void> callEpilogue(F32 &a, F32 &b, F32 &bias, F32 &out,
+                          int32_t activation) {
+  KernelCall kernel{a.memref(), b.memref(), out.memref()};
+  kernel.bias = bias.memref();
+  kernel.activation = activation;
   return call(kernel);
 }
 
@@ -309,6 +322,7 @@ TEST_CASE("the host table offers the kernel library", "[kernels]") {
         CHECK(host->size == sizeof(kiln_host_api));
         CHECK(host->matmul != nullptr);
         CHECK(host->conv2d != nullptr);
+        CHECK(host->matmul_epilogue != nullptr);
         // The GPU's functions are there too; they load the CUDA driver
         // only when a CUDA archive is loaded (CudaModel.cpp).
         CHECK(host->launch_kernel != nullptr);
@@ -574,6 +588,103 @@ TEST_CASE("conv2d in bf16", "[kernels]") {
 //===----------------------------------------------------------------------===//
 // Errors
 //===----------------------------------------------------------------------===//
+
+//===----------------------------------------------------------------------===//
+// matmul_epilogue
+//===----------------------------------------------------------------------===//
+
+/// activation(ref[i] + bias[column i]) in double, as PyTorch computes it.
+std::vector<double> withEpilogue(std::vector<double> ref, const F32 &bias,
+                                 int32_t activation) {
+  int64_t n = bias.sizes[0];
+  for (size_t i = 0; i < ref.size(); ++i) {
+    double x = ref[i] + bias.get({static_cast<int64_t>(i) % n});
+    if (activation == KILN_ACTIVATION_TANH)
+      x = std::tanh(x);
+    else if (activation == KILN_ACTIVATION_SIGMOID)
+      x = 1 / (1 + std::exp(-x));
+    ref[i] = x;
+  }
+  return ref;
+}
+
+TEST_CASE("matmul_epilogue adds the bias and applies the activation",
+          "[kernels]") {
+  std::mt19937 rng(13);
+  for (int32_t activation : {KILN_ACTIVATION_NONE, KILN_ACTIVATION_TANH,
+                             KILN_ACTIVATION_SIGMOID}) {
+    INFO("activation " << activation);
+    // x @ w.t() + b, as nn.Linear; a batched input over a broadcast
+    // weight; a bias that is every other element of a vector.
+    F32 x = F32::dense({5, 7}, rng);
+    F32 w({7, 6}, {1, 7}, 0, rng);
+    F32 bias = F32::dense({6}, rng);
+    F32 out = F32::dense({5, 6}, rng, /*nan=*/true);
+    requireOk(callEpilogue(x, w, bias, out, activation));
+    checkOutput(out, withEpilogue(referenceMatmul(x, w, out.sizes), bias,
+                                  activation),
+                1e-5);
+
+    F32 xb = F32::dense({3, 4, 7}, rng);
+    F32 wb({1, 7, 6}, {0, 6, 1}, 0, rng);
+    F32 outb = F32::dense({3, 4, 6}, rng, /*nan=*/true);
+    requireOk(callEpilogue(xb, wb, bias, outb, activation));
+    checkOutput(outb, withEpilogue(referenceMatmul(xb, wb, outb.sizes),
+                                   bias, activation),
+                1e-5);
+    F32 strided({6}, {2}, 1, rng);
+    F32 out2 = F32::dense({5, 6}, rng, /*nan=*/true);
+    requireOk(callEpilogue(x, w, strided, out2, activation));
+    checkOutput(out2, withEpilogue(referenceMatmul(x, w, out2.sizes),
+                                   strided, activation),
+                1e-5);
+  }
+}
+
+TEST_CASE("matmul_epilogue keeps NaN and sums of nothing", "[kernels]") {
+  std::mt19937 rng(14);
+  F32 x = F32::dense({3, 4}, rng), w = F32::dense({4, 5}, rng);
+  x.storage[0] = std::numeric_limits<float>::quiet_NaN(); // row 0 is NaN
+  F32 bias = F32::dense({5}, rng);
+  for (int32_t activation : {KILN_ACTIVATION_TANH, KILN_ACTIVATION_SIGMOID}) {
+    F32 out = F32::dense({3, 5}, rng);
+    requireOk(callEpilogue(x, w, bias, out, activation));
+    for (int64_t j = 0; j < 5; ++j) {
+      CHECK(std::isnan(out.get({0, j})));
+      CHECK_FALSE(std::isnan(out.get({1, j})));
+    }
+  }
+  // K == 0: the output is the activation of the bias.
+  F32 a = F32::dense({2, 0}, rng), b = F32::dense({0, 5}, rng);
+  F32 out = F32::dense({2, 5}, rng, /*nan=*/true);
+  requireOk(callEpilogue(a, b, bias, out, KILN_ACTIVATION_SIGMOID));
+  checkOutput(out,
+              withEpilogue(std::vector<double>(10, 0.0), bias,
+                           KILN_ACTIVATION_SIGMOID),
+              1e-6);
+}
+
+TEST_CASE("matmul_epilogue refuses what the CPU's library cannot do",
+          "[kernels]") {
+  std::mt19937 rng(15);
+  F32 a = F32::dense({2, 3}, rng), b = F32::dense({3, 4}, rng);
+  F32 out = F32::dense({2, 4}, rng), bias = F32::dense({4}, rng);
+  auto failure = [](const Result<void> &result) {
+    REQUIRE_FALSE(result.ok());
+    return result.error().message;
+  };
+  // oneDNN's relu makes NaN 0, so compiled code never asks for it.
+  CHECK(failure(callEpilogue(a, b, bias, out, KILN_ACTIVATION_RELU)) ==
+        "net.py:3:5: error: matmul_epilogue: activation 1 is not one the "
+        "CPU's library computes");
+  CHECK_THAT(failure(callEpilogue(a, b, bias, out, 99)),
+             Contains("activation 99"));
+  F32 short_ = F32::dense({3}, rng);
+  CHECK(failure(callEpilogue(a, b, short_, out, KILN_ACTIVATION_NONE)) ==
+        "net.py:3:5: error: matmul_epilogue: bias [3] is not a vector of "
+        "the output's last dim, 4");
+  requireOk(callEpilogue(a, b, bias, out, KILN_ACTIVATION_NONE));
+}
 
 TEST_CASE("kernel library failures raise the call's site", "[kernels]") {
   std::mt19937 rng(12);

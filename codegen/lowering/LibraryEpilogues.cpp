@@ -1,0 +1,187 @@
+//===- LibraryEpilogues.cpp - Bias and activation into the GEMM call ------===//
+//
+// nn.Linear is a matmul, then a bias added to every row, often then an
+// activation. Left apart, the bias and the activation are one more pass
+// over the product: a loop on the CPU, a kernel on the GPU. GEMM libraries
+// apply both to each output tile before storing it (oneDNN's bias and
+// post-ops, cuBLASLt's epilogues), so this pass gives them to the library:
+// a kiln.matmul whose only use adds a bias vector, directly or as the first
+// op of a fusion group, becomes a kiln.matmul_epilogue, which also takes
+// the activation after the add where the target's library computes it as
+// PyTorch does:
+//
+// - cuBLASLt: relu (its RELU_BIAS epilogue keeps NaN, as torch.relu does:
+//   test/gpu/probe_epilogues.py).
+// - oneDNN: tanh and sigmoid. Its relu maps NaN to 0, so relu stays in
+//   generated code on the CPU.
+//
+// Only f32 products: the library computes in f32, and a bf16 Linear
+// rounds its product before adding the bias, which the fused call would
+// not. Only a bias whose size is known to be the product's last dim: a
+// dynamic one might be 1, which broadcasts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+
+#include "ir/Activations.h"
+#include "ir/KilnDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace kiln::codegen {
+namespace {
+
+/// The activation op `op` is, if the target's library applies it.
+std::optional<StringRef> libraryActivation(Operation *op, bool gpu) {
+  if (gpu)
+    return isa<ReluOp>(op) ? std::optional<StringRef>("relu") : std::nullopt;
+  if (isa<TanhOp>(op))
+    return "tanh";
+  if (isa<SigmoidOp>(op))
+    return "sigmoid";
+  return std::nullopt;
+}
+
+/// A matmul's bias add and the activation after it, where they are.
+struct Epilogue {
+  MatmulOp matmul;
+  AddOp add;
+  Value bias;              // in the add's block
+  Operation *activation;   // null when none is taken
+  StringRef activationName; // its kiln.matmul_epilogue name, or "none"
+  FusionGroupOp group;     // the group holding the add, or null
+};
+
+/// The one op that uses `value`, looking into the fusion group it feeds.
+std::pair<Operation *, FusionGroupOp> soleUser(Value value) {
+  if (!value.hasOneUse())
+    return {nullptr, nullptr};
+  OpOperand &use = *value.use_begin();
+  auto group = dyn_cast<FusionGroupOp>(use.getOwner());
+  if (!group)
+    return {use.getOwner(), nullptr};
+  Value arg = group.getBody().getArgument(use.getOperandNumber());
+  if (!arg.hasOneUse())
+    return {nullptr, nullptr};
+  return {arg.use_begin()->getOwner(), group};
+}
+
+bool isF32Tensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getElementType().isF32();
+}
+
+std::optional<Epilogue> findEpilogue(MatmulOp matmul, bool gpu) {
+  auto result = cast<RankedTensorType>(matmul.getResult().getType());
+  if (!isF32Tensor(matmul.getLhs().getType()) ||
+      !isF32Tensor(matmul.getRhs().getType()) || !isF32Tensor(result) ||
+      result.getRank() == 0 || result.isDynamicDim(result.getRank() - 1))
+    return std::nullopt;
+  auto [user, group] = soleUser(matmul.getResult());
+  auto add = dyn_cast_or_null<AddOp>(user);
+  if (!add || add.getResult().getType() != result)
+    return std::nullopt;
+  Value product = matmul.getResult();
+  if (group)
+    product = group.getBody().getArgument(
+        matmul.getResult().use_begin()->getOperandNumber());
+  Value bias = add.getLhs() == product ? add.getRhs() : add.getLhs();
+  auto biasType = dyn_cast<RankedTensorType>(bias.getType());
+  if (bias == product || !biasType || biasType.getRank() != 1 ||
+      !biasType.getElementType().isF32() ||
+      biasType.getShape()[0] != result.getShape().back())
+    return std::nullopt;
+  Epilogue epilogue{matmul, add, bias, nullptr, "none", group};
+  if (add.getResult().hasOneUse()) {
+    Operation *next = *add.getResult().user_begin();
+    std::optional<StringRef> name = libraryActivation(next, gpu);
+    if (name && next->getResult(0).getType() == result) {
+      epilogue.activation = next;
+      epilogue.activationName = *name;
+    }
+  }
+  return epilogue;
+}
+
+/// Removes `group`'s inputs that its body no longer reads, and the group
+/// itself once its body only passes inputs through.
+void pruneGroup(FusionGroupOp group) {
+  Block &body = group.getBody().front();
+  for (int64_t i = body.getNumArguments() - 1; i >= 0; --i) {
+    if (!body.getArgument(i).use_empty())
+      continue;
+    body.eraseArgument(i);
+    group->eraseOperand(i);
+  }
+  if (group.getNumBodyOps() > 0)
+    return;
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [result, value] : llvm::zip(group.getResults(), yield.getValues()))
+    result.replaceAllUsesWith(
+        group.getInputs()[cast<BlockArgument>(value).getArgNumber()]);
+  group.erase();
+}
+
+void fuse(Epilogue e) {
+  Operation *last = e.activation ? e.activation : e.add.getOperation();
+  Value bias = e.bias;
+  if (e.group)
+    bias = e.group.getInputs()[cast<BlockArgument>(bias).getArgNumber()];
+  OpBuilder b(e.group ? e.group.getOperation() : e.add.getOperation());
+  auto fused = b.create<MatmulEpilogueOp>(
+      e.matmul.getLoc(), e.matmul.getResult().getType(), e.matmul.getLhs(),
+      e.matmul.getRhs(), bias, b.getStringAttr(e.activationName));
+  Value replacement = fused.getResult();
+  if (e.group) {
+    e.group->insertOperands(e.group->getNumOperands(), fused.getResult());
+    replacement = e.group.getBody().addArgument(fused.getType(),
+                                                e.matmul.getLoc());
+  }
+  last->getResult(0).replaceAllUsesWith(replacement);
+  if (e.activation)
+    e.activation->erase();
+  e.add.erase();
+  if (e.group)
+    pruneGroup(e.group);
+  e.matmul.erase();
+}
+
+struct LibraryEpiloguesPass
+    : public PassWrapper<LibraryEpiloguesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LibraryEpiloguesPass)
+
+  LibraryEpiloguesPass() = default;
+  LibraryEpiloguesPass(const LibraryEpiloguesPass &other)
+      : PassWrapper(other) {}
+  explicit LibraryEpiloguesPass(bool gpu) { gpu_ = gpu; }
+
+  Option<bool> gpu_{*this, "gpu",
+                    llvm::cl::desc("The library is the GPU's (cuBLASLt), "
+                                   "else the CPU's (oneDNN)"),
+                    llvm::cl::init(false)};
+
+  StringRef getArgument() const final { return "kiln-library-epilogues"; }
+  StringRef getDescription() const final {
+    return "Give a matmul's bias add, and the activation after it, to the "
+           "GEMM library call";
+  }
+
+  void runOnOperation() override {
+    SmallVector<MatmulOp> matmuls;
+    getOperation().walk([&](MatmulOp op) { matmuls.push_back(op); });
+    for (MatmulOp matmul : matmuls)
+      if (std::optional<Epilogue> epilogue = findEpilogue(matmul, gpu_))
+        fuse(*epilogue);
+  }
+};
+
+} // namespace
+} // namespace kiln::codegen
+
+std::unique_ptr<mlir::Pass> kiln::createLibraryEpiloguesPass(bool gpu) {
+  return std::make_unique<codegen::LibraryEpiloguesPass>(gpu);
+}

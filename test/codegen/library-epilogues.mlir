@@ -1,0 +1,86 @@
+// RUN: kiln-opt %s --split-input-file --kiln-library-epilogues | FileCheck %s --check-prefixes=CHECK,CPU
+// RUN: kiln-opt %s --split-input-file --kiln-library-epilogues=gpu | FileCheck %s --check-prefixes=CHECK,GPU
+// RUN: kiln-opt %s --split-input-file --kiln-library-epilogues | kiln-opt --split-input-file | FileCheck %s --check-prefixes=CHECK,CPU
+
+// A Linear's bias add, the first op of a fusion group, moves into the
+// library call with the activation after it where the target's library
+// keeps NaN as PyTorch does: relu on the GPU (cuBLASLt), not on the CPU
+// (oneDNN's relu makes NaN 0). The group keeps what is left, or goes.
+// CHECK-LABEL: func.func @linear_relu
+// CHECK: %[[WT:.*]] = kiln.transpose %arg1
+// CPU: %[[MM:.*]] = kiln.matmul_epilogue %arg0, %[[WT]], %arg2 {activation = "none"}
+// CPU: %[[G:.*]] = kiln.fusion_group(%[[MM]]) : (tensor<?x8xf32>) -> tensor<?x8xf32> {
+// CPU: ^bb0(%[[X:.*]]: tensor<?x8xf32>):
+// CPU:   kiln.relu %[[X]]
+// CPU: return %[[G]]
+// GPU: %[[MM:.*]] = kiln.matmul_epilogue %arg0, %[[WT]], %arg2 {activation = "relu"}
+// GPU-NOT: kiln.fusion_group
+// GPU: return %[[MM]]
+func.func @linear_relu(%x: tensor<?x4xf32>, %w: tensor<8x4xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
+  %wt = kiln.transpose %w {dim0 = 0 : i64, dim1 = 1 : i64} : tensor<8x4xf32> -> tensor<4x8xf32>
+  %mm = kiln.matmul %x, %wt : (tensor<?x4xf32>, tensor<4x8xf32>) -> tensor<?x8xf32>
+  %g = kiln.fusion_group(%mm, %b) : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32> {
+  ^bb0(%m: tensor<?x8xf32>, %bias: tensor<8xf32>):
+    %s = kiln.add %m, %bias : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+    %r = kiln.relu %s : tensor<?x8xf32>
+    kiln.yield %r : tensor<?x8xf32>
+  }
+  return %g : tensor<?x8xf32>
+}
+
+// -----
+
+// tanh is oneDNN's, not cuBLASLt's; the ops after it stay in the group.
+// CHECK-LABEL: func.func @bias_first_tanh
+// CPU: %[[MM:.*]] = kiln.matmul_epilogue %arg0, %arg1, %arg2 {activation = "tanh"}
+// CPU: kiln.fusion_group(%[[MM]]) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CPU: kiln.neg
+// GPU: %[[MM:.*]] = kiln.matmul_epilogue %arg0, %arg1, %arg2 {activation = "none"}
+// GPU: kiln.fusion_group(%[[MM]]) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// GPU: kiln.tanh
+// GPU: kiln.neg
+func.func @bias_first_tanh(%x: tensor<2x5xf32>, %w: tensor<5x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %mm = kiln.matmul %x, %w : (tensor<2x5xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %g = kiln.fusion_group(%b, %mm) : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32> {
+  ^bb0(%bias: tensor<3xf32>, %m: tensor<2x3xf32>):
+    %s = kiln.add %bias, %m : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    %t = kiln.tanh %s : tensor<2x3xf32>
+    %n = kiln.neg %t : tensor<2x3xf32>
+    kiln.yield %n : tensor<2x3xf32>
+  }
+  return %g : tensor<2x3xf32>
+}
+
+// -----
+
+// A bias add outside any group (-O2 leaves a lone op ungrouped).
+// CHECK-LABEL: func.func @lone_add
+// CHECK: %[[MM:.*]] = kiln.matmul_epilogue %arg0, %arg1, %arg2 {activation = "none"}
+// CHECK-NEXT: return %[[MM]]
+func.func @lone_add(%x: tensor<2x5xf32>, %w: tensor<5x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %mm = kiln.matmul %x, %w : (tensor<2x5xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %s = kiln.add %mm, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %s : tensor<2x3xf32>
+}
+
+// -----
+
+// Left alone: a product read twice; a bias of one element (it broadcasts);
+// a bias whose size is not known; an f64 product; a bias that is a full
+// matrix.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: kiln.matmul_epilogue
+// CHECK: return
+func.func @left_alone(%x: tensor<2x5xf32>, %w: tensor<5x3xf32>, %b1: tensor<1xf32>, %bq: tensor<?xf32>, %xd: tensor<2x5xf64>, %wd: tensor<5x3xf64>, %bd: tensor<3xf64>, %bm: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf64>, tensor<2x3xf32>) {
+  %m0 = kiln.matmul %x, %w : (tensor<2x5xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %s0 = kiln.add %m0, %m0 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %m1 = kiln.matmul %x, %w : (tensor<2x5xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %s1 = kiln.add %m1, %b1 : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2x3xf32>
+  %m2 = kiln.matmul %x, %w : (tensor<2x5xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %s2 = kiln.add %m2, %bq : (tensor<2x3xf32>, tensor<?xf32>) -> tensor<2x3xf32>
+  %m3 = kiln.matmul %xd, %wd : (tensor<2x5xf64>, tensor<5x3xf64>) -> tensor<2x3xf64>
+  %s3 = kiln.add %m3, %bd : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>
+  %m4 = kiln.matmul %x, %w : (tensor<2x5xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %s4 = kiln.add %m4, %bm : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %s0, %s1, %s2, %s3, %s4 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf64>, tensor<2x3xf32>
+}

@@ -1,0 +1,44 @@
+"""Linear layers in every arrangement that kiln-library-epilogues looks at
+(codegen/lowering/LibraryEpilogues.cpp): a bias alone, then tanh, sigmoid
+or relu; a batched input; a layer whose output is also read elsewhere; a
+bias after a transposed product; and NaN inputs, which each activation must
+keep as PyTorch does.
+"""
+import torch
+import torch.nn as nn
+from torch import Tensor
+
+
+class LinearEpilogues(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(16, 24)
+        self.b = nn.Linear(24, 24)
+        self.c = nn.Linear(24, 12)
+        self.d = nn.Linear(12, 12)
+        self.e = nn.Linear(12, 8)
+        self.bias = nn.Parameter(torch.randn(5))
+
+    # kiln: x=f32[B,16]
+    def forward(self, x: Tensor) -> Tensor:
+        # The largest element of row 0 becomes NaN, so that row 0 of every
+        # product below is NaN and the other rows are not.
+        first = torch.arange(x.size(0)).unsqueeze(1) == 0
+        peak = x == x.amax(dim=1, keepdim=True)
+        x = torch.where(first & peak, torch.full_like(x, float("nan")), x)
+        h = torch.tanh(self.a(x))
+        h = torch.sigmoid(self.b(h))
+        h = torch.relu(self.c(h))
+        shared = self.d(h)  # read twice: the bias add stays apart
+        h = shared + torch.relu(shared)
+        return self.e(h)
+
+    # A batched input, a residual after the bias, and x @ W^T + b written
+    # out by hand with a transposed operand.
+    # kiln: x=f32[B,T,16], y=f32[5,16]
+    @torch.jit.export
+    def batched(self, x: Tensor, y: Tensor) -> Tensor:
+        h = torch.relu(self.a(x))
+        h = self.b(h) + h
+        out = torch.matmul(h[:, :, :16], y.t()) + self.bias
+        return torch.sigmoid(out)
