@@ -5,6 +5,8 @@
 #include "CudaBlas.h"
 #include "CudaDnn.h"
 #include "HostCall.h"
+#include "ModelImpl.h"
+#include "ThreadPool.h"
 #include "Untrusted.h"
 
 #include <algorithm>
@@ -57,6 +59,28 @@ struct Staging {
 thread_local Staging staging;
 constexpr size_t kMaxStagingBytes = size_t(256) << 20;
 constexpr size_t kMinStagingBytes = size_t(1) << 20;
+/// The host copies an input into the staging buffer in pieces, and each
+/// piece's DMA starts as soon as it is there, so that only the last
+/// piece's DMA is not hidden. A piece is an eighth of the input, at least
+/// 2 MiB (each costs a driver call and a parallel loop). One core copies
+/// at about 10 GB/s, no faster than the driver stages pageable memory, so
+/// the model's threads copy each piece together, in blocks of
+/// kStagingBlockBytes.
+size_t stagingPiece(size_t bytes) {
+  return std::max(size_t(2) << 20, bytes / 8);
+}
+constexpr size_t kStagingBlockBytes = size_t(256) << 10;
+
+/// memcpy on up to `threads` threads.
+void parallelCopy(uint8_t *to, const uint8_t *from, size_t bytes,
+                  int threads) {
+  int64_t blocks = (bytes + kStagingBlockBytes - 1) / kStagingBlockBytes;
+  parallelFor(blocks, threads, [&](int64_t begin, int64_t end) {
+    size_t first = begin * kStagingBlockBytes;
+    size_t last = std::min(bytes, size_t(end) * kStagingBlockBytes);
+    std::memcpy(to + first, from + first, last - first);
+  });
+}
 
 /// Where `bytes` of the running call's inputs can be staged, or null to
 /// copy them from pageable memory. Growing the buffer waits for the call's
@@ -231,11 +255,19 @@ void *CudaCall::upload(const void *data, size_t bytes, std::string &error) {
   cuda::Result r = d.memAllocAsync(&ptr, bytes, stream);
   if (r == 0) {
     buffers.push_back(reinterpret_cast<void *>(ptr));
-    if (void *staged = stagingFor(bytes, stream)) {
-      std::memcpy(staged, data, bytes);
-      data = staged;
+    if (auto *staged = static_cast<uint8_t *>(stagingFor(bytes, stream))) {
+      // In pieces, each sent while the host copies the next, so that the
+      // DMA hides behind the host's copy but for the last piece.
+      const auto *from = static_cast<const uint8_t *>(data);
+      size_t step = stagingPiece(bytes);
+      for (size_t at = 0; at < bytes && r == 0; at += step) {
+        size_t piece = std::min(step, bytes - at);
+        parallelCopy(staged + at, from + at, piece, impl.numThreads);
+        r = d.memcpyHtoDAsync(ptr + at, staged + at, piece, stream);
+      }
+    } else {
+      r = d.memcpyHtoDAsync(ptr, data, bytes, stream);
     }
-    r = d.memcpyHtoDAsync(ptr, data, bytes, stream);
   }
   if (r != 0) {
     error = "cannot copy an input of " + std::to_string(bytes) +
