@@ -39,5 +39,11 @@ LogicalResult FusionGroupOp::verify() {
       return op.emitOpError("cannot be part of a fusion group: only pure "
                             "kiln ops without regions can");
   }
+  // Codegen makes each result of the group's loop nest; an input passed
+  // through would have none.
+  for (auto [i, value] : llvm::enumerate(yield.getValues()))
+    if (isa<BlockArgument>(value))
+      return emitOpError("result #")
+             << i << " passes an input through; use the input instead";
   return success();
 }

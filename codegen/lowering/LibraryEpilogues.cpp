@@ -91,6 +91,10 @@ std::optional<Epilogue> findEpilogue(MatmulOp matmul, bool gpu) {
         matmul.getResult().use_begin()->getOperandNumber());
   Value bias = add.getLhs() == product ? add.getRhs() : add.getLhs();
   auto biasType = dyn_cast<RankedTensorType>(bias.getType());
+  // In a group, the call outside it needs the bias as one of its inputs,
+  // not a value computed in its body.
+  if (group && !isa<BlockArgument>(bias))
+    return std::nullopt;
   if (bias == product || !biasType || biasType.getRank() != 1 ||
       !biasType.getElementType().isF32() ||
       biasType.getShape()[0] != result.getShape().back())
@@ -107,8 +111,10 @@ std::optional<Epilogue> findEpilogue(MatmulOp matmul, bool gpu) {
   return epilogue;
 }
 
-/// Removes `group`'s inputs that its body no longer reads, and the group
-/// itself once its body only passes inputs through.
+/// Removes `group`'s inputs that its body no longer reads, and its results
+/// that only pass an input through (the input replaces them): codegen
+/// expects every result computed in the group. A group left with no result
+/// goes.
 void pruneGroup(FusionGroupOp group) {
   Block &body = group.getBody().front();
   for (int64_t i = body.getNumArguments() - 1; i >= 0; --i) {
@@ -117,12 +123,29 @@ void pruneGroup(FusionGroupOp group) {
     body.eraseArgument(i);
     group->eraseOperand(i);
   }
-  if (group.getNumBodyOps() > 0)
-    return;
   auto yield = cast<YieldOp>(body.getTerminator());
-  for (auto [result, value] : llvm::zip(group.getResults(), yield.getValues()))
-    result.replaceAllUsesWith(
-        group.getInputs()[cast<BlockArgument>(value).getArgNumber()]);
+  if (llvm::none_of(yield.getValues(),
+                    [](Value v) { return isa<BlockArgument>(v); }))
+    return;
+  SmallVector<Value> computed, results;
+  for (auto [result, value] :
+       llvm::zip(group.getResults(), yield.getValues())) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      result.replaceAllUsesWith(group.getInputs()[arg.getArgNumber()]);
+      continue;
+    }
+    computed.push_back(value);
+    results.push_back(result);
+  }
+  if (!computed.empty()) {
+    OpBuilder b(group);
+    auto rebuilt = b.create<FusionGroupOp>(
+        group.getLoc(), ValueRange(computed).getTypes(), group.getInputs());
+    rebuilt.getBody().takeBody(group.getBody());
+    yield->setOperands(computed);
+    for (auto [old, fresh] : llvm::zip(results, rebuilt.getResults()))
+      old.replaceAllUsesWith(fresh);
+  }
   group.erase();
 }
 

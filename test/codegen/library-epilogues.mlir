@@ -84,3 +84,42 @@ func.func @left_alone(%x: tensor<2x5xf32>, %w: tensor<5x3xf32>, %b1: tensor<1xf3
   %s4 = kiln.add %m4, %bm : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %s0, %s1, %s2, %s3, %s4 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf64>, tensor<2x3xf32>
 }
+
+// -----
+
+// A bias computed in the group itself stays there with its add.
+// CHECK-LABEL: func.func @bias_computed_in_group
+// CHECK: kiln.matmul %arg0, %arg1
+// CHECK-NOT: kiln.matmul_epilogue
+func.func @bias_computed_in_group(%x: tensor<2x5xf32>, %w: tensor<5x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %mm = kiln.matmul %x, %w : (tensor<2x5xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %g = kiln.fusion_group(%mm, %b) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32> {
+  ^bb0(%m: tensor<2x3xf32>, %bias: tensor<3xf32>):
+    %twice = kiln.add %bias, %bias : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %s = kiln.add %m, %twice : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    kiln.yield %s : tensor<2x3xf32>
+  }
+  return %g : tensor<2x3xf32>
+}
+
+// -----
+
+// A group that also yields the sum: the call's result replaces that
+// result, and the group keeps only what it computes.
+// CHECK-LABEL: func.func @sum_also_yielded
+// CPU: %[[MM:.*]] = kiln.matmul_epilogue %arg0, %arg1, %arg2 {activation = "none"}
+// CPU: %[[G:.*]] = kiln.fusion_group(%[[MM]]) : (tensor<?x8xf32>) -> tensor<?x8xf32> {
+// CPU: ^bb0(%[[X:.*]]: tensor<?x8xf32>):
+// CPU:   %[[R:.*]] = kiln.relu %[[X]]
+// CPU:   kiln.yield %[[R]] : tensor<?x8xf32>
+// CPU: return %[[MM]], %[[G]]
+func.func @sum_also_yielded(%x: tensor<?x4xf32>, %w: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>) {
+  %mm = kiln.matmul %x, %w : (tensor<?x4xf32>, tensor<4x8xf32>) -> tensor<?x8xf32>
+  %g:2 = kiln.fusion_group(%mm, %b) : (tensor<?x8xf32>, tensor<8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>) {
+  ^bb0(%m: tensor<?x8xf32>, %bias: tensor<8xf32>):
+    %s = kiln.add %m, %bias : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+    %r = kiln.relu %s : tensor<?x8xf32>
+    kiln.yield %s, %r : tensor<?x8xf32>, tensor<?x8xf32>
+  }
+  return %g#0, %g#1 : tensor<?x8xf32>, tensor<?x8xf32>
+}

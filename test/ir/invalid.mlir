@@ -553,6 +553,20 @@ func.func @group_yield_types(%x: tensor<3xf32>) -> tensor<3xf32> {
 
 // -----
 
+// Every result is computed in the group: an input passed through has no
+// loop nest to come from.
+func.func @group_pass_through(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  // expected-error @+1 {{result #0 passes an input through; use the input instead}}
+  %0:2 = kiln.fusion_group(%x) : (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  ^bb0(%a: tensor<3xf32>):
+    %n = kiln.neg %a : tensor<3xf32>
+    kiln.yield %a, %n : tensor<3xf32>, tensor<3xf32>
+  }
+  return %0#0, %0#1 : tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
 // The body cannot see values from outside: every value it uses is an input.
 func.func @group_isolated(%x: tensor<3xf32>) -> tensor<3xf32> {
   // expected-note @+1 {{required by region isolation constraints}}
