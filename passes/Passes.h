@@ -29,6 +29,7 @@ std::unique_ptr<mlir::Pass> createDeadLoopValuesPass();
 std::unique_ptr<mlir::Pass> createLoopUnrollPass();
 std::unique_ptr<mlir::Pass> createLoopUnrollPass(const LoopUnrollOptions &);
 std::unique_ptr<mlir::Pass> createShapeRefinementPass();
+std::unique_ptr<mlir::Pass> createMaxPoolFirstPass();
 std::unique_ptr<mlir::Pass> createFusionPass();
 
 struct PipelineOptions {

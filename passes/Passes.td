@@ -81,6 +81,17 @@ def ShapeRefinement : Pass<"kiln-shape-refinement"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def MaxPoolFirst : Pass<"kiln-max-pool-first"> {
+  let summary = "Pool before a bias and a relu, which commute with a max pool";
+  let description = [{
+    max_pool2d(relu(x + b)), with b the same within each pooling window (a
+    number, or a per-channel bias) and x a convolution's or product's
+    result, becomes relu(max_pool2d(x) + b), which is exactly equal and
+    reads a quarter as much. Either op may be missing.
+  }];
+  let constructor = "kiln::createMaxPoolFirstPass()";
+}
+
 def Fusion : Pass<"kiln-fusion"> {
   let summary = "Group elementwise chains into kiln.fusion_group";
   let description = [{

@@ -48,6 +48,9 @@ static void buildO2(OpPassManager &pm, const LoopUnrollOptions &unroll) {
   // so that groups see the final operands.
   pm.addPass(createConstantFoldPass());
   pm.addPass(createCSEPass());
+  // Before fusion, which would otherwise group the bias and relu ahead of
+  // the pool.
+  pm.addPass(createMaxPoolFirstPass());
   pm.addPass(createFusionPass());
 }
 

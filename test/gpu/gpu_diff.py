@@ -89,6 +89,8 @@ MODULES = [
     # Linear layers whose bias and relu run in cuBLASLt's epilogue, with
     # NaN rows that the relu must keep.
     ("test/models/Inputs/linear_epilogues.py", "LinearEpilogues"),
+    # kiln-max-pool-first: bias and relu after the pool, with a NaN.
+    ("test/models/Inputs/conv_pool.py", "ConvPool"),
 ]
 # The models bench/gpu_bench.py times, at the sizes, with random
 # weights: (archive, file, class, --init-arg values, --arg spec, other
