@@ -519,6 +519,8 @@ void setCallError(std::string message) {
 
 int callThreads() { return current->model->numThreads; }
 
+const Model::Impl &callModel() { return *current->model; }
+
 void raiseCallError(int64_t site) {
   current->errorSite = site;
   std::longjmp(current->jump, 1);

@@ -33,6 +33,9 @@ void setCallError(std::string message);
 /// The threads the running call may use (its model's LoadOptions).
 int callThreads();
 
+/// The model of the running call.
+const Model::Impl &callModel();
+
 /// For the runtime's unit tests: runs `body(hostApi(), context)` as compiled
 /// code runs, in a fresh call of a model whose only run-time checks are
 /// `sites`. A raise comes back as the Error Model::run would return; it

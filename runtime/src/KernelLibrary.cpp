@@ -183,8 +183,9 @@ struct KeyHash {
 };
 
 /// Plans built by every cache since the process started
-/// (kernelPrimitivesBuilt).
+/// (kernelPrimitivesBuilt), and weights packed (kernelWeightsPacked).
 std::atomic<uint64_t> plansBuilt{0};
+std::atomic<uint64_t> weightsPacked{0};
 
 /// Plans (primitives and what running them needs) by key. It holds at most
 /// Capacity and drops the least recently used first, since dynamic shapes
@@ -232,6 +233,10 @@ struct MatmulPlan {
   Step step;
   memory::desc a, b, out;
   memory::desc bias; // zero-sized without an epilogue
+  /// For a model's weight b: the layout the product reads it in, and the
+  /// reorder that packs it there (empty when b already is).
+  memory::desc packed;
+  Step pack;
 };
 
 struct ConvPlan {
@@ -380,12 +385,17 @@ bool postOp(int32_t activation, dnnl::algorithm &algorithm) {
   }
 }
 
+/// With `packWeights`, the product reads b in the layout oneDNN prefers,
+/// into which the plan's `pack` reorders it.
 MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
-                       const MatmulEpilogue &epilogue,
+                       const MatmulEpilogue &epilogue, bool packWeights,
                        memory::data_type type) {
   MatmulPlan plan;
   plan.a = memory::desc(a.sizes, type, a.strides);
   plan.b = memory::desc(b.sizes, type, b.strides);
+  memory::desc weights =
+      packWeights ? memory::desc(b.sizes, type, memory::format_tag::any)
+                  : plan.b;
   plan.out = memory::desc(out.sizes, type, out.strides);
   dnnl::primitive_attr attr = userScratchpad();
   if (epilogue.bias) {
@@ -405,10 +415,13 @@ MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
     attr.set_post_ops(ops);
   }
   dnnl::matmul::desc desc =
-      epilogue.bias ? dnnl::matmul::desc(plan.a, plan.b, plan.bias, plan.out)
-                    : dnnl::matmul::desc(plan.a, plan.b, plan.out);
+      epilogue.bias ? dnnl::matmul::desc(plan.a, weights, plan.bias, plan.out)
+                    : dnnl::matmul::desc(plan.a, weights, plan.out);
   dnnl::matmul::primitive_desc pd(desc, attr, library().engine);
   plan.step = {dnnl::matmul(pd), pd.scratchpad_desc()};
+  plan.packed = pd.weights_desc();
+  if (packWeights && plan.packed != plan.b)
+    plan.pack = makeReorder(plan.b, plan.packed);
   return plan;
 }
 
@@ -432,7 +445,7 @@ BoundMatmul &boundFor(const std::shared_ptr<const MatmulPlan> &plan) {
   BoundMatmul &slot = slots[next++ % kSlots];
   slot.plan = plan;
   slot.a = bind(plan->a, nullptr);
-  slot.b = bind(plan->b, nullptr);
+  slot.b = bind(plan->packed, nullptr);
   slot.out = bind(plan->out, nullptr);
   slot.args = {{DNNL_ARG_SRC, slot.a},
                {DNNL_ARG_WEIGHTS, slot.b},
@@ -547,7 +560,14 @@ std::string matmul(const kiln_unranked_memref &am,
   if (biasm)
     bias.strides[0] = 1;
 
+  // A weight of the model lies in its archive's mapping, which nothing
+  // writes while the model lives: it is packed once (PackedWeights).
+  const Model::Impl &model = callModel();
+  auto *first = static_cast<const uint8_t *>(b.data);
+  bool packWeights = model.archive.data && first >= model.archive.data &&
+                     first < model.archive.data + model.archive.size;
   key.assign(1, dtype);
+  key.push_back(packWeights);
   appendViews(key, {&a, &b, &out});
   MatmulEpilogue epilogue;
   if (biasm) {
@@ -555,10 +575,27 @@ std::string matmul(const kiln_unranked_memref &am,
     key.push_back(activation);
   }
   std::shared_ptr<const MatmulPlan> plan = library().matmuls.get(
-      key, [&] { return buildMatmul(a, b, out, epilogue, type); });
+      key, [&] { return buildMatmul(a, b, out, epilogue, packWeights, type); });
+  void *weights = b.data;
+  if (plan->pack.primitive) {
+    // Keyed by the plan's key too: the same weight may be read in two
+    // layouts (two batch sizes may pick two kernels).
+    thread_local Key packKey;
+    packKey = key;
+    packKey.push_back(reinterpret_cast<intptr_t>(b.data));
+    weights = const_cast<void *>(model.packedWeights.get(
+        packKey, plan->packed.get_size(), [&](void *buffer) {
+          run(plan->pack,
+              {{DNNL_ARG_FROM, bind(plan->b, b.data)},
+               {DNNL_ARG_TO, bind(plan->packed, buffer)}},
+              threadScratch(plan->pack.scratchpad.get_size()));
+          threadStream().wait();
+          weightsPacked.fetch_add(1, std::memory_order_relaxed);
+        }));
+  }
   BoundMatmul &bound = boundFor(plan);
   bound.a.set_data_handle(a.data);
-  bound.b.set_data_handle(b.data);
+  bound.b.set_data_handle(weights);
   bound.out.set_data_handle(out.data);
   if (bound.bias)
     bound.bias.set_data_handle(bias.data);
@@ -769,6 +806,33 @@ bool failed(std::string message) {
 
 uint64_t kernelPrimitivesBuilt() {
   return plansBuilt.load(std::memory_order_relaxed);
+}
+
+uint64_t kernelWeightsPacked() {
+  return weightsPacked.load(std::memory_order_relaxed);
+}
+
+const void *PackedWeights::get(const std::vector<int64_t> &key, size_t bytes,
+                               const std::function<void(void *)> &pack) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = copies.find(key);
+  if (found != copies.end())
+    return found->second.get();
+  std::unique_ptr<void, void (*)(void *)> copy(
+      std::aligned_alloc(64, Scratch::alignUp(std::max<size_t>(bytes, 1))),
+      std::free);
+  if (!copy)
+    throw std::bad_alloc();
+  pack(copy.get());
+  const void *data = copy.get();
+  copies.emplace(key, std::move(copy));
+  total += bytes;
+  return data;
+}
+
+size_t PackedWeights::bytes() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return total;
 }
 
 void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,

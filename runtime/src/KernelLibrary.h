@@ -10,6 +10,11 @@
 #include "kiln/abi.h"
 
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 namespace kiln {
 
@@ -18,6 +23,32 @@ namespace kiln {
 /// before, or warmed up at load (LoadOptions::warmup), builds none.
 /// Exported for the runtime's tests.
 __attribute__((visibility("default"))) uint64_t kernelPrimitivesBuilt();
+
+/// How many weights the kernel library has packed in this process
+/// (PackedWeights): once per weight and layout, whatever the calls.
+/// Exported for the runtime's tests.
+__attribute__((visibility("default"))) uint64_t kernelWeightsPacked();
+
+/// A model's GEMM weights reordered into the layout oneDNN's kernels read
+/// fastest (blocked), each at the first product that reads it, then kept
+/// as long as the model (Model::Impl::packedWeights): without them oneDNN
+/// packs the weight inside every call, which dominates a small batch's
+/// product. Any thread may ask; the first to ask packs.
+class PackedWeights {
+public:
+  /// The packed copy for `key` (the weight's address, layout and plan):
+  /// `bytes` that `pack(buffer)` fills, the first time.
+  const void *get(const std::vector<int64_t> &key, size_t bytes,
+                  const std::function<void(void *)> &pack);
+  /// The memory the packed copies take.
+  size_t bytes() const;
+
+private:
+  mutable std::mutex mutex;
+  std::map<std::vector<int64_t>, std::unique_ptr<void, void (*)(void *)>>
+      copies;
+  size_t total = 0;
+};
 
 void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
                   const kiln_unranked_memref *out, int64_t site, int32_t dtype);

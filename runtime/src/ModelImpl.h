@@ -7,6 +7,7 @@
 
 #include "CpuFeatures.h"
 #include "CudaModel.h"
+#include "KernelLibrary.h"
 #include "Site.h"
 #include "Untrusted.h"
 
@@ -48,6 +49,9 @@ struct Model::Impl {
 
   /// The threads one call's parallel loops may use (LoadOptions).
   int numThreads = 1;
+
+  /// Its GEMM weights as oneDNN's kernels read them, packed at first use.
+  mutable PackedWeights packedWeights;
 
   void *library = nullptr; // dlopen handle of the code object
   /// The memfd the code object was loaded from. It stays open as long as
