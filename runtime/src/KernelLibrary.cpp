@@ -336,6 +336,45 @@ void appendViews(Key &key, std::initializer_list<const View *> views) {
 }
 
 //===----------------------------------------------------------------------===//
+// Weights packed once
+//===----------------------------------------------------------------------===//
+
+/// Whether `data` is a weight of the running call's model: it lies in the
+/// archive's mapping, which nothing writes while the model lives.
+bool isModelWeight(const void *data) {
+  const MappedFile &archive = callModel().archive;
+  auto *at = static_cast<const uint8_t *>(data);
+  return archive.data && at >= archive.data &&
+         at < archive.data + archive.size;
+}
+
+enum class PackedKind : int64_t { MatmulWeight = -1, ConvWeight = -2 };
+
+/// The running model's copy of the weight at `data` as `reorder` (into
+/// `packed`, from `plain`) makes it for the plan of `key`: made by the
+/// first call that asks (PackedWeights). The plan's key is part of its
+/// own, since a weight may be read in two layouts (two batch sizes may
+/// pick two kernels).
+void *packedWeight(PackedKind kind, const Key &key, void *data,
+                   const Step &reorder, const memory::desc &plain,
+                   const memory::desc &packed) {
+  thread_local Key packKey;
+  packKey.assign(1, static_cast<int64_t>(kind));
+  packKey.insert(packKey.end(), key.begin(), key.end());
+  packKey.push_back(reinterpret_cast<intptr_t>(data));
+  const void *copy = callModel().packedWeights.get(
+      packKey, packed.get_size(), [&](void *buffer) {
+        run(reorder,
+            {{DNNL_ARG_FROM, bind(plain, data)},
+             {DNNL_ARG_TO, bind(packed, buffer)}},
+            threadScratch(reorder.scratchpad.get_size()));
+        threadStream().wait();
+        weightsPacked.fetch_add(1, std::memory_order_relaxed);
+      });
+  return const_cast<void *>(copy);
+}
+
+//===----------------------------------------------------------------------===//
 // matmul
 //===----------------------------------------------------------------------===//
 
@@ -560,12 +599,8 @@ std::string matmul(const kiln_unranked_memref &am,
   if (biasm)
     bias.strides[0] = 1;
 
-  // A weight of the model lies in its archive's mapping, which nothing
-  // writes while the model lives: it is packed once (PackedWeights).
-  const Model::Impl &model = callModel();
-  auto *first = static_cast<const uint8_t *>(b.data);
-  bool packWeights = model.archive.data && first >= model.archive.data &&
-                     first < model.archive.data + model.archive.size;
+  // A weight of the model is packed once.
+  bool packWeights = isModelWeight(b.data);
   key.assign(1, dtype);
   key.push_back(packWeights);
   appendViews(key, {&a, &b, &out});
@@ -577,22 +612,9 @@ std::string matmul(const kiln_unranked_memref &am,
   std::shared_ptr<const MatmulPlan> plan = library().matmuls.get(
       key, [&] { return buildMatmul(a, b, out, epilogue, packWeights, type); });
   void *weights = b.data;
-  if (plan->pack.primitive) {
-    // Keyed by the plan's key too: the same weight may be read in two
-    // layouts (two batch sizes may pick two kernels).
-    thread_local Key packKey;
-    packKey = key;
-    packKey.push_back(reinterpret_cast<intptr_t>(b.data));
-    weights = const_cast<void *>(model.packedWeights.get(
-        packKey, plan->packed.get_size(), [&](void *buffer) {
-          run(plan->pack,
-              {{DNNL_ARG_FROM, bind(plan->b, b.data)},
-               {DNNL_ARG_TO, bind(plan->packed, buffer)}},
-              threadScratch(plan->pack.scratchpad.get_size()));
-          threadStream().wait();
-          weightsPacked.fetch_add(1, std::memory_order_relaxed);
-        }));
-  }
+  if (plan->pack.primitive)
+    weights = packedWeight(PackedKind::MatmulWeight, key, b.data, plan->pack,
+                           plan->b, plan->packed);
   BoundMatmul &bound = boundFor(plan);
   bound.a.set_data_handle(a.data);
   bound.b.set_data_handle(weights);
@@ -707,16 +729,24 @@ std::string conv2d(const kiln_unranked_memref &inputm,
                      memory::desc(out.sizes, type, out.strides), p, type);
   });
 
+  // A weight of the model is packed once, before the thread's scratch is
+  // laid out (packing uses it too).
+  bool packed = plan->toWeight.primitive && isModelWeight(w.data);
+  memory weight =
+      packed ? bind(plan->innerWeight,
+                    packedWeight(PackedKind::ConvWeight, key, w.data,
+                                 plan->toWeight, plan->weight,
+                                 plan->innerWeight))
+             : bind(plan->weight, w.data);
   uint8_t *scratch = threadScratch(plan->totalBytes);
   memory input = bind(plan->input, in.data);
-  memory weight = bind(plan->weight, w.data);
   memory result = bind(plan->out, out.data);
   if (plan->toInput.primitive) {
     memory inner = bind(plan->innerInput, scratch + plan->innerInputAt);
     run(plan->toInput, {{DNNL_ARG_FROM, input}, {DNNL_ARG_TO, inner}}, scratch);
     input = inner;
   }
-  if (plan->toWeight.primitive) {
+  if (plan->toWeight.primitive && !packed) {
     memory inner = bind(plan->innerWeight, scratch + plan->innerWeightAt);
     run(plan->toWeight, {{DNNL_ARG_FROM, weight}, {DNNL_ARG_TO, inner}},
         scratch);

@@ -94,3 +94,52 @@ TEST_CASE("a model's GEMM weights are packed once, at first use",
   checkForward(other, 1);
   CHECK(kernelWeightsPacked() - before == 2 * first);
 }
+
+namespace {
+
+const char *const Conv = R"(import torch.nn as nn
+
+
+class Conv(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(6, 16, 3, bias=False)
+
+    # kiln: x=f32[B,6,9,9]
+    def forward(self, x: Tensor) -> Tensor:
+        return self.conv(x)
+)";
+
+} // namespace
+
+TEST_CASE("a model's convolution weights are packed once, at first use",
+          "[packed-weights]") {
+  Model model = loadOk(archive("packed_conv", Conv,
+                               "--entry Conv --random-weights"));
+  const auto *w = static_cast<const float *>(model.weights().at(0).data);
+  Tensor x = Tensor::zeros(DType::F32, {2, 6, 9, 9});
+  for (int64_t i = 0; i < x.numel(); ++i)
+    x.data<float>()[i] = float(i % 5) - 2;
+  uint64_t before = kernelWeightsPacked();
+  for (int call = 0; call < 2; ++call) {
+    std::vector<Tensor> out = runOk(model, "forward", {x});
+    // oneDNN reads this convolution's weight blocked (nChw16c-style), so
+    // it is packed, once.
+    CHECK(kernelWeightsPacked() - before == 1);
+    const float *y = out.at(0).data<float>();
+    for (int64_t n = 0; n < 2; ++n)
+      for (int64_t o = 0; o < 16; ++o)
+        for (int64_t h = 0; h < 7; ++h)
+          for (int64_t v = 0; v < 7; ++v) {
+            double sum = 0;
+            for (int64_t c = 0; c < 6; ++c)
+              for (int64_t i = 0; i < 3; ++i)
+                for (int64_t j = 0; j < 3; ++j)
+                  sum += double(x.data<float>()[((n * 6 + c) * 9 + h + i) * 9 +
+                                                v + j]) *
+                         w[((o * 6 + c) * 3 + i) * 3 + j];
+            CHECK(std::abs(y[((n * 16 + o) * 7 + h) * 7 + v] - sum) <=
+                  1e-4 * (1 + std::abs(sum)));
+          }
+  }
+}
