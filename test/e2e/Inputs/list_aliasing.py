@@ -34,3 +34,18 @@ def list_through_if(x: Tensor, n: int) -> Tensor:
         b.append(x * i)
     a.append(x)
     return torch.stack(a).sum(0) * len(a) + torch.stack(b).sum(0) * len(b)
+
+
+
+# Views appended as they lie: a row (dense, at an offset), a column
+# (strided), a reshaped transposed block and a row of a broadcast. The
+# runtime copies a dense one in one piece and any other element by element.
+# kiln: x=f32[4,4]
+@torch.jit.script
+def appended_views(x: Tensor) -> Tensor:
+    parts: List[Tensor] = []
+    parts.append(x[1])
+    parts.append(x[:, 0])
+    parts.append(x[1:3].t().reshape(2, 4)[1])
+    parts.append(x[2].expand(3, 4)[1])
+    return torch.stack(parts) * 2.0
