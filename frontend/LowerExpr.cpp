@@ -337,14 +337,26 @@ MaybeValue FunctionLowering::applyBinOp(ast::BinOpKind op, PyValue lhs,
       std::optional<Value> e = elem;
       if (elem.getType() != et) {
         Type j = et;
-        if (auto tt = llvm::dyn_cast<RankedTensorType>(et);
-            tt && isTensor(elem) &&
-            llvm::cast<RankedTensorType>(elem.getType()).getRank() ==
-                tt.getRank() &&
-            llvm::cast<RankedTensorType>(elem.getType()).getElementType() ==
-                tt.getElementType())
+        auto tt = llvm::dyn_cast<RankedTensorType>(et);
+        auto elemType = llvm::dyn_cast<RankedTensorType>(elem.getType());
+        if (tt && elemType && isTensor(elem) &&
+            elemType.getRank() == tt.getRank() &&
+            elemType.getElementType() == tt.getElementType()) {
+          // The list's element type is fixed by its first element; a dim
+          // known to differ cannot be cast to it.
+          for (int64_t d = 0; d < tt.getRank(); ++d)
+            if (!tt.isDynamicDim(d) && !elemType.isDynamicDim(d) &&
+                tt.getDimSize(d) != elemType.getDimSize(d)) {
+              error(rhsRange,
+                    "cannot add " + describe(PyValue::ofValue(elem)) +
+                        " to a list of " + describeType(et) +
+                        ": kiln's lists hold tensors whose sizes agree "
+                        "where both are known when compiling (dim " +
+                        std::to_string(d) + " here)");
+              return std::nullopt;
+            }
           e = castForMerge(elem, j, where);
-        else {
+        } else {
           error(rhsRange, "cannot add " + describe(PyValue::ofValue(elem)) +
                               " to a list of " + describeType(et));
           return std::nullopt;

@@ -276,6 +276,19 @@ def append_type(x):
     return a
 
 
+# A tensor whose size is known to differ from the list's first element's
+# (eager Python would accept it) is a clear error, not a bad cast.
+# RUN: not kiln compile %s --emit=ir --entry append_size 2>&1 | FileCheck %s --check-prefix=APPENDSIZE --strict-whitespace --implicit-check-not='{{error|note}}:'
+# APPENDSIZE: {{^.*}}errors-lowering.py:[[@LINE+6]]:14: error: cannot add a Tensor[f32, 2] to a list of Tensor[f32, 4]: kiln's lists hold tensors whose sizes agree where both are known when compiling (dim 0 here){{$}}
+# APPENDSIZE-NEXT: {{^}}    a.append(x[1:3, 0]){{$}}
+# APPENDSIZE-NEXT: {{^}}             ^~~~~~~~~{{$}}
+# kiln: x=f32[4,4]
+def append_size(x):
+    a = [x[0]]
+    a.append(x[1:3, 0])
+    return len(a)
+
+
 # List methods other than append are rejected.
 # RUN: not kiln compile %s --emit=ir --entry list_method 2>&1 | FileCheck %s --check-prefix=LISTMETHOD --strict-whitespace --implicit-check-not='{{error|note}}:'
 # LISTMETHOD: {{^.*}}errors-lowering.py:[[@LINE+6]]:9: error: the list method 'pop' is not supported{{$}}
