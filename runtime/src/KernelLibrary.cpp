@@ -633,16 +633,40 @@ std::string matmul(const kiln_unranked_memref &am,
 // conv2d
 //===----------------------------------------------------------------------===//
 
+/// Channels below which a convolution's input keeps its layout.
+constexpr int64_t kFewChannels = 16;
+
+/// Whether `view` is dense row-major (N x C x H x W as it lies).
+bool isPlain(const View &view) {
+  int64_t step = 1;
+  for (int64_t d = static_cast<int64_t>(view.sizes.size()) - 1; d >= 0; --d) {
+    if (view.sizes[d] != 1 && view.strides[d] != step)
+      return false;
+    step *= view.sizes[d];
+  }
+  return true;
+}
+
+/// With `plainInput`, the input is dense NCHW.
 ConvPlan buildConv(const memory::desc &input, const memory::desc &weight,
                    const memory::desc &out, const ConvParams &p,
-                   memory::data_type type) {
+                   bool plainInput, memory::data_type type) {
   auto anyLayout = [&](const memory::desc &desc) {
     return memory::desc(desc.dims(), type, memory::format_tag::any);
   };
+  // A dense NCHW input of fewer channels than a vector holds (an image's
+  // three, or LeNet's one and six) is read as it lies: oneDNN then runs
+  // its kernel for such layers, which reads the plain input and writes
+  // blocked channels, at about twice the speed of the kernel it picks for
+  // a layout of its choosing (channels last, at 1 and 2 threads; LeNet's
+  // 64 x 1 x 32 x 32 layer: 100 against 192 us on one core). Other
+  // strides might leave oneDNN only its reference kernel.
+  bool fewChannels = plainInput && input.dims()[1] < kFewChannels;
   // oneDNN counts dilation from 0 (no gap), torch from 1.
   dnnl::convolution_forward::desc desc(
       dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-      anyLayout(input), anyLayout(weight), anyLayout(out),
+      fewChannels ? input : anyLayout(input), anyLayout(weight),
+      anyLayout(out),
       {p.strideH, p.strideW}, {p.dilationH - 1, p.dilationW - 1},
       {p.padH, p.padW}, {p.padH, p.padW});
   dnnl::convolution_forward::primitive_desc pd(desc, userScratchpad(),
@@ -726,7 +750,8 @@ std::string conv2d(const kiln_unranked_memref &inputm,
   std::shared_ptr<const ConvPlan> plan = library().convs.get(key, [&] {
     return buildConv(memory::desc(in.sizes, type, in.strides),
                      weightDesc(w, p.groups, type),
-                     memory::desc(out.sizes, type, out.strides), p, type);
+                     memory::desc(out.sizes, type, out.strides), p,
+                     isPlain(in), type);
   });
 
   // A weight of the model is packed once, before the thread's scratch is
