@@ -1,7 +1,8 @@
 //===- KernelLibrary.h - GEMM and convolution for compiled code -----------===//
 //
 // The kernel library's slots of kiln_host_api (kiln/abi.h states their
-// contracts). KernelLibrary.cpp implements them with oneDNN.
+// contracts). KernelLibrary.cpp implements them with oneDNN (OneDnn*.cpp)
+// on the CPU and the CUDA libraries in a CUDA call.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_KERNELLIBRARY_H

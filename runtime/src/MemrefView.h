@@ -24,7 +24,7 @@ struct View {
 
 /// Fills `view` from `memref`, whose elements are `element` bytes.
 /// Assigning into an existing view reuses its vectors' memory, which a warm
-/// call needs (KernelLibrary.cpp, matmul).
+/// call needs (OneDnnMatmul.cpp).
 inline void setView(View &view, const kiln_unranked_memref &memref,
                     size_t element) {
   const kiln_memref *desc = memref.desc;

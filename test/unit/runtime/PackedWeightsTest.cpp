@@ -2,7 +2,7 @@
 //
 // A Linear's weight lies in the model's archive mapping, so the kernel
 // library packs it into oneDNN's preferred layout at the first product
-// that reads it and reuses that copy (PackedWeights, KernelLibrary.cpp).
+// that reads it and reuses that copy (PackedWeights, OneDnnSupport.h).
 // Counted through kernelWeightsPacked; the results are checked against the
 // same product computed here, and a second model of the same archive packs
 // its own copy (the copies live and die with their model).

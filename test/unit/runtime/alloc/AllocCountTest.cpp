@@ -163,7 +163,7 @@ TEST_CASE("a warm matmul allocates only inside oneDNN's execute",
                             Tensor::borrow(DType::F32, {256, 128}, w.data())};
   std::vector<Tensor> out = {Tensor::zeros(DType::F32, {64, 128})};
   // The kernel library reuses the thread's views, key, memory objects and
-  // argument map (KernelLibrary.cpp, boundFor): it allocates nothing. But
+  // argument map (OneDnnMatmul.cpp, boundFor): it allocates nothing. But
   // dnnl_primitive_execute itself builds its argument table on the heap,
   // 7 allocations per call in Debian's oneDNN 2.6 (seen in a backtrace of
   // each); a matmul once made 37.
