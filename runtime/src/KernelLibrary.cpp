@@ -133,20 +133,7 @@ size_t PackedWeights::bytes() const {
 void kernelMatmul(const kiln_unranked_memref *a, const kiln_unranked_memref *b,
                   const kiln_unranked_memref *out, int64_t site,
                   int32_t dtype) {
-  // A CUDA archive's tensors are on the GPU: cuBLAS multiplies them.
-  if (inCudaCall()) {
-    if (failed(guarded("matmul", dtype,
-                       [&] { return cudaMatmul(*a, *b, nullptr, *out, KILN_ACTIVATION_NONE, dtype); })))
-      raiseCallError(site);
-    return;
-  }
-  // Each output element sums K products, K being a's last dim.
-  useCallThreads(extentProduct(*out, 0, out->rank,
-                               extentProduct(*a, a->rank - 1, a->rank)));
-  if (failed(guarded("matmul", dtype, [&] {
-        return onednn::matmul(*a, *b, nullptr, *out, KILN_ACTIVATION_NONE, dtype);
-      })))
-    raiseCallError(site);
+  kernelMatmulEpilogue(a, b, nullptr, out, KILN_ACTIVATION_NONE, site, dtype);
 }
 
 void kernelMatmulEpilogue(const kiln_unranked_memref *a,
@@ -154,7 +141,8 @@ void kernelMatmulEpilogue(const kiln_unranked_memref *a,
                           const kiln_unranked_memref *bias,
                           const kiln_unranked_memref *out, int32_t activation,
                           int64_t site, int32_t dtype) {
-  // On the GPU, cuBLASLt applies the epilogue.
+  // A CUDA archive's tensors are on the GPU: cuBLAS multiplies them, or
+  // cuBLASLt with an epilogue.
   if (inCudaCall()) {
     if (failed(guarded("matmul", dtype, [&] {
           return cudaMatmul(*a, *b, bias, *out, activation, dtype);
@@ -162,6 +150,7 @@ void kernelMatmulEpilogue(const kiln_unranked_memref *a,
       raiseCallError(site);
     return;
   }
+  // Each output element sums K products, K being a's last dim.
   useCallThreads(extentProduct(*out, 0, out->rank,
                                extentProduct(*a, a->rank - 1, a->rank)));
   if (failed(guarded("matmul", dtype, [&] {
