@@ -14,6 +14,7 @@
 #include "HostCall.h"
 #include "KernelLibrary.h"
 #include "CudaModel.h"
+#include "MemrefView.h"
 #include "ModelImpl.h"
 #include "ThreadPool.h"
 
@@ -172,10 +173,7 @@ Tensor copyIn(const kiln_unranked_memref *memref, int32_t dtype) {
   int64_t count = out.numel();
   // A dense row-major tensor (the common case: a list of a loop's results)
   // is one copy; the loop below costs a few nanoseconds per element.
-  bool dense = true;
-  for (int64_t d = rank - 1, step = 1; d >= 0; step *= shape[d], --d)
-    dense = dense && (shape[d] == 1 || strides[d] == step);
-  if (dense) {
+  if (isDenseRowMajor(shape.data(), strides, rank)) {
     if (count > 0)
       std::memcpy(dst, src, static_cast<size_t>(count) * element);
     return out;

@@ -35,6 +35,19 @@ inline void setView(View &view, const kiln_unranked_memref &memref,
               desc->offset * static_cast<int64_t>(element);
 }
 
+/// Whether `rank` dims of `sizes` at element `strides` are dense
+/// row-major; a size-1 dim's stride is never used, so any will do.
+inline bool isDenseRowMajor(const int64_t *sizes, const int64_t *strides,
+                            int64_t rank) {
+  int64_t step = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (sizes[d] != 1 && strides[d] != step)
+      return false;
+    step *= sizes[d];
+  }
+  return true;
+}
+
 inline View viewOf(const kiln_unranked_memref &memref, size_t element) {
   View view;
   setView(view, memref, element);

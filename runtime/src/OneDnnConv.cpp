@@ -18,17 +18,6 @@ namespace {
 /// Channels below which a convolution's input keeps its layout.
 constexpr int64_t kFewChannels = 16;
 
-/// Whether `view` is dense row-major (N x C x H x W as it lies).
-bool isPlain(const View &view) {
-  int64_t step = 1;
-  for (int64_t d = static_cast<int64_t>(view.sizes.size()) - 1; d >= 0; --d) {
-    if (view.sizes[d] != 1 && view.strides[d] != step)
-      return false;
-    step *= view.sizes[d];
-  }
-  return true;
-}
-
 /// With `plainInput`, the input is dense NCHW.
 ConvPlan buildConv(const memory::desc &input, const memory::desc &weight,
                    const memory::desc &out, const ConvParams &p,
@@ -135,7 +124,9 @@ std::string conv2d(const kiln_unranked_memref &inputm,
     return buildConv(memory::desc(in.sizes, type, in.strides),
                      weightDesc(w, p.groups, type),
                      memory::desc(out.sizes, type, out.strides), p,
-                     isPlain(in), type);
+                     isDenseRowMajor(in.sizes.data(), in.strides.data(),
+                                     in.sizes.size()),
+                     type);
   });
 
   // A weight of the model is packed once, before the thread's scratch is

@@ -147,26 +147,15 @@ BoundMatmul &boundFor(const std::shared_ptr<const MatmulPlan> &plan) {
 
 /// out = activation(bias) for a product that sums nothing (K == 0).
 void fillEpilogue(const View &out, const View &bias, int32_t activation) {
-  int64_t rank = static_cast<int64_t>(out.sizes.size());
-  int64_t count = numel(out.sizes);
-  Dims index(rank, 0);
-  for (int64_t n = 0; n < count; ++n) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      offset += index[d] * out.strides[d];
+  forEachElement(out, [&](int64_t offset, const Dims &index) {
     float value = static_cast<const float *>(
-        bias.data)[index[rank - 1] * bias.strides[0]];
+        bias.data)[index.back() * bias.strides[0]];
     if (activation == KILN_ACTIVATION_TANH)
       value = std::tanh(value);
     else if (activation == KILN_ACTIVATION_SIGMOID)
       value = 1.0f / (1.0f + std::exp(-value));
     static_cast<float *>(out.data)[offset] = value;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < out.sizes[d])
-        break;
-      index[d] = 0;
-    }
-  }
+  });
 }
 
 /// "" if `bias` and `activation` are an epilogue that the CPU's library

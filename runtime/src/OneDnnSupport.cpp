@@ -28,21 +28,10 @@ std::string checkExtents(const char *op,
 }
 
 void fillZero(const View &view, size_t element) {
-  int64_t rank = static_cast<int64_t>(view.sizes.size());
-  int64_t count = numel(view.sizes);
-  Dims index(rank, 0);
-  for (int64_t n = 0; n < count; ++n) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      offset += index[d] * view.strides[d];
+  forEachElement(view, [&](int64_t offset, const Dims &) {
     std::memset(static_cast<uint8_t *>(view.data) + offset * element, 0,
                 element);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < view.sizes[d])
-        break;
-      index[d] = 0;
-    }
-  }
+  });
 }
 
 void canonicalizeStrides(View &view) {

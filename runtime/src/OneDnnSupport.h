@@ -59,6 +59,25 @@ int64_t numel(const Dims &sizes);
 std::string checkExtents(const char *op,
                          std::initializer_list<const View *> views);
 
+/// Calls fn(offset, index) for every element of `view`, in row-major
+/// order: its offset in elements from view.data and its index.
+template <typename Fn> void forEachElement(const View &view, Fn fn) {
+  int64_t rank = static_cast<int64_t>(view.sizes.size());
+  int64_t count = numel(view.sizes);
+  Dims index(rank, 0);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      offset += index[d] * view.strides[d];
+    fn(offset, index);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < view.sizes[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
 /// Zeros every element of `view`; zero is all-zero bits in f32 and bf16.
 void fillZero(const View &view, size_t element);
 
