@@ -25,8 +25,9 @@ int64_t convOutSize(int64_t in, int64_t kernel, int64_t stride, int64_t pad,
                     int64_t dilation);
 
 /// "" if the shapes and parameters are a convolution torch computes, or
-/// what is wrong with them.
-std::string checkConv2d(const std::vector<int64_t> &in,
+/// what is wrong with them. Exported for the CUDA plugin, whose cuDNN
+/// conv2d checks the same rule.
+__attribute__((visibility("default"))) std::string checkConv2d(const std::vector<int64_t> &in,
                         const std::vector<int64_t> &w,
                         const std::vector<int64_t> &out, const ConvParams &p);
 

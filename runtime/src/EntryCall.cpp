@@ -315,6 +315,32 @@ Result<void> call(const Model::Impl &impl, size_t index,
   return {};
 }
 
+/// A call of `impl`'s CUDA code (impl.cuda is loaded, so the plugin is).
+std::unique_ptr<CudaCall> beginCudaCall(const Model::Impl &impl) {
+  std::string unused;
+  return cudaPlugin(unused)->beginCall(*impl.cuda, impl.numThreads);
+}
+
+/// Waits for `device`'s work: a kernel's failure, or a run-time check that
+/// failed in a kernel, reported at its site as the CPU reports it.
+bool finishCudaCall(const Model::Impl &impl, CudaCall &device,
+                    Error &failure) {
+  int64_t check[5] = {};
+  std::string error;
+  if (!device.finish(check, error)) {
+    failure = Error{error, ErrorKind::Runtime};
+    return false;
+  }
+  if (check[0] == 0)
+    return true;
+  // A site the archive lacks is rendered as such: the record is the
+  // kernel's, and a corrupt archive may have written anything.
+  int64_t site = check[0] - 1;
+  failure = Error{impl.renderSiteError(site, impl.siteMessage(site, check + 1)),
+                  ErrorKind::Runtime};
+  return false;
+}
+
 CallBuffers &threadBuffers() {
   thread_local CallBuffers buffers;
   return buffers;
@@ -322,7 +348,8 @@ CallBuffers &threadBuffers() {
 
 /// The results of a call on the GPU as CUDA tensors, each owning its
 /// buffer; once the call's work is done.
-Result<std::vector<Tensor>> deviceOutputs(const EntryInfo &entry,
+Result<std::vector<Tensor>> deviceOutputs(const Model::Impl &impl,
+                                          const EntryInfo &entry,
                                           const std::vector<int64_t> &results,
                                           CudaCall &device) {
   std::vector<Tensor> outputs;
@@ -337,7 +364,7 @@ Result<std::vector<Tensor>> deviceOutputs(const EntryInfo &entry,
     outputs.push_back(std::move(output));
   }
   Error failure;
-  if (!device.finish(failure))
+  if (!finishCudaCall(impl, device, failure))
     return failure;
   return outputs;
 }
@@ -348,11 +375,12 @@ Result<std::vector<Tensor>> runEntry(const Model::Impl &impl, size_t index,
                                      const std::vector<Tensor> &inputs) {
   CallBuffers &buffers = threadBuffers();
   if (impl.cuda) {
-    CudaCall device(impl);
-    Result<void> called = call(impl, index, inputs, buffers, &device);
+    std::unique_ptr<CudaCall> device = beginCudaCall(impl);
+    RunningCudaCall running(*device);
+    Result<void> called = call(impl, index, inputs, buffers, device.get());
     if (!called)
       return called.error();
-    return deviceOutputs(impl.entries[index], buffers.results, device);
+    return deviceOutputs(impl, impl.entries[index], buffers.results, *device);
   }
   Result<void> called = call(impl, index, inputs, buffers);
   if (!called)
@@ -403,8 +431,9 @@ Result<void> runCudaEntryInto(const Model::Impl &impl, size_t index,
                                      std::vector<Tensor> &outputs) {
   const EntryInfo &entry = impl.entries[index];
   CallBuffers &buffers = threadBuffers();
-  CudaCall device(impl);
-  Result<void> called = call(impl, index, inputs, buffers, &device);
+  std::unique_ptr<CudaCall> device = beginCudaCall(impl);
+  RunningCudaCall running(*device);
+  Result<void> called = call(impl, index, inputs, buffers, device.get());
   if (!called)
     return called;
   std::string error = shapeMismatch(entry, buffers.results, outputs);
@@ -412,13 +441,13 @@ Result<void> runCudaEntryInto(const Model::Impl &impl, size_t index,
     return Error{error};
   forEachResult(entry, buffers.results, [&](size_t i, const uint8_t *data) {
     if (error.empty())
-      device.copyOut(outputs[i].data(), outputs[i].device(), data,
-                     outputs[i].nbytes(), error);
+      device->copyOut(outputs[i].data(), outputs[i].device(), data,
+                      outputs[i].nbytes(), error);
   });
   if (!error.empty())
     return Error{error};
   Error failure;
-  if (!device.finish(failure))
+  if (!finishCudaCall(impl, *device, failure))
     return failure;
   return {};
 }

@@ -13,7 +13,7 @@
 #include "BlockCache.h"
 #include "HostCall.h"
 #include "KernelLibrary.h"
-#include "CudaModel.h"
+#include "CudaPlugin.h"
 #include "MemrefView.h"
 #include "ModelImpl.h"
 #include "ThreadPool.h"

@@ -3,7 +3,7 @@
 // Compiled code hands its matrix products and convolutions to the kernel
 // library, which outruns generated loops on them: oneDNN on the CPU
 // (OneDnnMatmul.cpp, OneDnnConv.cpp), cuBLAS, cuBLASLt and cuDNN in a CUDA
-// call (CudaBlas.cpp, CudaDnn.cpp). This file holds the host table's slots
+// call (the CUDA plugin, runtime/cuda/). This file holds the host table's slots
 // and the threads oneDNN may use.
 //
 // Every failure (a shape that breaks abi.h's contract, an unsupported
@@ -15,9 +15,7 @@
 
 #include "KernelLibrary.h"
 
-#include "CudaBlas.h"
-#include "CudaDnn.h"
-#include "CudaModel.h"
+#include "CudaPlugin.h"
 #include "HostCall.h"
 #include "OneDnnSupport.h"
 #include "ThreadPool.h"
@@ -145,7 +143,8 @@ void kernelMatmulEpilogue(const kiln_unranked_memref *a,
   // cuBLASLt with an epilogue.
   if (inCudaCall()) {
     if (failed(guarded("matmul", dtype, [&] {
-          return cudaMatmul(*a, *b, bias, *out, activation, dtype);
+          return runningCudaCall()->matmul(*a, *b, bias, *out, activation,
+                                          dtype);
         })))
       raiseCallError(site);
     return;
@@ -170,7 +169,8 @@ void kernelConv2d(const kiln_unranked_memref *input,
   // A CUDA archive's tensors are on the GPU: cuDNN convolves them.
   if (inCudaCall()) {
     if (failed(guarded("conv2d", dtype, [&] {
-          return cudaConv2d(*input, *weight, *out, params, dtype);
+          return runningCudaCall()->conv2d(*input, *weight, *out, params,
+                                          dtype);
         })))
       raiseCallError(site);
     return;

@@ -285,7 +285,9 @@ loadArchive(const std::string &path, const LoadOptions &options,
     if (!complete)
       return loadError(path, "targets.cuda names an entry that \"files\" "
                              "does not list: the archive is corrupt");
-    impl->cuda = CudaModel::load(
+    CudaPlugin *plugin = cudaPlugin(error);
+    if (plugin)
+      impl->cuda = plugin->load(
         *impl->cudaTarget,
         [&](const std::string &name) -> std::string_view {
           const ZipEntry *entry = find(name);
@@ -419,7 +421,10 @@ Result<Tensor> copyTo(const Tensor &tensor, Device device) {
     if (tensor.device() == device || tensor.isNone())
       return tensor;
     std::string error;
-    Tensor copy = copyAcrossDevices(tensor, device, error);
+    CudaPlugin *plugin = cudaPlugin(error);
+    Tensor copy;
+    if (plugin)
+      copy = plugin->copyAcrossDevices(tensor, device, error);
     if (!error.empty())
       return Error{error, ErrorKind::Unsupported};
     return copy;

@@ -6,7 +6,7 @@
 #include "kiln/abi.h"
 
 #include "CpuFeatures.h"
-#include "CudaModel.h"
+#include "CudaPlugin.h"
 #include "KernelLibrary.h"
 #include "Site.h"
 #include "Untrusted.h"

@@ -206,15 +206,16 @@ def prepare(build_dir, out):
 
 
 def pack_libraries(build_dir, out):
-    """The runtime and the libraries it links, as OUT/lib.tar.xz, which
+    """The runtime, its CUDA plugin (which it opens from beside itself) and
+    the libraries it links, as OUT/lib.tar.xz, which
     run_on_gpu.sh unpacks into OUT/lib: oneDNN alone is 40 MB, which xz
     makes 7 and so leaves room for the archives in the 64 MiB a GPU
     machine's session takes along."""
     import tarfile
     with tarfile.open(os.path.join(out, "lib.tar.xz"), "w:xz",
                       dereference=True) as tar:
-        tar.add(os.path.join(build_dir, "lib", "libkiln_runtime.so.0"),
-                "lib/libkiln_runtime.so.0")
+        for own in ["libkiln_runtime.so.0", "libkiln_runtime_cuda.so.0"]:
+            tar.add(os.path.join(build_dir, "lib", own), "lib/" + own)
         for lib in RUNTIME_LIBS:
             tar.add(os.path.join("/lib/x86_64-linux-gnu", lib), "lib/" + lib)
 

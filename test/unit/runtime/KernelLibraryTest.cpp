@@ -192,14 +192,14 @@ Result<void> callEpilogue(F32 &a, F32 &b, F32 &bias, F32 &out,
   return call(kernel);
 }
 
-struct ConvParams {
+struct ConvSettings {
   int64_t strideH = 1, strideW = 1, padH = 0, padW = 0, dilationH = 1,
           dilationW = 1, groups = 1;
 };
 
 template <typename T>
 Result<void> callConv(Strided<T> &in, Strided<T> &w, Strided<T> &out,
-                      const ConvParams &p, int32_t dtype = KILN_F32) {
+                      const ConvSettings &p, int32_t dtype = KILN_F32) {
   KernelCall kernel{in.memref(),
                     w.memref(),
                     out.memref(),
@@ -241,7 +241,7 @@ std::vector<double> referenceMatmul(const Strided<T> &a, const Strided<T> &b,
 
 /// torch.nn.functional.conv2d without bias, in double.
 std::vector<double> referenceConv(const F32 &in, const F32 &w,
-                                  const Dims &outSizes, const ConvParams &p) {
+                                  const Dims &outSizes, const ConvSettings &p) {
   int64_t groupOut = w.sizes[0] / p.groups, groupIn = w.sizes[1];
   std::vector<double> ref;
   forEachIndex(outSizes, [&](const Dims &index) {
@@ -300,7 +300,7 @@ void checkMatmul(F32 &a, F32 &b, const Dims &outSizes, std::mt19937 &rng) {
   checkOutput(out, referenceMatmul(a, b, outSizes), 1e-5);
 }
 
-Dims convOutSizes(const Dims &in, const Dims &w, const ConvParams &p) {
+Dims convOutSizes(const Dims &in, const Dims &w, const ConvSettings &p) {
   auto size = [](int64_t x, int64_t k, int64_t s, int64_t pad, int64_t d) {
     return (x + 2 * pad - d * (k - 1) - 1) / s + 1;
   };
@@ -323,8 +323,8 @@ TEST_CASE("the host table offers the kernel library", "[kernels]") {
         CHECK(host->matmul != nullptr);
         CHECK(host->conv2d != nullptr);
         CHECK(host->matmul_epilogue != nullptr);
-        // The GPU's functions are there too; they load the CUDA driver
-        // only when a CUDA archive is loaded (CudaModel.cpp).
+        // The GPU's functions are there too; they open the CUDA plugin
+        // only when a CUDA archive is loaded.
         CHECK(host->launch_kernel != nullptr);
         CHECK(host->device_alloc != nullptr);
         CHECK(host->device_free != nullptr);
@@ -484,7 +484,7 @@ TEST_CASE("matmul in bf16", "[kernels]") {
 struct ConvCase {
   const char *name;
   Dims input, weight;
-  ConvParams params;
+  ConvSettings params;
 };
 
 TEST_CASE("conv2d against the naive loop", "[kernels]") {
@@ -533,7 +533,7 @@ TEST_CASE("conv2d against the naive loop", "[kernels]") {
 
 TEST_CASE("conv2d on strided views", "[kernels]") {
   std::mt19937 rng(9);
-  ConvParams p{2, 1, 1, 1, 1, 2, 2};
+  ConvSettings p{2, 1, 1, 1, 1, 2, 2};
   // A channels-last input viewed as N x C x H x W, at an offset; a weight
   // sliced from a larger one; a channels-last output.
   F32 in({2, 4, 9, 7}, {9 * 7 * 4, 1, 7 * 4, 4}, 5, rng);
@@ -717,7 +717,7 @@ TEST_CASE("kernel library failures raise the call's site", "[kernels]") {
   CHECK_THAT(failure(callConv(in, w, convOut, {})),
              Contains("conv2d: weight [6, 2, 3, 3] does not fit input "
                       "[1, 4, 5, 5] with groups=1"));
-  ConvParams grouped;
+  ConvSettings grouped;
   grouped.groups = 2;
   F32 badOut = F32::dense({1, 6, 4, 4}, rng);
   CHECK_THAT(failure(callConv(in, w, badOut, grouped)),
@@ -725,7 +725,7 @@ TEST_CASE("kernel library failures raise the call's site", "[kernels]") {
   F32 bigW = F32::dense({6, 2, 7, 3}, rng);
   CHECK_THAT(failure(callConv(in, bigW, convOut, grouped)),
              Contains("is larger than the padded input"));
-  ConvParams zeroStride = grouped;
+  ConvSettings zeroStride = grouped;
   zeroStride.strideW = 0;
   CHECK_THAT(failure(callConv(in, w, convOut, zeroStride)),
              StartsWith("net.py:3:5: error: conv2d: invalid stride (1, 0)"));

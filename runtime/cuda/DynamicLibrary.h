@@ -1,7 +1,7 @@
-//===- DynamicLibrary.h - Libraries the runtime opens with dlopen ---------===//
+//===- DynamicLibrary.h - Libraries the CUDA plugin opens with dlopen -----===//
 //
 // The GPU libraries (cuBLAS, cuDNN) are opened when an archive needs them,
-// so that the runtime links none of them (CudaDriver.cpp does the same for
+// so that the plugin links none of them (CudaDriver.cpp does the same for
 // the driver, with its own error reporting).
 //
 //===----------------------------------------------------------------------===//

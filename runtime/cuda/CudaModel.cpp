@@ -4,9 +4,6 @@
 
 #include "CudaBlas.h"
 #include "CudaDnn.h"
-#include "HostCall.h"
-#include "ModelImpl.h"
-#include "ThreadPool.h"
 #include "Untrusted.h"
 
 #include <algorithm>
@@ -16,7 +13,7 @@ namespace kiln {
 
 namespace {
 
-thread_local CudaCall *currentCall = nullptr;
+thread_local CudaCallImpl *currentCall = nullptr;
 
 /// The check record's words: site + 1, then the check's four values.
 constexpr size_t kCheckRecordWords = 5;
@@ -74,12 +71,20 @@ constexpr size_t kStagingBlockBytes = size_t(256) << 10;
 /// memcpy on up to `threads` threads.
 void parallelCopy(uint8_t *to, const uint8_t *from, size_t bytes,
                   int threads) {
+  struct Copy {
+    uint8_t *to;
+    const uint8_t *from;
+    size_t bytes;
+  } copy = {to, from, bytes};
   int64_t blocks = (bytes + kStagingBlockBytes - 1) / kStagingBlockBytes;
-  parallelFor(blocks, threads, [&](int64_t begin, int64_t end) {
-    size_t first = begin * kStagingBlockBytes;
-    size_t last = std::min(bytes, size_t(end) * kStagingBlockBytes);
-    std::memcpy(to + first, from + first, last - first);
-  });
+  hostParallelFor(
+      [](void *context, int64_t begin, int64_t end) {
+        const Copy &c = *static_cast<const Copy *>(context);
+        size_t first = begin * kStagingBlockBytes;
+        size_t last = std::min(c.bytes, size_t(end) * kStagingBlockBytes);
+        std::memcpy(c.to + first, c.from + first, last - first);
+      },
+      &copy, blocks, threads);
 }
 
 /// Where `bytes` of the running call's inputs can be staged, or null to
@@ -114,15 +119,15 @@ void *stagingFor(size_t bytes, cuda::Stream stream) {
 
 } // namespace
 
-std::unique_ptr<CudaModel> CudaModel::load(
-    const CudaTarget &target,
-    const std::function<std::string_view(const std::string &)> &entry,
-    const std::vector<WeightInfo> &weights, std::string &error) {
+std::unique_ptr<CudaModel>
+CudaModelImpl::load(const CudaTarget &target, const EntryBytes &entry,
+                    const std::vector<WeightInfo> &weights,
+                    std::string &error) {
   const cuda::Driver *d = cuda::driver(error);
   if (!d)
     return nullptr;
   cuda::currentContext();
-  std::unique_ptr<CudaModel> model(new CudaModel);
+  std::unique_ptr<CudaModelImpl> model(new CudaModelImpl);
   model->tf32 = target.allowTf32;
   const std::string &arch = cuda::deviceArch();
   std::string code;
@@ -210,7 +215,7 @@ std::unique_ptr<CudaModel> CudaModel::load(
   return model;
 }
 
-CudaModel::~CudaModel() {
+CudaModelImpl::~CudaModelImpl() {
   const cuda::Driver &d = api();
   cuda::currentContext();
   for (void *ptr : deviceWeights)
@@ -220,14 +225,15 @@ CudaModel::~CudaModel() {
     d.moduleUnload(module);
 }
 
-cuda::Function CudaModel::kernel(std::string_view name) const {
+cuda::Function CudaModelImpl::kernel(std::string_view name) const {
   for (const auto &[kernelName, fn] : kernels)
     if (kernelName == name)
       return fn;
   return nullptr;
 }
 
-CudaCall::CudaCall(const Model::Impl &impl) : impl(impl), model(*impl.cuda) {
+CudaCallImpl::CudaCallImpl(const CudaModelImpl &model, int threads)
+    : model(model), threads(threads) {
   cuda::currentContext();
   std::string ignored; // a failure shows at the first use of the stream
   stream = threadStream(api(), ignored);
@@ -235,7 +241,7 @@ CudaCall::CudaCall(const Model::Impl &impl) : impl(impl), model(*impl.cuda) {
   staging.used = 0;
 }
 
-CudaCall::~CudaCall() {
+CudaCallImpl::~CudaCallImpl() {
   const cuda::Driver &d = api();
   // A call that failed part way may still be copying from the thread's
   // staging buffer, or writing its check record: the next call must not
@@ -247,7 +253,7 @@ CudaCall::~CudaCall() {
   currentCall = nullptr;
 }
 
-void *CudaCall::upload(const void *data, size_t bytes, std::string &error) {
+void *CudaCallImpl::upload(const void *data, size_t bytes, std::string &error) {
   if (bytes == 0)
     return nullptr;
   const cuda::Driver &d = api();
@@ -262,7 +268,7 @@ void *CudaCall::upload(const void *data, size_t bytes, std::string &error) {
       size_t step = stagingPiece(bytes);
       for (size_t at = 0; at < bytes && r == 0; at += step) {
         size_t piece = std::min(step, bytes - at);
-        parallelCopy(staged + at, from + at, piece, impl.numThreads);
+        parallelCopy(staged + at, from + at, piece, threads);
         r = d.memcpyHtoDAsync(ptr + at, staged + at, piece, stream);
       }
     } else {
@@ -277,7 +283,7 @@ void *CudaCall::upload(const void *data, size_t bytes, std::string &error) {
   return reinterpret_cast<void *>(ptr);
 }
 
-bool CudaCall::copyOut(void *to, Device device, const void *from,
+bool CudaCallImpl::copyOut(void *to, Device device, const void *from,
                        size_t bytes, std::string &error) {
   if (bytes == 0)
     return true;
@@ -292,7 +298,7 @@ bool CudaCall::copyOut(void *to, Device device, const void *from,
   return r == 0;
 }
 
-bool CudaCall::takeResult(DType dtype, std::vector<int64_t> shape,
+bool CudaCallImpl::takeResult(DType dtype, std::vector<int64_t> shape,
                           void *allocated, const void *data, size_t bytes,
                           Tensor &out, std::string &error) {
   auto owned = std::find(buffers.begin(), buffers.end(), allocated);
@@ -316,7 +322,7 @@ bool CudaCall::takeResult(DType dtype, std::vector<int64_t> shape,
   return copyOut(ptr, Device::CUDA, data, bytes, error);
 }
 
-void *CudaCall::checkRecord(std::string &error) {
+void *CudaCallImpl::checkRecord(std::string &error) {
   if (record)
     return record;
   const cuda::Driver &d = api();
@@ -334,56 +340,48 @@ void *CudaCall::checkRecord(std::string &error) {
   return record;
 }
 
-bool CudaCall::finish(Error &error) {
+bool CudaCallImpl::finish(int64_t check[5], std::string &error) {
+  static_assert(kCheckRecordWords == 5, "CudaCall::finish's check record");
   const cuda::Driver &d = api();
-  int64_t words[kCheckRecordWords] = {};
+  std::fill(check, check + kCheckRecordWords, 0);
   cuda::Result r = 0;
   if (record)
-    r = d.memcpyDtoHAsync(words, reinterpret_cast<cuda::DevicePtr>(record),
-                          sizeof words, stream);
+    r = d.memcpyDtoHAsync(check, reinterpret_cast<cuda::DevicePtr>(record),
+                          kCheckRecordWords * sizeof(int64_t), stream);
   if (r == 0)
     r = d.streamSynchronize(stream);
   finished = r == 0;
-  if (r != 0) {
-    error = Error{"CUDA error while running on the GPU: " + cuda::describe(r),
-                  ErrorKind::Runtime};
-    return false;
-  }
-  if (words[0] == 0)
-    return true;
-  // A site the archive lacks is rendered as such: the record is the
-  // kernel's, and a corrupt archive may have written anything.
-  int64_t site = words[0] - 1;
-  error = Error{impl.renderSiteError(site, impl.siteMessage(site, words + 1)),
-                ErrorKind::Runtime};
-  return false;
+  if (r != 0)
+    error = "CUDA error while running on the GPU: " + cuda::describe(r);
+  return finished;
 }
 
 cuda::Stream currentCudaStream() {
   return currentCall ? currentCall->stream : nullptr;
 }
 
-bool inCudaCall() { return currentCall != nullptr; }
-
-void readFromDevice(void *to, const void *from, size_t bytes) {
+bool CudaCallImpl::read(void *to, const void *from, size_t bytes,
+                        std::string &error) {
   const cuda::Driver &d = api();
-  cuda::Stream stream = currentCall->stream;
   cuda::Result r = d.memcpyDtoHAsync(
       to, reinterpret_cast<cuda::DevicePtr>(from), bytes, stream);
   if (r == 0)
     r = d.streamSynchronize(stream);
   if (r != 0)
-    throw DeviceError("cannot read " + std::to_string(bytes) +
-                      " bytes of a tensor on the GPU: " + cuda::describe(r));
+    error = "cannot read " + std::to_string(bytes) +
+            " bytes of a tensor on the GPU: " + cuda::describe(r);
+  return r == 0;
 }
 
-void writeToDevice(void *to, const void *from, size_t bytes) {
+bool CudaCallImpl::write(void *to, const void *from, size_t bytes,
+                         std::string &error) {
   // From pageable memory the driver stages the bytes before it returns.
   cuda::Result r = api().memcpyHtoDAsync(reinterpret_cast<cuda::DevicePtr>(to),
-                                         from, bytes, currentCall->stream);
+                                         from, bytes, stream);
   if (r != 0)
-    throw DeviceError("cannot write " + std::to_string(bytes) +
-                      " bytes of a tensor on the GPU: " + cuda::describe(r));
+    error = "cannot write " + std::to_string(bytes) +
+            " bytes of a tensor on the GPU: " + cuda::describe(r);
+  return r == 0;
 }
 
 bool currentCallAllowsTf32() {
@@ -439,89 +437,62 @@ Tensor copyAcrossDevices(const Tensor &tensor, Device device,
   return {};
 }
 
-void *cudaDeviceAlloc(uint64_t bytes) {
-  CudaCall &call = *currentCall;
+void *CudaCallImpl::alloc(uint64_t bytes, std::string &error) {
   cuda::DevicePtr ptr = 0;
   cuda::Result r = bytes > KILN_MAX_TENSOR_BYTES + 64
                        ? 2 // CUDA_ERROR_OUT_OF_MEMORY
-                       : api().memAllocAsync(&ptr, bytes, call.stream);
-  if (r == 0) {
-    call.buffers.push_back(reinterpret_cast<void *>(ptr));
-    return reinterpret_cast<void *>(ptr);
+                       : api().memAllocAsync(&ptr, bytes, stream);
+  if (r != 0) {
+    error = "cannot allocate " + std::to_string(bytes) +
+            " bytes on the GPU: " + cuda::describe(r);
+    return nullptr;
   }
-  setCallError("cannot allocate " + std::to_string(bytes) +
-               " bytes on the GPU: " + cuda::describe(r));
-  raiseCallError(-1);
+  buffers.push_back(reinterpret_cast<void *>(ptr));
+  return reinterpret_cast<void *>(ptr);
 }
 
-void cudaDeviceFree(void *ptr) {
-  if (!ptr)
-    return;
-  CudaCall &call = *currentCall;
-  auto it = std::find(call.buffers.rbegin(), call.buffers.rend(), ptr);
-  if (it == call.buffers.rend())
+void CudaCallImpl::free(void *ptr) {
+  auto it = std::find(buffers.rbegin(), buffers.rend(), ptr);
+  if (it == buffers.rend())
     return; // not the call's: an input's or a weight's, never freed here
-  call.buffers.erase(std::next(it).base());
-  api().memFreeAsync(reinterpret_cast<cuda::DevicePtr>(ptr), call.stream);
+  buffers.erase(std::next(it).base());
+  api().memFreeAsync(reinterpret_cast<cuda::DevicePtr>(ptr), stream);
 }
 
-namespace {
-
-/// The running call's check record, or null with the reason stored in
-/// the call state (the raise must come from a frame without strings).
-void *checkRecordOrNull() {
-  std::string error;
-  void *record = currentCall->checkRecord(error);
-  if (!record)
-    setCallError(std::move(error));
-  return record;
+bool CudaCallImpl::launch(const char *kernel, const int64_t grid[3],
+                          const int64_t block[3], void **params,
+                          std::string &error) {
+  cuda::Function fn = model.kernel(kernel);
+  if (!fn) {
+    error = std::string("the code launches kernel '") + kernel +
+            "', which the archive's kernels lack: the archive is corrupt";
+  } else if (grid[0] > INT32_MAX || grid[1] > 65535 || grid[2] > 65535) {
+    error = std::string("kernel '") + kernel + "' needs a grid of " +
+            std::to_string(grid[0]) + " x " + std::to_string(grid[1]) +
+            " x " + std::to_string(grid[2]) + " blocks, more than CUDA allows";
+  } else if (cuda::Result r = api().launchKernel(
+                 fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                 0, stream, params, nullptr);
+             r != 0) {
+    error = std::string("cannot launch kernel '") + kernel +
+            "': " + cuda::describe(r);
+  }
+  return error.empty();
 }
 
-} // namespace
-
-void *cudaKernelCheckRecord() {
-  if (void *record = checkRecordOrNull())
-    return record;
-  raiseCallError(-1);
+std::string CudaCallImpl::matmul(const kiln_unranked_memref &a,
+                                 const kiln_unranked_memref &b,
+                                 const kiln_unranked_memref *bias,
+                                 const kiln_unranked_memref &out,
+                                 int32_t activation, int32_t dtype) {
+  return cudaMatmul(a, b, bias, out, activation, dtype);
 }
 
-namespace {
-
-/// Launches, or stores why it cannot in the call state and returns false
-/// (the raise must come from a frame without strings).
-bool launch(const char *kernel, int64_t gridX, int64_t gridY, int64_t gridZ,
-            int64_t blockX, int64_t blockY, int64_t blockZ, void **params) {
-  CudaCall &call = *currentCall;
-  cuda::Function fn = call.model.kernel(kernel);
-  std::string problem;
-  if (!fn)
-    problem = std::string("the code launches kernel '") + kernel +
-              "', which the archive's kernels lack: the archive is corrupt";
-  else if (gridX > INT32_MAX || gridY > 65535 || gridZ > 65535)
-    problem = std::string("kernel '") + kernel + "' needs a grid of " +
-              std::to_string(gridX) + " x " + std::to_string(gridY) + " x " +
-              std::to_string(gridZ) + " blocks, more than CUDA allows";
-  else if (cuda::Result r = api().launchKernel(
-               fn, gridX, gridY, gridZ, blockX, blockY, blockZ, 0,
-               call.stream, params, nullptr);
-           r != 0)
-    problem = std::string("cannot launch kernel '") + kernel +
-              "': " + cuda::describe(r);
-  if (problem.empty())
-    return true;
-  setCallError(std::move(problem));
-  return false;
-}
-
-} // namespace
-
-void cudaLaunchKernel(const char *kernel, int64_t gridX, int64_t gridY,
-                      int64_t gridZ, int64_t blockX, int64_t blockY,
-                      int64_t blockZ, void **params, int64_t) {
-  if (gridX == 0 || gridY == 0 || gridZ == 0)
-    return;
-  if (!launch(kernel, gridX, gridY, gridZ, blockX, blockY, blockZ, params))
-    raiseCallError(-1);
+std::string CudaCallImpl::conv2d(const kiln_unranked_memref &input,
+                                 const kiln_unranked_memref &weight,
+                                 const kiln_unranked_memref &out,
+                                 const ConvParams &params, int32_t dtype) {
+  return cudaConv2d(input, weight, out, params, dtype);
 }
 
 } // namespace kiln
