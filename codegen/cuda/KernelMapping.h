@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace kiln::cuda {
@@ -53,14 +54,40 @@ using FillBody = llvm::function_ref<void(
     mlir::OpBuilder &, llvm::MutableArrayRef<mlir::IRMapping> mappings,
     mlir::Value lane)>;
 
+/// The loads and stores of a thread-per-point loop's body that move four
+/// consecutive points' elements in one 16-byte access (VectorAccess.cpp),
+/// and the memrefs they touch, whose alignment the host checks.
+struct VectorPlan {
+  llvm::SmallPtrSet<mlir::Operation *, 8> accesses;
+  llvm::SmallVector<mlir::Value> memrefs;
+  bool empty() const { return accesses.empty(); }
+};
+VectorPlan planVectorAccesses(mlir::scf::ParallelOp loop);
+/// On the host, before the launch: whether the kernel may take its vector
+/// path (`innerExtent`, the loop's innermost extent, a multiple of four and
+/// each planned memref aligned for it).
+mlir::Value vectorPathAllowed(mlir::OpBuilder &host, mlir::Location loc,
+                              const VectorPlan &plan, mlir::Value innerExtent);
+/// Fills the kernel's body for four consecutive points, `points[j]`
+/// mapping the innermost induction variable to the first's + j: the
+/// planned accesses as one 16-byte load or store each, every other op once
+/// per point.
+void fillVectorBody(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::scf::ParallelOp loop, const VectorPlan &plan,
+                    llvm::MutableArrayRef<mlir::IRMapping> points);
+
 /// Replaces `loop` with a gpu.launch over its flattened iteration space in
 /// which `threadsPerPoint` threads (1, or a warp's 32) share each point,
 /// or each thread takes `pointsPerThread` points (then threadsPerPoint is
 /// 1), a block holding kThreadsPerBlock threads. A point outside the space
 /// does nothing. Loads of rank-0 entry arguments (host scalars) move
 /// before the launch.
+/// With a non-empty `vector` plan (pointsPerThread is then kPointsPerThread),
+/// a full block whose accesses the host found aligned takes the vector path
+/// (fillVectorBody), its threads' points consecutive.
 void buildKernel(mlir::scf::ParallelOp loop, int64_t threadsPerPoint,
-                 int64_t pointsPerThread, const FillBody &fillBody);
+                 int64_t pointsPerThread, const FillBody &fillBody,
+                 const VectorPlan *vector = nullptr);
 
 /// What splits a kernel's flat index into loop indices by multiplication
 /// (FastDivision.cpp), computed on the host before the launch: whether the

@@ -5,9 +5,11 @@
 // dims are scf.for loops inside). Each outermost scf.parallel becomes one
 // gpu.launch over its flattened iteration space (buildKernel): a row
 // reduction a warp per output (WarpReductions.cpp), anything else a
-// thread per point. A flat grid needs only grid.x (up to 2^31-1 blocks),
-// whatever the rank, so no dim of a tensor is limited to the 65535 blocks
-// of grid.y and grid.z.
+// thread per point (four per thread in a full block, which reads and
+// writes them with 16-byte accesses where the host finds the memory
+// aligned: VectorAccess.cpp). A flat grid needs only grid.x (up to 2^31-1
+// blocks), whatever the rank, so no dim of a tensor is limited to the
+// 65535 blocks of grid.y and grid.z.
 //
 // A rank-0 entry argument (a Python scalar) stays in host memory (the
 // runtime copies only tensors of rank 1 and more to the device), so its
@@ -21,6 +23,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -110,7 +113,8 @@ IRMapping guardPoint(OpBuilder &b, Location loc, scf::ParallelOp loop,
 } // namespace
 
 void kiln::cuda::buildKernel(scf::ParallelOp loop, int64_t threadsPerPoint,
-                             int64_t pointsPerThread, const FillBody &fillBody) {
+                             int64_t pointsPerThread, const FillBody &fillBody,
+                             const VectorPlan *vector) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   assert((threadsPerPoint == 1 || pointsPerThread == 1) &&
@@ -139,6 +143,9 @@ void kiln::cuda::buildKernel(scf::ParallelOp loop, int64_t threadsPerPoint,
   Value threads = b.create<arith::ConstantIndexOp>(loc, kThreadsPerBlock);
   Value blocks = b.create<arith::CeilDivSIOp>(
       loc, total, b.create<arith::ConstantIndexOp>(loc, pointsPerBlock));
+  Value vectorAllowed;
+  if (vector && !vector->empty())
+    vectorAllowed = vectorPathAllowed(b, loc, *vector, extents.back());
   auto launch = b.create<gpu::LaunchOp>(loc, blocks, one, one, threads, one,
                                         one);
 
@@ -180,7 +187,32 @@ void kiln::cuda::buildKernel(scf::ParallelOp loop, int64_t threadsPerPoint,
     Value full =
         k.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, end, total);
     auto split = k.create<scf::IfOp>(loc, full, /*withElse=*/true);
-    OpBuilder whole = OpBuilder::atBlockBegin(split.thenBlock());
+    Block *scalar = split.thenBlock();
+    if (vectorAllowed) {
+      auto choose = OpBuilder::atBlockBegin(split.thenBlock())
+                        .create<scf::IfOp>(loc, vectorAllowed,
+                                           /*withElse=*/true);
+      OpBuilder v = OpBuilder::atBlockBegin(choose.thenBlock());
+      // Thread t takes the block's points 4t .. 4t + 3: one row, as the
+      // innermost extent is a multiple of four.
+      Value point = v.create<arith::AddIOp>(
+          loc, first,
+          v.create<arith::MulIOp>(
+              loc, thread,
+              v.create<arith::ConstantIndexOp>(loc, pointsPerThread)));
+      SmallVector<IRMapping> consecutive(
+          pointsPerThread,
+          mapPoint(v, loc, loop, point, extents, dividers));
+      Value inner = loop.getInductionVars().back();
+      for (int64_t j = 1; j < pointsPerThread; ++j)
+        consecutive[j].map(
+            inner, v.create<arith::AddIOp>(
+                       loc, consecutive[0].lookup(inner),
+                       v.create<arith::ConstantIndexOp>(loc, j)));
+      fillVectorBody(v, loc, loop, *vector, consecutive);
+      scalar = choose.elseBlock();
+    }
+    OpBuilder whole = OpBuilder::atBlockBegin(scalar);
     SmallVector<IRMapping> mappings;
     for (int64_t j = 0; j < pointsPerThread; ++j)
       mappings.push_back(
@@ -215,6 +247,9 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
   // no loop of its own.
   bool straight = true;
   loop.getBody()->walk([&](LoopLikeOpInterface) { straight = false; });
+  kiln::cuda::VectorPlan vector;
+  if (straight)
+    vector = kiln::cuda::planVectorAccesses(loop);
   kiln::cuda::buildKernel(
       loop, 1, straight ? kiln::cuda::kPointsPerThread : 1,
       [&](OpBuilder &body, MutableArrayRef<IRMapping> points, Value) {
@@ -225,7 +260,8 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
         for (Operation &op : loop.getBody()->without_terminator())
           for (IRMapping &mapping : points)
             body.clone(op, mapping);
-      });
+      },
+      &vector);
   return success();
 }
 
@@ -238,8 +274,8 @@ struct MapToKernelsPass
     return "Turn each outermost scf.parallel into a flat gpu.launch";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, gpu::GPUDialect, math::MathDialect,
-                    scf::SCFDialect>();
+    registry.insert<arith::ArithDialect, gpu::GPUDialect, LLVM::LLVMDialect,
+                    math::MathDialect, scf::SCFDialect>();
   }
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;

@@ -68,3 +68,14 @@ def select(x: Tensor) -> Tuple[Tensor, Tensor]:
 @torch.jit.script
 def erf_exp(x: Tensor) -> Tensor:
     return torch.erf(x) * torch.exp(-x) + torch.log1p(x.abs())
+
+
+# kiln: x=f32[B,N], y=f32[B,N]
+@torch.jit.script
+def vector_views(x: Tensor, y: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
+    # At 67x1000, 16-byte loads and stores where every view allows them:
+    # x * y + 1, and the views four floats into each row (aligned, rows of
+    # 996). Scalar ones where a view does not: one float in (rows of 999,
+    # starting 4 bytes past a 16-byte boundary), and a column broadcast.
+    return (x * y + 1.0, torch.relu(x[:, 4:] - y[:, 4:]),
+            x[:, 1:] * 2.0 + y[:, 0].unsqueeze(1))
