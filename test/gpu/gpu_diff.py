@@ -201,7 +201,8 @@ def prepare(build_dir, out):
     for helper in ("run_kiln.py", "run_eager.py"):
         shutil.copy(os.path.join(HERE, "..", "Inputs", helper), out)
     shutil.copy(os.path.join(root, "bench", "gpu_bench.py"), out)
-    shutil.copy(os.path.join(HERE, "run_on_gpu.sh"), out)
+    for script in ("run_on_gpu.sh", "probe_first_call.py"):
+        shutil.copy(os.path.join(HERE, script), out)
     print("prepared %d cases in %s" % (len(cases), out))
 
 
