@@ -3,7 +3,8 @@
 // LLVM lowers math.tanh, exp, log and friends to libm calls, which stop the
 // loop vectorizer. MLIR's polynomial approximations (accurate to a few ulp
 // in f32, as Eigen's and PyTorch's vectorized kernels are) keep them inline.
-// erf and exp are kiln's own, cheaper expansions (FastMath.h). Algebraic
+// erf, exp and GELU's chain are kiln's own, cheaper expansions
+// (FastMath.h). Algebraic
 // simplification first turns powf(x, 2) into x * x and the like.
 // Integer floor and ceil division (Python's `//` on ints) have no LLVM
 // instruction either; they become divsi plus a sign correction.
@@ -39,6 +40,11 @@ struct ExpandMathPass
   }
 
   void runOnOperation() override {
+    // GELU's chain first, while its erf is still one op.
+    RewritePatternSet gelu(&getContext());
+    kiln::populateFastGeluPatterns(gelu);
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(gelu))))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateMathAlgebraicSimplificationPatterns(patterns);
     kiln::populateFastErfPatterns(patterns);

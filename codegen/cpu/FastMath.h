@@ -17,6 +17,10 @@ namespace kiln {
 /// f32 math.erf as x * P(x^2) / Q(x^2) on [-4, 4] (FastErf.cpp).
 void populateFastErfPatterns(mlir::RewritePatternSet &patterns);
 
+/// The prelude's exact f32 GELU, x * 0.5 * (erf(x / sqrt 2) + 1), as one
+/// expansion with the constants folded into erf's (FastErf.cpp). Applied
+/// before the erf pattern, which would otherwise take its erf alone.
+void populateFastGeluPatterns(mlir::RewritePatternSet &patterns);
 /// f32 math.exp as 2^n * P(r), r = x - n ln 2, with the scale made from
 /// the bits of a rounding addition (FastExp.cpp).
 void populateFastExpPatterns(mlir::RewritePatternSet &patterns);

@@ -157,6 +157,18 @@ struct FuseProducer : public OpRewritePattern<linalg::GenericOp> {
 };
 } // namespace
 
+void sinkConstantInputs(ModuleOp module) {
+  module.walk([](FusionGroupOp group) {
+    Block &body = group.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    for (auto [input, arg] : llvm::zip(group.getInputs(), body.getArguments())) {
+      Operation *def = input.getDefiningOp();
+      if (def && def->hasTrait<OpTrait::ConstantLike>() && !arg.use_empty())
+        arg.replaceAllUsesWith(b.clone(*def)->getResult(0));
+    }
+  });
+}
+
 void fuseAndInlineGroups(ModuleOp module, bool recompute) {
   MLIRContext *context = module.getContext();
   RewritePatternSet patterns(context);

@@ -67,6 +67,7 @@ struct LowerKilnToLinalgPass
     rewriteEntryBoundaries(module);
     declareRuntimeFunctions(module);
     markInPlaceAppends(module);
+    sinkConstantInputs(module);
 
     TypeConverter converter;
     converter.addConversion([](Type type) { return type; });

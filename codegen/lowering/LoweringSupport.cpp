@@ -122,8 +122,22 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, Type to) {
   assert(fromFloat && toFloat && "convertScalar: unexpected types");
   if (fromFloat.getWidth() < toFloat.getWidth())
     return b.create<arith::ExtFOp>(loc, to, value);
-  if (fromFloat.getWidth() > toFloat.getWidth())
+  if (fromFloat.getWidth() > toFloat.getWidth()) {
+    // A constant is rounded now, to nearest with ties to even as fptrunc
+    // rounds at run time: arith.truncf folds only values it keeps exactly,
+    // and a Python float such as 0.7071067811865476 would otherwise stay a
+    // run-time value, hidden from the patterns that look for constants
+    // (FastErf.cpp's GELU) once tiles are outlined.
+    FloatAttr constant;
+    if (matchPattern(value, m_Constant(&constant))) {
+      APFloat rounded = constant.getValue();
+      bool losesInfo = false;
+      rounded.convert(toFloat.getFloatSemantics(),
+                      APFloat::rmNearestTiesToEven, &losesInfo);
+      return b.create<arith::ConstantOp>(loc, b.getFloatAttr(to, rounded));
+    }
     return b.create<arith::TruncFOp>(loc, to, value);
+  }
   // f16 <-> bf16: through f32.
   Value wide = b.create<arith::ExtFOp>(loc, b.getF32Type(), value);
   return b.create<arith::TruncFOp>(loc, to, wide);

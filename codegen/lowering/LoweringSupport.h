@@ -125,6 +125,12 @@ void markInPlaceAppends(mlir::ModuleOp module);
 /// group read is fused into both (FusionGroups.cpp says when that pays).
 void fuseAndInlineGroups(mlir::ModuleOp module, bool recompute);
 
+/// Runs before the conversion: each group's constant inputs (a Python
+/// float such as GELU's 0.7071067811865476) are cloned into its body, so
+/// that the lowering of the ops that read them sees constants and converts
+/// them at compile time (convertScalar) rather than in every call.
+void sinkConstantInputs(mlir::ModuleOp module);
+
 /// Runs after the conversion: erases the copies of kiln.transpose and
 /// kiln.permute that nothing reads because every user (a matmul that calls
 /// the kernel library) reads the permuted tensor through a strided view.

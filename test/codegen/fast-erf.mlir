@@ -32,3 +32,76 @@ func.func @erf_f64(%x: f64) -> f64 {
   %0 = math.erf %x : f64
   return %0 : f64
 }
+
+// The prelude's exact GELU, (x * 0.5) * (erf(x * 0.70710678) + 1.0), is
+// one expansion (FastErf.cpp's GeluPattern): 1/sqrt(2) and the halving are
+// folded into the coefficients, so no multiply by 0.70710678 or 0.5 is
+// left, the input is clamped to +-4 sqrt(2), and the normal CDF
+// 0.5 + 0.5 erf is clamped to [0, 1] before the final multiply.
+// CHECK-LABEL: func.func @gelu_vector
+// CHECK-SAME:    (%[[X:.*]]: vector<16xf32>)
+// CHECK-DAG:     %[[LO:.*]] = arith.constant dense<-5.65685415> : vector<16xf32>
+// CHECK-DAG:     %[[HALF:.*]] = arith.constant dense<5.000000e-01> : vector<16xf32>
+// CHECK-NOT:     math.erf
+// CHECK:         arith.cmpf olt, %[[X]], %[[LO]]
+// CHECK:         %[[Z:.*]] = arith.mulf %[[T:.*]], %[[T]]
+// CHECK-COUNT-10: math.fma
+// CHECK:         %[[R:.*]] = arith.divf
+// CHECK:         %[[E:.*]] = arith.mulf %[[T]], %[[R]]
+// CHECK:         arith.addf %[[E]], %[[HALF]]
+// CHECK:         arith.cmpf olt
+// CHECK:         arith.cmpf ogt
+// CHECK:         %[[CDF:.*]] = arith.select
+// CHECK-NEXT:    %[[G:.*]] = arith.mulf %[[X]], %[[CDF]]
+// CHECK-NEXT:    return %[[G]]
+func.func @gelu_vector(%x: vector<16xf32>) -> vector<16xf32> {
+  %c = arith.constant dense<0.707106769> : vector<16xf32>
+  %half = arith.constant dense<0.5> : vector<16xf32>
+  %one = arith.constant dense<1.0> : vector<16xf32>
+  %0 = arith.mulf %x, %c : vector<16xf32>
+  %1 = math.erf %0 : vector<16xf32>
+  %2 = arith.addf %1, %one : vector<16xf32>
+  %3 = arith.mulf %x, %half : vector<16xf32>
+  %4 = arith.mulf %3, %2 : vector<16xf32>
+  return %4 : vector<16xf32>
+}
+
+// Each multiply and add may have its operands in either order; scalars
+// too.
+// CHECK-LABEL: func.func @gelu_scalar_swapped
+// CHECK-NOT:     math.erf
+// CHECK-COUNT-10: math.fma
+// CHECK:         arith.divf
+// CHECK-NOT:     math.erf
+func.func @gelu_scalar_swapped(%x: f32) -> f32 {
+  %c = arith.constant 0.707106769 : f32
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %0 = arith.mulf %c, %x : f32
+  %1 = math.erf %0 : f32
+  %2 = arith.addf %one, %1 : f32
+  %3 = arith.mulf %half, %x : f32
+  %4 = arith.mulf %2, %3 : f32
+  return %4 : f32
+}
+
+// Another scale is not GELU: erf is expanded alone and the multiplies stay.
+// CHECK-LABEL: func.func @not_gelu
+// CHECK:         arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK:         arith.cmpf olt
+// CHECK:         arith.divf
+// CHECK:         arith.cmpf ogt
+// CHECK:         arith.addf
+// CHECK:         arith.mulf
+// CHECK:         arith.mulf
+// CHECK-NOT:     math.erf
+func.func @not_gelu(%x: f32) -> f32 {
+  %c = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %0 = arith.mulf %x, %c : f32
+  %1 = math.erf %0 : f32
+  %2 = arith.addf %1, %one : f32
+  %3 = arith.mulf %x, %c : f32
+  %4 = arith.mulf %3, %2 : f32
+  return %4 : f32
+}
