@@ -105,6 +105,8 @@ uint64_t kernelWeightsPacked() {
   return onednn::weightsPacked.load(std::memory_order_relaxed);
 }
 
+std::atomic<uint64_t> PackedWeights::nextSerial{0};
+
 const void *PackedWeights::get(const std::vector<int64_t> &key, size_t bytes,
                                const std::function<void(void *)> &pack) {
   std::lock_guard<std::mutex> lock(mutex);

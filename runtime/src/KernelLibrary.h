@@ -10,6 +10,7 @@
 
 #include "kiln/abi.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -43,8 +44,14 @@ public:
                   const std::function<void(void *)> &pack);
   /// The memory the packed copies take.
   size_t bytes() const;
+  /// A number no other PackedWeights of the process has had, so that a
+  /// thread's memo of a packed copy (onednn::PackedMemo) cannot outlive
+  /// its model into another loaded at the same address.
+  uint64_t serial() const { return serialNumber; }
 
 private:
+  static std::atomic<uint64_t> nextSerial;
+  const uint64_t serialNumber = ++nextSerial;
   mutable std::mutex mutex;
   std::map<std::vector<int64_t>, std::unique_ptr<void, void (*)(void *)>>
       copies;

@@ -12,6 +12,8 @@
 
 #include "ModelImpl.h"
 
+#include <array>
+
 namespace kiln::onednn {
 namespace {
 
@@ -89,6 +91,74 @@ memory::desc weightDesc(const View &w, int64_t groups, memory::data_type type) {
   return memory::desc(sizes, type, strides);
 }
 
+/// The calling thread's oneDNN objects for `plan`: a memory object for
+/// each tensor a step reads or writes and each step's arguments, made once
+/// and pointed at each call's data, so that a warm convolution allocates
+/// nothing (as BoundMatmul does for matmul).
+struct BoundConv {
+  std::shared_ptr<const ConvPlan> plan;
+  memory input, weight, out, innerInput, innerWeight, innerOut;
+  std::array<memory, 4> scratchpads; // one per step, in Steps' order
+  std::array<Args, 4> args;
+  PackedMemo packed;
+
+  const std::array<const Step *, 4> steps() const {
+    return {&plan->toInput, &plan->toWeight, &plan->conv, &plan->fromOut};
+  }
+};
+
+BoundConv &boundFor(const std::shared_ptr<const ConvPlan> &plan) {
+  constexpr size_t kSlots = 8;
+  thread_local std::array<BoundConv, kSlots> slots;
+  thread_local size_t next = 0;
+  for (BoundConv &slot : slots)
+    if (slot.plan == plan)
+      return slot;
+  BoundConv &slot = slots[next++ % kSlots];
+  slot.plan = plan;
+  slot.packed = {};
+  slot.input = bind(plan->input, nullptr);
+  slot.weight = bind(plan->weight, nullptr);
+  slot.out = bind(plan->out, nullptr);
+  // The layouts the convolution chose, where they are not the caller's: a
+  // reorder writes each (or reads, for the output).
+  auto inner = [](const Step &reorder, const memory::desc &desc) {
+    return reorder.primitive ? bind(desc, nullptr) : memory();
+  };
+  slot.innerInput = inner(plan->toInput, plan->innerInput);
+  slot.innerWeight = inner(plan->toWeight, plan->innerWeight);
+  slot.innerOut = inner(plan->fromOut, plan->innerOut);
+  auto either = [](const memory &inside, const memory &caller) {
+    return inside ? inside : caller;
+  };
+  std::array<Args, 4> &args = slot.args;
+  args = {};
+  if (slot.innerInput) {
+    args[0].add(DNNL_ARG_FROM, slot.input);
+    args[0].add(DNNL_ARG_TO, slot.innerInput);
+  }
+  if (slot.innerWeight) {
+    args[1].add(DNNL_ARG_FROM, slot.weight);
+    args[1].add(DNNL_ARG_TO, slot.innerWeight);
+  }
+  args[2].add(DNNL_ARG_SRC, either(slot.innerInput, slot.input));
+  args[2].add(DNNL_ARG_WEIGHTS, either(slot.innerWeight, slot.weight));
+  args[2].add(DNNL_ARG_DST, either(slot.innerOut, slot.out));
+  if (slot.innerOut) {
+    args[3].add(DNNL_ARG_FROM, slot.innerOut);
+    args[3].add(DNNL_ARG_TO, slot.out);
+  }
+  for (size_t i = 0; i < 4; ++i) {
+    const Step &step = *slot.steps()[i];
+    slot.scratchpads[i] = memory();
+    if (step.primitive && step.scratchpad.get_size() > 0) {
+      slot.scratchpads[i] = bind(step.scratchpad, nullptr);
+      args[i].add(DNNL_ARG_SCRATCHPAD, slot.scratchpads[i]);
+    }
+  }
+  return slot;
+}
+
 } // namespace
 
 std::string conv2d(const kiln_unranked_memref &inputm,
@@ -100,8 +170,12 @@ std::string conv2d(const kiln_unranked_memref &inputm,
     return "conv2d: the kernel library takes f32 or bf16, not " +
            typeName(dtype);
   size_t element = memory::data_type_size(type);
-  View in = viewOf(inputm, element), w = viewOf(weightm, element),
-       out = viewOf(outm, element);
+  // The thread's views and key, reused: their vectors keep their memory.
+  thread_local View in, w, out;
+  thread_local Key key;
+  setView(in, inputm, element);
+  setView(w, weightm, element);
+  setView(out, outm, element);
   std::string error = checkExtents("conv2d", {&in, &w, &out});
   if (error.empty())
     error = checkConv2d(in.sizes, w.sizes, out.sizes, p);
@@ -117,8 +191,8 @@ std::string conv2d(const kiln_unranked_memref &inputm,
   for (View *view : {&in, &w, &out})
     canonicalizeStrides(*view);
 
-  Key key = {dtype,  p.strideH,   p.strideW,   p.padH,
-             p.padW, p.dilationH, p.dilationW, p.groups};
+  key.assign({dtype, p.strideH, p.strideW, p.padH, p.padW, p.dilationH,
+              p.dilationW, p.groups});
   appendViews(key, {&in, &w, &out});
   std::shared_ptr<const ConvPlan> plan = library().convs.get(key, [&] {
     return buildConv(memory::desc(in.sizes, type, in.strides),
@@ -131,38 +205,32 @@ std::string conv2d(const kiln_unranked_memref &inputm,
 
   // A weight of the model is packed once, before the thread's scratch is
   // laid out (packing uses it too).
-  bool packed = plan->toWeight.primitive && isModelWeight(w.data);
-  memory weight =
-      packed ? bind(plan->innerWeight,
-                    packedWeight(PackedKind::ConvWeight, key, w.data,
-                                 plan->toWeight, plan->weight,
-                                 plan->innerWeight))
-             : bind(plan->weight, w.data);
+  BoundConv &bound = boundFor(plan);
+  void *packed = plan->toWeight.primitive && isModelWeight(w.data)
+                     ? packedWeight(PackedKind::ConvWeight, key, w.data,
+                                    plan->toWeight, plan->weight,
+                                    plan->innerWeight, bound.packed)
+                     : nullptr;
   uint8_t *scratch = threadScratch(plan->totalBytes);
-  memory input = bind(plan->input, in.data);
-  memory result = bind(plan->out, out.data);
-  if (plan->toInput.primitive) {
-    memory inner = bind(plan->innerInput, scratch + plan->innerInputAt);
-    run(plan->toInput, {{DNNL_ARG_FROM, input}, {DNNL_ARG_TO, inner}}, scratch);
-    input = inner;
+  bound.input.set_data_handle(in.data);
+  bound.weight.set_data_handle(w.data);
+  bound.out.set_data_handle(out.data);
+  if (bound.innerInput)
+    bound.innerInput.set_data_handle(scratch + plan->innerInputAt);
+  if (bound.innerWeight)
+    bound.innerWeight.set_data_handle(packed ? packed
+                                             : scratch + plan->innerWeightAt);
+  if (bound.innerOut)
+    bound.innerOut.set_data_handle(scratch + plan->innerOutAt);
+  for (memory &scratchpad : bound.scratchpads)
+    if (scratchpad)
+      scratchpad.set_data_handle(scratch);
+  for (size_t i = 0; i < 4; ++i) {
+    const Step &step = *bound.steps()[i];
+    // A packed weight needs no reorder in the call.
+    if (step.primitive && !(i == 1 && packed))
+      execute(step.primitive, bound.args[i]);
   }
-  if (plan->toWeight.primitive && !packed) {
-    memory inner = bind(plan->innerWeight, scratch + plan->innerWeightAt);
-    run(plan->toWeight, {{DNNL_ARG_FROM, weight}, {DNNL_ARG_TO, inner}},
-        scratch);
-    weight = inner;
-  }
-  memory innerOut = plan->fromOut.primitive
-                        ? bind(plan->innerOut, scratch + plan->innerOutAt)
-                        : result;
-  run(plan->conv,
-      {{DNNL_ARG_SRC, input},
-       {DNNL_ARG_WEIGHTS, weight},
-       {DNNL_ARG_DST, innerOut}},
-      scratch);
-  if (plan->fromOut.primitive)
-    run(plan->fromOut, {{DNNL_ARG_FROM, innerOut}, {DNNL_ARG_TO, result}},
-        scratch);
   threadStream().wait();
   return "";
 }

@@ -5,10 +5,9 @@
 // on the way in or out, but for a model's weight, which is packed once
 // into the layout oneDNN prefers (OneDnnSupport.h, packedWeight).
 //
-// A warm matmul allocates nothing of its own: the thread's views, cache key,
-// oneDNN memory objects and argument map are reused, the memory objects
-// pointed at each call's data (boundFor). oneDNN's execute still allocates
-// its argument table.
+// A warm matmul allocates nothing: the thread's views, cache key, oneDNN
+// memory objects and argument table are reused, the memory objects pointed
+// at each call's data (boundFor), and executed through the C API (execute).
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,7 +115,8 @@ MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
 struct BoundMatmul {
   std::shared_ptr<const MatmulPlan> plan;
   memory a, b, out, bias, scratchpad;
-  std::unordered_map<int, memory> args;
+  Args args;
+  PackedMemo packed;
 };
 
 BoundMatmul &boundFor(const std::shared_ptr<const MatmulPlan> &plan) {
@@ -128,19 +128,21 @@ BoundMatmul &boundFor(const std::shared_ptr<const MatmulPlan> &plan) {
       return slot;
   BoundMatmul &slot = slots[next++ % kSlots];
   slot.plan = plan;
+  slot.packed = {};
   slot.a = bind(plan->a, nullptr);
   slot.b = bind(plan->packed, nullptr);
   slot.out = bind(plan->out, nullptr);
-  slot.args = {{DNNL_ARG_SRC, slot.a},
-               {DNNL_ARG_WEIGHTS, slot.b},
-               {DNNL_ARG_DST, slot.out}};
+  slot.args = {};
+  slot.args.add(DNNL_ARG_SRC, slot.a);
+  slot.args.add(DNNL_ARG_WEIGHTS, slot.b);
+  slot.args.add(DNNL_ARG_DST, slot.out);
   if (plan->bias.get_size() > 0) {
     slot.bias = bind(plan->bias, nullptr);
-    slot.args.emplace(DNNL_ARG_BIAS, slot.bias);
+    slot.args.add(DNNL_ARG_BIAS, slot.bias);
   }
   if (plan->step.scratchpad.get_size() > 0) {
     slot.scratchpad = bind(plan->step.scratchpad, nullptr);
-    slot.args.emplace(DNNL_ARG_SCRATCHPAD, slot.scratchpad);
+    slot.args.add(DNNL_ARG_SCRATCHPAD, slot.scratchpad);
   }
   return slot;
 }
@@ -247,11 +249,11 @@ std::string matmul(const kiln_unranked_memref &am,
   }
   std::shared_ptr<const MatmulPlan> plan = library().matmuls.get(
       key, [&] { return buildMatmul(a, b, out, epilogue, packWeights, type); });
+  BoundMatmul &bound = boundFor(plan);
   void *weights = b.data;
   if (plan->pack.primitive)
     weights = packedWeight(PackedKind::MatmulWeight, key, b.data, plan->pack,
-                           plan->b, plan->packed);
-  BoundMatmul &bound = boundFor(plan);
+                           plan->b, plan->packed, bound.packed);
   bound.a.set_data_handle(a.data);
   bound.b.set_data_handle(weights);
   bound.out.set_data_handle(out.data);
@@ -260,7 +262,7 @@ std::string matmul(const kiln_unranked_memref &am,
   if (bound.scratchpad)
     bound.scratchpad.set_data_handle(
         threadScratch(plan->step.scratchpad.get_size()));
-  plan->step.primitive.execute(threadStream(), bound.args);
+  execute(plan->step.primitive, bound.args);
   threadStream().wait();
   return "";
 }

@@ -101,6 +101,13 @@ void run(const Step &step, std::unordered_map<int, memory> args,
   step.primitive.execute(threadStream(), args);
 }
 
+void execute(const dnnl::primitive &primitive, const Args &args) {
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(primitive.get(),
+                                                 threadStream().get(),
+                                                 args.count, args.table.data()),
+                          "could not execute a primitive");
+}
+
 memory bind(const memory::desc &desc, void *data) {
   return memory(desc, library().engine, data);
 }
@@ -122,12 +129,15 @@ bool isModelWeight(const void *data) {
 
 void *packedWeight(PackedKind kind, const Key &key, void *data,
                    const Step &reorder, const memory::desc &plain,
-                   const memory::desc &packed) {
+                   const memory::desc &packed, PackedMemo &memo) {
+  PackedWeights &weights = callModel().packedWeights;
+  if (memo.owner == weights.serial() && memo.from == data)
+    return memo.to;
   thread_local Key packKey;
   packKey.assign(1, static_cast<int64_t>(kind));
   packKey.insert(packKey.end(), key.begin(), key.end());
   packKey.push_back(reinterpret_cast<intptr_t>(data));
-  const void *copy = callModel().packedWeights.get(
+  const void *copy = weights.get(
       packKey, packed.get_size(), [&](void *buffer) {
         run(reorder,
             {{DNNL_ARG_FROM, bind(plain, data)},
@@ -136,7 +146,8 @@ void *packedWeight(PackedKind kind, const Key &key, void *data,
         threadStream().wait();
         weightsPacked.fetch_add(1, std::memory_order_relaxed);
       });
-  return const_cast<void *>(copy);
+  memo = {weights.serial(), data, const_cast<void *>(copy)};
+  return memo.to;
 }
 
 } // namespace kiln::onednn

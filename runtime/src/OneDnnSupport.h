@@ -28,6 +28,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -239,6 +240,19 @@ Step makeReorder(const memory::desc &from, const memory::desc &to);
 void run(const Step &step, std::unordered_map<int, memory> args,
          uint8_t *scratchpad);
 
+/// One execution's arguments, which a thread builds once per plan (its
+/// memory objects pointed at each call's data): oneDNN's C++ execute takes a
+/// std::unordered_map and copies it into a fresh table on every call, where
+/// the C API takes the table as it is.
+struct Args {
+  std::array<dnnl_exec_arg_t, 6> table{};
+  int count = 0;
+  void add(int kind, const memory &value) { table.at(count++) = {kind, value.get()}; }
+};
+
+/// Runs `primitive` on the calling thread's stream with `args`.
+void execute(const dnnl::primitive &primitive, const Args &args);
+
 memory bind(const memory::desc &desc, void *data);
 
 /// Appends the sizes and strides of each view to `key`.
@@ -254,14 +268,24 @@ bool isModelWeight(const void *data);
 
 enum class PackedKind : int64_t { MatmulWeight = -1, ConvWeight = -2 };
 
+/// A thread's last packed copy for one plan (BoundMatmul, BoundConv): the
+/// model's PackedWeights by serial number and the weight's address. A warm
+/// call that finds its weight here skips PackedWeights' lock and lookup.
+struct PackedMemo {
+  uint64_t owner = 0;
+  const void *from = nullptr;
+  void *to = nullptr;
+};
+
 /// The running model's copy of the weight at `data` as `reorder` (into
 /// `packed`, from `plain`) makes it for the plan of `key`: made by the
-/// first call that asks (PackedWeights). The plan's key is part of its
-/// own, since a weight may be read in two layouts (two batch sizes may
-/// pick two kernels).
+/// first call that asks (PackedWeights), and remembered in `memo`, the
+/// calling thread's for that plan. The plan's key is part of its own,
+/// since a weight may be read in two layouts (two batch sizes may pick
+/// two kernels).
 void *packedWeight(PackedKind kind, const Key &key, void *data,
                    const Step &reorder, const memory::desc &plain,
-                   const memory::desc &packed);
+                   const memory::desc &packed, PackedMemo &memo);
 
 //===----------------------------------------------------------------------===//
 // The library's operations

@@ -85,6 +85,12 @@ def rows(x: Tensor) -> Tensor:
 @torch.jit.script
 def product(x: Tensor, w: Tensor) -> Tensor:
     return torch.relu(x @ w)
+
+
+# kiln: x=f32[2,32,12,12], w=f32[32,32,3,3]
+@torch.jit.script
+def convolve(x: Tensor, w: Tensor) -> Tensor:
+    return torch.nn.functional.conv2d(x, w, padding=1)
 )";
 
 /// Heap allocations in `calls` warm calls of `fn` (after 10 unmeasured).
@@ -163,11 +169,12 @@ TEST_CASE("a warm matmul allocates only inside oneDNN's execute",
                             Tensor::borrow(DType::F32, {256, 128}, w.data())};
   std::vector<Tensor> out = {Tensor::zeros(DType::F32, {64, 128})};
   // The kernel library reuses the thread's views, key, memory objects and
-  // argument map (OneDnnMatmul.cpp, boundFor): it allocates nothing. But
-  // dnnl_primitive_execute itself builds its argument table on the heap,
-  // 7 allocations per call in Debian's oneDNN 2.6 (seen in a backtrace of
-  // each); a matmul once made 37.
-  constexpr long kOneDnnExecute = 7;
+  // argument table (OneDnnMatmul.cpp, boundFor): it allocates nothing. But
+  // dnnl_primitive_execute itself builds its execution context on the
+  // heap, 6 allocations per call in Debian's oneDNN 2.6 (seen in a
+  // backtrace of each); a matmul once made 37, and 7 while the C++ API
+  // copied the argument map into a table.
+  constexpr long kOneDnnExecute = 6;
   CHECK(allocationsIn(functionOf(*model, "product"), in, out, 1000) <=
         1000 * kOneDnnExecute);
   // relu(x @ w) at [0][0], the dot product of row 0 and column 0.
@@ -176,6 +183,36 @@ TEST_CASE("a warm matmul allocates only inside oneDNN's execute",
     expected += a[k] * w[k * 128];
   CHECK(valuesOf<float>(out[0])[0] ==
         Approx(std::max(expected, 0.0f)).epsilon(1e-4));
+}
+
+TEST_CASE("a warm conv2d allocates only inside oneDNN's execute",
+          "[alloc]") {
+  LoadOptions options;
+  options.numThreads = 1;
+  Result<Model> model = Model::load(archive("alloc", Scripts), options);
+  REQUIRE(model.ok());
+  std::vector<float> x = ramp(2 * 32 * 12 * 12, -1.0f, 0.0002f);
+  std::vector<float> w = ramp(32 * 32 * 3 * 3, -1.0f, 0.0002f);
+  std::vector<Tensor> in = {
+      Tensor::borrow(DType::F32, {2, 32, 12, 12}, x.data()),
+      Tensor::borrow(DType::F32, {32, 32, 3, 3}, w.data())};
+  std::vector<Tensor> out = {Tensor::zeros(DType::F32, {2, 32, 12, 12})};
+  // Up to four primitives (the reorders into and out of the blocked
+  // layouts oneDNN chose, and the convolution), each run from the thread's
+  // bound memory objects and argument tables (OneDnnConv.cpp, boundFor):
+  // only oneDNN's execute allocates, 6 times per primitive. The kernel
+  // library made 30 to 40 allocations of its own per call before.
+  constexpr long kOneDnnExecute = 6, kPrimitives = 4;
+  CHECK(allocationsIn(functionOf(*model, "convolve"), in, out, 1000) <=
+        1000 * kOneDnnExecute * kPrimitives);
+  // out[0][0][5][5], the 3x3 window around x[0][:][5][5] against w[0].
+  float expected = 0;
+  for (int c = 0; c < 32; ++c)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        expected += x[(c * 12 + 4 + i) * 12 + 4 + j] * w[(c * 3 + i) * 3 + j];
+  CHECK(valuesOf<float>(out[0])[5 * 12 + 5] ==
+        Approx(expected).epsilon(1e-4));
 }
 
 TEST_CASE("Function::run refuses outputs that do not fit", "[alloc]") {
