@@ -27,6 +27,25 @@
 
 using namespace mlir;
 
+Value kiln::cuda::elementPointer(OpBuilder &b, Location loc, Value memref,
+                                 ValueRange indices, unsigned addressSpace) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
+  auto metadata = b.create<memref::ExtractStridedMetadataOp>(loc, memref);
+  Value linear = metadata.getOffset();
+  for (auto [index, stride] : llvm::zip(indices, metadata.getStrides()))
+    linear = b.create<arith::AddIOp>(
+        loc, linear, b.create<arith::MulIOp>(loc, index, stride));
+  Value base =
+      b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, memref);
+  Value size = b.create<arith::ConstantIndexOp>(loc, bytes);
+  Value address = b.create<arith::AddIOp>(
+      loc, base, b.create<arith::MulIOp>(loc, linear, size));
+  Value word = b.create<arith::IndexCastOp>(loc, b.getI64Type(), address);
+  return b.create<LLVM::IntToPtrOp>(
+      loc, LLVM::LLVMPointerType::get(b.getContext(), addressSpace), word);
+}
+
 namespace {
 
 /// Whether `memref` is host memory: views of a stack buffer or of a rank-0
@@ -43,21 +62,8 @@ bool isHostMemory(Value memref) {
 std::pair<Value, int64_t> elementAddress(OpBuilder &b, Location loc,
                                          Value memref, ValueRange indices) {
   auto type = cast<MemRefType>(memref.getType());
-  int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
-  auto metadata = b.create<memref::ExtractStridedMetadataOp>(loc, memref);
-  Value linear = metadata.getOffset();
-  for (auto [index, stride] : llvm::zip(indices, metadata.getStrides()))
-    linear = b.create<arith::AddIOp>(
-        loc, linear, b.create<arith::MulIOp>(loc, index, stride));
-  Value base =
-      b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, memref);
-  Value size = b.create<arith::ConstantIndexOp>(loc, bytes);
-  Value address = b.create<arith::AddIOp>(
-      loc, base, b.create<arith::MulIOp>(loc, linear, size));
-  Value word = b.create<arith::IndexCastOp>(loc, b.getI64Type(), address);
-  return {b.create<LLVM::IntToPtrOp>(
-              loc, LLVM::LLVMPointerType::get(b.getContext()), word),
-          bytes};
+  return {kiln::cuda::elementPointer(b, loc, memref, indices, 0),
+          (type.getElementTypeBitWidth() + 7) / 8};
 }
 
 /// `bits`'s low bits as a value of `type` (an integer or float type).

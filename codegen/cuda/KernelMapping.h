@@ -33,6 +33,13 @@ inline bool isDeallocHelper(llvm::StringRef callee) {
 void forEachHostOp(mlir::Operation *module,
                    llvm::function_ref<bool(mlir::Operation *)> visit);
 
+/// The address of `memref[indices]`, from its strided metadata, as an
+/// LLVM pointer in `addressSpace`: 0 (generic) for the runtime's
+/// device_read and device_write, 1 (global) for a kernel's own accesses.
+mlir::Value elementPointer(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value memref, mlir::ValueRange indices,
+                           unsigned addressSpace);
+
 /// Threads per block of every kernel: a multiple of the 32-thread warp that
 /// keeps 8 blocks resident per SM on sm_80 and sm_90.
 constexpr int64_t kThreadsPerBlock = 256;

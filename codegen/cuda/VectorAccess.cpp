@@ -134,33 +134,6 @@ Value kiln::cuda::vectorPathAllowed(OpBuilder &b, Location loc,
   return allowed;
 }
 
-namespace {
-
-/// The address of `memref[indices]` as a pointer, inside the kernel.
-Value addressOf(OpBuilder &b, Location loc, Value memref,
-                ArrayRef<Value> indices) {
-  auto meta = b.create<memref::ExtractStridedMetadataOp>(loc, memref);
-  Value linear = meta.getOffset();
-  for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
-    linear = b.create<arith::AddIOp>(
-        loc, linear, b.create<arith::MulIOp>(loc, index, stride));
-  Value pointer =
-      b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, memref);
-  Value address = b.create<arith::AddIOp>(
-      loc, pointer,
-      b.create<arith::MulIOp>(
-          loc, linear, b.create<arith::ConstantIndexOp>(loc, kElementBytes)));
-  Value bits =
-      b.create<arith::IndexCastUIOp>(loc, b.getI64Type(), address);
-  // Global memory (address space 1): every tensor of a kernel is in it,
-  // and ld.global is what the scalar accesses become too.
-  return b.create<LLVM::IntToPtrOp>(
-      loc, LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/1),
-      bits);
-}
-
-} // namespace
-
 void kiln::cuda::fillVectorBody(OpBuilder &b, Location loc,
                                 scf::ParallelOp loop, const VectorPlan &plan,
                                 MutableArrayRef<IRMapping> points) {
@@ -178,7 +151,10 @@ void kiln::cuda::fillVectorBody(OpBuilder &b, Location loc,
     SmallVector<Value> first;
     for (Value index : indices)
       first.push_back(points[0].lookupOrDefault(index));
-    Value address = addressOf(b, loc, points[0].lookupOrDefault(memref), first);
+    // Global memory (address space 1): every tensor of a kernel is in it,
+    // and ld.global is what the scalar accesses become too.
+    Value address = kiln::cuda::elementPointer(
+        b, loc, points[0].lookupOrDefault(memref), first, /*addressSpace=*/1);
     unsigned alignment = kWidth * kElementBytes;
     Type element = cast<MemRefType>(memref.getType()).getElementType();
     auto vector = VectorType::get({kWidth}, element);

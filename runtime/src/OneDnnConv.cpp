@@ -108,15 +108,10 @@ struct BoundConv {
 };
 
 BoundConv &boundFor(const std::shared_ptr<const ConvPlan> &plan) {
-  constexpr size_t kSlots = 8;
-  thread_local std::array<BoundConv, kSlots> slots;
-  thread_local size_t next = 0;
-  for (BoundConv &slot : slots)
-    if (slot.plan == plan)
-      return slot;
-  BoundConv &slot = slots[next++ % kSlots];
-  slot.plan = plan;
-  slot.packed = {};
+  bool fresh;
+  BoundConv &slot = boundSlot<BoundConv>(plan, fresh);
+  if (!fresh)
+    return slot;
   slot.input = bind(plan->input, nullptr);
   slot.weight = bind(plan->weight, nullptr);
   slot.out = bind(plan->out, nullptr);

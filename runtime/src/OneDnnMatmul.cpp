@@ -120,15 +120,10 @@ struct BoundMatmul {
 };
 
 BoundMatmul &boundFor(const std::shared_ptr<const MatmulPlan> &plan) {
-  constexpr size_t kSlots = 8;
-  thread_local std::array<BoundMatmul, kSlots> slots;
-  thread_local size_t next = 0;
-  for (BoundMatmul &slot : slots)
-    if (slot.plan == plan)
-      return slot;
-  BoundMatmul &slot = slots[next++ % kSlots];
-  slot.plan = plan;
-  slot.packed = {};
+  bool fresh;
+  BoundMatmul &slot = boundSlot<BoundMatmul>(plan, fresh);
+  if (!fresh)
+    return slot;
   slot.a = bind(plan->a, nullptr);
   slot.b = bind(plan->packed, nullptr);
   slot.out = bind(plan->out, nullptr);

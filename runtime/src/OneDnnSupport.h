@@ -253,6 +253,26 @@ struct Args {
 /// Runs `primitive` on the calling thread's stream with `args`.
 void execute(const dnnl::primitive &primitive, const Args &args);
 
+/// The calling thread's `Bound` for `plan` (BoundMatmul, BoundConv: the
+/// plan's memory objects and arguments): the slot of one of the last eight
+/// plans it ran, as it was; else the oldest slot, given `plan` and an empty
+/// packed-weight memo, which `fresh` says the caller must bind.
+template <typename Bound, typename Plan>
+Bound &boundSlot(const std::shared_ptr<const Plan> &plan, bool &fresh) {
+  constexpr size_t kSlots = 8;
+  thread_local std::array<Bound, kSlots> slots;
+  thread_local size_t next = 0;
+  fresh = false;
+  for (Bound &slot : slots)
+    if (slot.plan == plan)
+      return slot;
+  Bound &slot = slots[next++ % kSlots];
+  slot.plan = plan;
+  slot.packed = {};
+  fresh = true;
+  return slot;
+}
+
 memory bind(const memory::desc &desc, void *data);
 
 /// Appends the sizes and strides of each view to `key`.
