@@ -6,8 +6,7 @@
 #include "ThreadPool.h"
 
 #include <dlfcn.h>
-
-#include <mutex>
+#include <unistd.h>
 
 namespace kiln {
 
@@ -39,10 +38,19 @@ Opened openPlugin() {
   // own installation; else the loader's search (LD_LIBRARY_PATH, ...).
   std::string beside = runtimeDirectory() + kPluginFile;
   void *library = dlopen(beside.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // A plugin that is there but does not load (a missing symbol, another
+  // architecture) is reported as such, not as missing.
+  const char *why = library ? nullptr : dlerror();
+  std::string besideError = why ? why : "";
+  if (!library && access(beside.c_str(), F_OK) == 0) {
+    opened.error = "the runtime's CUDA plugin " + beside +
+                   " cannot be loaded: " + besideError;
+    return opened;
+  }
   if (!library)
     library = dlopen(kPluginFile, RTLD_NOW | RTLD_LOCAL);
   if (!library) {
-    const char *why = dlerror();
+    why = dlerror();
     opened.error = std::string("no CUDA support: the runtime's CUDA plugin (") +
                    kPluginFile + ") is not installed beside " +
                    (beside.find('/') == std::string::npos
