@@ -53,6 +53,10 @@ struct LoweringState {
   /// The code runs as GPU kernels, whose host code cannot read a tensor's
   /// values: a check on them goes inside the kernel that reads them.
   bool gpu = false;
+  /// The next id of a group of one op that fusion left alone but the CPU's
+  /// tiling should take (a max pool): below zero, where no fusion group's
+  /// id is.
+  int64_t nextLoneGroup = -1;
 };
 
 /// Converts a scalar between element types with PyTorch's rules: float to

@@ -25,6 +25,7 @@
 
 #include "codegen/lowering/ReductionSupport.h"
 #include "codegen/lowering/WindowSupport.h"
+#include "codegen/strategy/Tiling.h"
 
 #include "ir/KilnDialect.h"
 
@@ -103,25 +104,30 @@ Value windowTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> kernel,
 constexpr int64_t kMaxUnrolledWindow = 16;
 
 /// max_pool2d of `padded` as one elementwise linalg.generic over the
-/// output (`type`, `outSizes`), with one operand per window element.
+/// output (`type`, `outSizes`), with one operand per window element: the
+/// strided slice of `padded` that holds that element of every window. The
+/// maps are identities, so that the generic tiles like any elementwise op
+/// (MLIR 19's tiling counts a constant term of an indexing map, such as
+/// `ow * 2 + 1`, twice: once in the slice's offset and again in the map).
 Value unrolledMaxPool(OpBuilder &b, Location loc, Value padded,
                       RankedTensorType type, ArrayRef<Value> outSizes,
                       ArrayRef<WindowDim> windows) {
-  MLIRContext *context = b.getContext();
-  AffineExpr n = b.getAffineDimExpr(0), c = b.getAffineDimExpr(1);
-  AffineExpr oh = b.getAffineDimExpr(2), ow = b.getAffineDimExpr(3);
   const WindowDim &h = windows[0], &w = windows[1];
-  SmallVector<AffineMap> maps;
   SmallVector<Value> inputs;
+  SmallVector<OpFoldResult> sizes = getAsOpFoldResult(outSizes);
+  SmallVector<OpFoldResult> strides = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                       b.getIndexAttr(h.stride),
+                                       b.getIndexAttr(w.stride)};
   for (int64_t i = 0; i < h.kernel; ++i)
     for (int64_t j = 0; j < w.kernel; ++j) {
-      maps.push_back(AffineMap::get(
-          4, 0,
-          {n, c, oh * h.stride + i * h.dilation, ow * w.stride + j * w.dilation},
-          context));
-      inputs.push_back(padded);
+      SmallVector<OpFoldResult> offsets = {
+          b.getIndexAttr(0), b.getIndexAttr(0),
+          b.getIndexAttr(i * h.dilation), b.getIndexAttr(j * w.dilation)};
+      inputs.push_back(b.create<tensor::ExtractSliceOp>(loc, padded, offsets,
+                                                        sizes, strides));
     }
-  maps.push_back(b.getMultiDimIdentityMap(4));
+  SmallVector<AffineMap> maps(inputs.size() + 1,
+                              b.getMultiDimIdentityMap(4));
   SmallVector<utils::IteratorType> parallel(4, utils::IteratorType::parallel);
   return b
       .create<linalg::GenericOp>(
@@ -154,8 +160,14 @@ struct MaxPool2dLowering : KilnLowering<MaxPool2dOp> {
     RankedTensorType type = op.getResult().getType();
     if (isa<FloatType>(element) &&
         windows[0].kernel * windows[1].kernel <= kMaxUnrolledWindow) {
-      rewriter.replaceOp(op, unrolledMaxPool(rewriter, loc, shape.padded, type,
-                                             shape.outSizes, windows));
+      Value pooled = unrolledMaxPool(rewriter, loc, shape.padded, type,
+                                     shape.outSizes, windows);
+      // A group of its own, which TileFusionGroups tiles so that the pool
+      // runs on the call's threads (it is elementwise over its slices).
+      pooled.getDefiningOp()->setAttr(
+          kFusionGroupAttrName,
+          rewriter.getI64IntegerAttr(state.nextLoneGroup--));
+      rewriter.replaceOp(op, pooled);
       return success();
     }
     Value init = filled(rewriter, loc, type, shape.outSizes, lowest);

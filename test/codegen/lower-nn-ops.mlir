@@ -34,8 +34,14 @@
 // CHECK: %[[E:.*]] = tensor.empty(%{{.*}}, %[[PH]], %{{.*}}) : tensor<?x3x?x?xf32>
 // CHECK: %[[FILL:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%[[E]] : tensor<?x3x?x?xf32>)
 // CHECK: %[[PADDED:.*]] = tensor.insert_slice %arg0 into %[[FILL]][0, 0, 1, 1]
+// Each of the window's nine elements is a strided slice of the padded
+// input, read with an identity map, so that the pool tiles like any
+// elementwise op; it is a group of its own (kiln.group below 0).
+// CHECK: %[[W00:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 0, 0] [%{{.*}}, 3, %{{.*}}, %{{.*}}] [1, 1, 2, 2]
+// CHECK-COUNT-7: tensor.extract_slice %[[PADDED]]
+// CHECK: %[[W22:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 2, 2] [%{{.*}}, 3, %{{.*}}, %{{.*}}] [1, 1, 2, 2]
 // CHECK: %[[INIT:.*]] = tensor.empty({{.*}}) : tensor<?x3x?x?xf32>
-// CHECK: linalg.generic {indexing_maps = [{{(#map[0-9]*, )+}}#{{map[0-9]*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]] : {{.*}}) outs(%[[INIT]] : tensor<?x3x?x?xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[ID:map[0-9]*]], #[[ID]], #[[ID]], #[[ID]], #[[ID]], #[[ID]], #[[ID]], #[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[W00]], {{.*}}, %[[W22]] : {{.*}}) outs(%[[INIT]] : tensor<?x3x?x?xf32>) attrs = {kiln.group = -1 : i64}
 // CHECK-COUNT-8: arith.maximumf %{{.*}}, %{{.*}} fastmath<nsz> : f32
 // CHECK-NEXT: linalg.yield
 func.func @max_pool_ceil(%x: tensor<?x3x?x?xf32>) -> tensor<?x3x?x?xf32> {
@@ -46,16 +52,17 @@ func.func @max_pool_ceil(%x: tensor<?x3x?x?xf32>) -> tensor<?x3x?x?xf32> {
 // -----
 
 // Negative: static spatial dims without padding or ceil_mode need neither a
-// run-time check nor a padded copy; the pool reads the input itself.
-// CHECK: #[[P00:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2, d3 * 2)>
-// CHECK: #[[P01:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2, d3 * 2 + 1)>
-// CHECK: #[[P10:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2 + 1, d3 * 2)>
-// CHECK: #[[P11:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2 + 1, d3 * 2 + 1)>
+// run-time check nor a padded copy; the pool reads the input itself, the
+// window's elements at row and column offsets 0 and 1, stride 2.
 // CHECK: kiln.sites = []
 // CHECK-LABEL: func.func private @max_pool_plain
 // CHECK-NOT: kiln_rt_raise
 // CHECK-NOT: tensor.insert_slice
-// CHECK: linalg.generic {indexing_maps = [#[[P00]], #[[P01]], #[[P10]], #[[P11]], #{{.*}}], {{.*}} ins(%arg0, %arg0, %arg0, %arg0 : {{.*}}) outs(%{{.*}} : tensor<?x3x4x4xf32>)
+// CHECK: %[[P00:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [%{{.*}}, 3, 4, 4] [1, 1, 2, 2]
+// CHECK: %[[P01:.*]] = tensor.extract_slice %arg0[0, 0, 0, 1] [%{{.*}}, 3, 4, 4] [1, 1, 2, 2]
+// CHECK: %[[P10:.*]] = tensor.extract_slice %arg0[0, 0, 1, 0] [%{{.*}}, 3, 4, 4] [1, 1, 2, 2]
+// CHECK: %[[P11:.*]] = tensor.extract_slice %arg0[0, 0, 1, 1] [%{{.*}}, 3, 4, 4] [1, 1, 2, 2]
+// CHECK: linalg.generic {{.*}} ins(%[[P00]], %[[P01]], %[[P10]], %[[P11]] : {{.*}}) outs(%{{.*}} : tensor<?x3x4x4xf32>)
 func.func @max_pool_plain(%x: tensor<?x3x8x8xf32>) -> tensor<?x3x4x4xf32> {
   %0 = kiln.max_pool2d %x {ceil_mode = false, dilation = array<i64: 1, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : tensor<?x3x8x8xf32> -> tensor<?x3x4x4xf32>
   return %0 : tensor<?x3x4x4xf32>
@@ -66,15 +73,15 @@ func.func @max_pool_plain(%x: tensor<?x3x8x8xf32>) -> tensor<?x3x4x4xf32> {
 // ceil_mode without padding: the last windows start at row and column 6
 // of 7, so they overhang the input, by two rows (dilation 2 spans rows 6 and
 // 8) and one column (columns 6 and 7); only the bottom and right get -inf.
-// Dilation reaches the maps: rows oh * 3 and oh * 3 + 2.
-// CHECK: #[[O00:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 3, d3 * 3)>
-// CHECK: #[[O01:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 3, d3 * 3 + 1)>
-// CHECK: #[[O10:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 3 + 2, d3 * 3)>
-// CHECK: #[[O11:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 3 + 2, d3 * 3 + 1)>
+// Dilation reaches the slices' offsets: rows 0 and 2, stride 3.
 // CHECK-LABEL: func.func private @max_pool_overhang
 // CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x3x9x8xf32>)
 // CHECK: %[[PADDED:.*]] = tensor.insert_slice %arg0 into %[[FILL]][0, 0, 0, 0] [1, 3, 7, 7] [1, 1, 1, 1] : tensor<1x3x7x7xf32> into tensor<1x3x9x8xf32>
-// CHECK: linalg.generic {indexing_maps = [#[[O00]], #[[O01]], #[[O10]], #[[O11]], #{{.*}}], {{.*}} ins(%[[PADDED]], %[[PADDED]], %[[PADDED]], %[[PADDED]] : {{.*}}) outs(%{{.*}} : tensor<1x3x3x3xf32>)
+// CHECK: %[[O00:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 0, 0] [1, 3, 3, 3] [1, 1, 3, 3]
+// CHECK: %[[O01:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 0, 1] [1, 3, 3, 3] [1, 1, 3, 3]
+// CHECK: %[[O10:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 2, 0] [1, 3, 3, 3] [1, 1, 3, 3]
+// CHECK: %[[O11:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 2, 1] [1, 3, 3, 3] [1, 1, 3, 3]
+// CHECK: linalg.generic {{.*}} ins(%[[O00]], %[[O01]], %[[O10]], %[[O11]] : {{.*}}) outs(%{{.*}} : tensor<1x3x3x3xf32>)
 func.func @max_pool_overhang(%x: tensor<1x3x7x7xf32>) -> tensor<1x3x3x3xf32> {
   %0 = kiln.max_pool2d %x {ceil_mode = true, dilation = array<i64: 2, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 3, 3>} : tensor<1x3x7x7xf32> -> tensor<1x3x3x3xf32>
   return %0 : tensor<1x3x3x3xf32>
