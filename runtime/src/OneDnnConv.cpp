@@ -102,7 +102,7 @@ struct BoundConv {
   std::array<Args, 4> args;
   PackedMemo packed;
 
-  const std::array<const Step *, 4> steps() const {
+  std::array<const Step *, 4> steps() const {
     return {&plan->toInput, &plan->toWeight, &plan->conv, &plan->fromOut};
   }
 };
