@@ -110,6 +110,9 @@ def workloads():
                   "W_y": [H, H], "b_h": [H], "b_y": [H]}),
         Workload("MLP 784-1024-1024-10 b256",
                  _model(mlp.MLP, sizes=(784, 1024, 1024)), {"x": [256, 784]}),
+        # 98 MB of weights: the load-time target of a 100 MB weight file.
+        Workload("MLP 784-5000-4096-10 b1 (98 MB)",
+                 _model(mlp.MLP, sizes=(784, 5000, 4096)), {"x": [1, 784]}),
         Workload("GPT block d256 b4 t128",
                  _model(transformer_block.Block, n_embd=256, n_head=8,
                         block_size=128), {"x": [4, 128, 256]}),

@@ -119,11 +119,29 @@ ValueInfo parseValue(const json &value) {
   return info;
 }
 
+/// A row of "files". "xxh3" is optional: archives written before it have
+/// only "crc32".
+ListedFile parseListedFile(const json &row) {
+  ListedFile file;
+  file.name = row.at("name").get<std::string>();
+  file.size = uint64_t(integerField(row, "size", 0, INT64_MAX));
+  file.crc32 = uint32_t(integerField(row, "crc32", 0, kMaxCrc32));
+  if (row.contains("xxh3")) {
+    const json &hash = row.at("xxh3");
+    file.xxh3 = hash.is_string() ? parseXxh3(hash.get<std::string>())
+                                 : std::nullopt;
+    if (!file.xxh3)
+      throw std::runtime_error("the xxh3 of " + inQuotes(file.name) +
+                               " must be a string of 16 lowercase hex digits");
+  }
+  return file;
+}
+
 /// The optional "weights" table: archives of plain functions, and those
 /// written before modules were compiled, have none. Each weight's entry must
-/// be in "files", so that its CRC-32 is checked like every other entry's.
+/// be in "files", so that its checksum is checked like every other entry's.
 void parseWeights(const json &manifest, Model::Impl &impl,
-                  const std::vector<std::pair<std::string, uint32_t>> &files) {
+                  const std::vector<ListedFile> &files) {
   auto table = manifest.find("weights");
   if (table == manifest.end())
     return;
@@ -140,7 +158,7 @@ void parseWeights(const json &manifest, Model::Impl &impl,
       info.shape.push_back(parseDim(dim, "a dim of " + what, false).size);
     std::string file = weight.at("file").get<std::string>();
     if (std::none_of(files.begin(), files.end(),
-                     [&](const auto &listed) { return listed.first == file; }))
+                     [&](const ListedFile &listed) { return listed.name == file; }))
       throw std::runtime_error(what + " is stored in " + inQuotes(file) +
                                ", which \"files\" does not list");
     impl.weights.push_back(std::move(info));
@@ -151,8 +169,7 @@ void parseWeights(const json &manifest, Model::Impl &impl,
 } // namespace
 
 std::string parseManifest(const std::string &text, Model::Impl &impl,
-                          std::vector<std::pair<std::string, uint32_t>> &files,
-                          std::vector<uint64_t> &fileSizes, ErrorKind &kind) {
+                          std::vector<ListedFile> &files, ErrorKind &kind) {
   try {
     json manifest = json::parse(text);
     if (manifest.value("format", "") != "kiln")
@@ -275,13 +292,8 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
         impl.cudaTarget->sites = impl.sites;
       }
     }
-    for (const json &file : manifest.at("files")) {
-      files.push_back(
-          {file.at("name").get<std::string>(),
-           uint32_t(integerField(file, "crc32", 0, kMaxCrc32))});
-      fileSizes.push_back(
-          uint64_t(integerField(file, "size", 0, INT64_MAX)));
-    }
+    for (const json &file : manifest.at("files"))
+      files.push_back(parseListedFile(file));
     parseWeights(manifest, impl, files);
   } catch (const std::exception &e) {
     return std::string("corrupt manifest: ") + e.what();

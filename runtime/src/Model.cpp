@@ -16,6 +16,7 @@
 #include "ModelImpl.h"
 #include "ThreadPool.h"
 #include "Untrusted.h"
+#include "ListedFiles.h"
 #include "ZipReader.h"
 
 #include <dlfcn.h>
@@ -234,26 +235,18 @@ loadArchive(const std::string &path, const LoadOptions &options,
       manifestEntry->crc32)
     return loadError(path, "checksum mismatch in entry 'manifest.json': the "
                            "archive is corrupt");
-  std::vector<std::pair<std::string, uint32_t>> files;
-  std::vector<uint64_t> sizes;
+  std::vector<ListedFile> files;
   ErrorKind kind = ErrorKind::InvalidArchive;
-  error = parseManifest(bytes(*manifestEntry), *impl, files, sizes, kind);
+  error = parseManifest(bytes(*manifestEntry), *impl, files, kind);
   if (!error.empty())
     return loadError(path, error, kind);
 
   // Every entry the manifest lists must be present and intact, whether or
   // not this runtime will read it.
-  for (size_t i = 0; i < files.size(); ++i) {
-    const ZipEntry *entry = find(files[i].first);
-    if (!entry)
-      return loadError(path, "missing entry " + inQuotes(files[i].first));
-    if (entry->size != sizes[i] ||
-        crc32Of(impl->archive.data + entry->offset, entry->size) !=
-            files[i].second)
-      return loadError(path, "checksum mismatch in entry " +
-                                 inQuotes(files[i].first) +
-                                 ": the archive is corrupt");
-  }
+  error = checkListedFiles(impl->archive.data, zipEntries, files,
+                           impl->numThreads);
+  if (!error.empty())
+    return loadError(path, error);
   error = locateWeights(*impl, zipEntries);
   if (!error.empty())
     return loadError(path, error);
@@ -277,7 +270,7 @@ loadArchive(const std::string &path, const LoadOptions &options,
     // Every file of targets.cuda must be one the manifest checksums.
     auto listed = [&](const std::string &name) {
       return std::any_of(files.begin(), files.end(),
-                         [&](const auto &file) { return file.first == name; });
+                         [&](const ListedFile &file) { return file.name == name; });
     };
     bool complete = listed(impl->cudaTarget->ptxFile);
     for (const auto &cubin : impl->cudaTarget->cubins)

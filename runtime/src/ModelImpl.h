@@ -8,6 +8,7 @@
 #include "CpuFeatures.h"
 #include "CudaPlugin.h"
 #include "KernelLibrary.h"
+#include "ListedFiles.h"
 #include "Site.h"
 #include "Untrusted.h"
 
@@ -77,8 +78,7 @@ struct Model::Impl {
 /// sets `kind` to Unsupported when the archive is sound but newer than this
 /// runtime (format or ABI version).
 std::string parseManifest(const std::string &text, Model::Impl &impl,
-                          std::vector<std::pair<std::string, uint32_t>> &files,
-                          std::vector<uint64_t> &fileSizes, ErrorKind &kind);
+                          std::vector<ListedFile> &files, ErrorKind &kind);
 
 /// Runs an entry function with the host API bound to a fresh call state.
 /// On success `live` holds the allocations still alive (the results); on a

@@ -130,7 +130,7 @@ OPT_LEVELS = [0, 2]
 # At -O2 the archives hold CPU code too, which a GPU machine leaves alone:
 # a --target=cpu,cuda archive runs its CUDA code unless asked.
 TARGETS = {0: "--target=cuda", 2: "--target=cpu,cuda"}
-RUNTIME_LIBS = ["libdnnl.so.2", "libOpenCL.so.1", "libgomp.so.1"]
+RUNTIME_LIBS = ["libdnnl.so.2", "libOpenCL.so.1", "libgomp.so.1", "libxxhash.so.0"]
 
 
 def prepare(build_dir, out):
