@@ -20,6 +20,8 @@ namespace {
 
 /// Channels below which a convolution's input keeps its layout.
 constexpr int64_t kFewChannels = 16;
+/// Output elements from which one of few channels keeps its layout too.
+constexpr int64_t kLargeOutput = 1 << 16;
 
 /// With `plainInput` (`plainOut`), the input (output) is dense NCHW.
 ConvPlan buildConv(const memory::desc &input, const memory::desc &weight,
@@ -41,8 +43,12 @@ ConvPlan buildConv(const memory::desc &input, const memory::desc &weight,
   // the few that are real. LeNet's 64 x 1 x 32 x 32 to 6 channels: 96 us
   // of convolution and 137 of reorder, where oneDNN's gemm kernel writes
   // NCHW in 192 (at two threads, 129 against 105). Only a dense NCHW
-  // output, which that kernel writes as it lies.
-  bool fewOutChannels = plainOut && out.dims()[1] < kFewChannels;
+  // output, which that kernel writes as it lies, and a large one: the first
+  // gemm kernel of a process JIT-compiles oneDNN's sgemm code (about 20
+  // ms), which a small output's reorder (LeNet at batch 1: 1 us) never
+  // repays.
+  bool fewOutChannels = plainOut && out.dims()[1] < kFewChannels &&
+                        numel(out.dims()) >= kLargeOutput;
   // oneDNN counts dilation from 0 (no gap), torch from 1.
   dnnl::convolution_forward::desc desc(
       dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,

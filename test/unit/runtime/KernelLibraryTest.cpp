@@ -491,9 +491,11 @@ TEST_CASE("conv2d against the naive loop", "[kernels]") {
   const ConvCase cases[] = {
       // Fewer than 16 input channels: oneDNN reads the plain input as it
       // lies; 16 and more: a layout of its choosing. Fewer than 16 output
-      // channels (most cases here): it writes the dense output as it lies.
+      // channels and 2^16 elements or more: it writes the dense output as
+      // it lies.
       {"plain 3x3", {2, 3, 9, 9}, {4, 3, 3, 3}, {}},
-      {"LeNet's first layer", {3, 1, 32, 32}, {6, 1, 3, 3}, {}},
+      {"LeNet's first layer, large batch", {16, 1, 32, 32}, {6, 1, 3, 3}, {}},
+      {"LeNet's first layer, batch 1", {1, 1, 32, 32}, {6, 1, 3, 3}, {}},
       {"16 output channels, blocked", {2, 6, 15, 15}, {16, 6, 3, 3}, {}},
       {"many channels", {2, 32, 7, 6}, {20, 32, 3, 3}, {1, 1, 1, 1}},
       {"stride 2, padding 1", {1, 3, 10, 9}, {5, 3, 3, 3}, {2, 2, 1, 1}},
