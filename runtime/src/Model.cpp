@@ -270,7 +270,9 @@ loadArchive(const std::string &path, const LoadOptions &options,
     // Every file of targets.cuda must be one the manifest checksums.
     auto listed = [&](const std::string &name) {
       return std::any_of(files.begin(), files.end(),
-                         [&](const ListedFile &file) { return file.name == name; });
+                         [&](const ListedFile &file) {
+                           return file.name == name;
+                         });
     };
     bool complete = listed(impl->cudaTarget->ptxFile);
     for (const auto &cubin : impl->cudaTarget->cubins)
