@@ -71,6 +71,9 @@ std::unique_ptr<mlir::Pass> createStridedCopiesPass(bool allCopies = false);
 /// Checks every buffer allocation against KILN_MAX_TENSOR_BYTES: a static
 /// one at compile time, a dynamic one with a located run-time error.
 std::unique_ptr<mlir::Pass> createCheckAllocationSizesPass();
+/// The buffers an entry returns whole are asked of alloc_result, so that
+/// Function::run can lend its outputs (codegen/cpu/ResultBuffers.cpp).
+std::unique_ptr<mlir::Pass> createResultBuffersPass();
 
 /// Wraps each linalg op on buffers in `scf.if` (no extent is zero), so an
 /// empty iteration space runs no loops at all.

@@ -114,6 +114,7 @@ void kiln::registerCodegenPasses() {
   registerPass([] { return createUnusedLinalgInputsPass(); });
   registerPass([] { return createStridedCopiesPass(); });
   registerPass([] { return createCheckAllocationSizesPass(); });
+  registerPass([] { return createResultBuffersPass(); });
   registerPass([] { return createSkipEmptyLoopNestsPass(); });
   registerPass([] { return createExpandHalfFloatsPass(); });
   registerPass([] { return createKernelChecksPass(); });

@@ -44,7 +44,7 @@ const HostFunction hostFunctions[] = {
     KILN_SLOT(matmul, true),          KILN_SLOT(conv2d, true),
     KILN_SLOT(kernel_check_record, false),
     KILN_SLOT(device_read, false),    KILN_SLOT(device_write, false),
-    KILN_SLOT(matmul_epilogue, true),
+    KILN_SLOT(matmul_epilogue, true), KILN_SLOT(alloc_result, false),
 };
 #undef KILN_SLOT
 

@@ -96,6 +96,7 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
                              optLevel > 0 ? f32Lanes : 0);
   pm.addPass(createTileStackBuffersPass());
   pm.addPass(createCheckAllocationSizesPass());
+  pm.addPass(createResultBuffersPass());
   pm.addPass(createStridedCopiesPass());
   pm.addPass(createSkipEmptyLoopNestsPass());
   pm.addPass(createParallelTilesPass());

@@ -230,6 +230,7 @@ struct CallBuffers {
   std::vector<void *> args;
   std::vector<int64_t> results;
   std::vector<void *> live;
+  std::vector<LentOutput> lent;
 };
 
 /// Checks the inputs, fills `buffers` with their descriptors and room for
@@ -237,7 +238,8 @@ struct CallBuffers {
 /// with `buffers.results` and `buffers.live` filled.
 Result<void> call(const Model::Impl &impl, size_t index,
                   const std::vector<Tensor> &inputs, CallBuffers &buffers,
-                  CudaCall *device = nullptr) {
+                  CudaCall *device = nullptr,
+                  std::vector<LentOutput> *lent = nullptr) {
   const EntryInfo &entry = impl.entries[index];
   std::string error = checkInputs(entry, inputs);
   if (!error.empty())
@@ -310,7 +312,7 @@ Result<void> call(const Model::Impl &impl, size_t index,
 
   Error failure;
   if (!invokeEntry(impl, impl.entryFunctions[index], buffers.args.data(),
-                   buffers.results.data(), buffers.live, failure))
+                   buffers.results.data(), buffers.live, failure, lent))
     return failure;
   return {};
 }
@@ -389,6 +391,48 @@ Result<std::vector<Tensor>> runEntry(const Model::Impl &impl, size_t index,
 }
 
 namespace {
+
+/// Whether `a`'s bytes and [data, data + bytes) share any byte.
+bool overlaps(const Tensor &a, const void *data, uint64_t bytes) {
+  auto begin = reinterpret_cast<uintptr_t>(a.data());
+  auto other = reinterpret_cast<uintptr_t>(data);
+  return a.device() == Device::CPU && a.nbytes() > 0 && bytes > 0 &&
+         begin < other + bytes && other < begin + a.nbytes();
+}
+
+/// Which of `outputs` compiled code may write its results into in place
+/// (kiln_host_api.alloc_result): an output of its result's static shape,
+/// not empty, 64-byte aligned as the code's own buffers are, and sharing
+/// no byte with an input or another output, which the code may still read
+/// or write while it writes this one. The others get the result copied in
+/// after the call, as before.
+void lendOutputs(const EntryInfo &entry, const std::vector<Tensor> &inputs,
+                 std::vector<Tensor> &outputs, std::vector<LentOutput> &lent) {
+  lent.assign(outputs.size(), LentOutput{});
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    Tensor &output = outputs[i];
+    const std::vector<DimInfo> &dims = entry.results[i].dims;
+    bool staticShape =
+        dims.size() == output.shape().size() &&
+        std::equal(dims.begin(), dims.end(), output.shape().begin(),
+                   [](const DimInfo &dim, int64_t size) {
+                     return dim.symbol.empty() && dim.size == size;
+                   });
+    void *data = output.data();
+    uint64_t bytes = output.nbytes();
+    if (!staticShape || bytes == 0 ||
+        reinterpret_cast<uintptr_t>(data) % 64 != 0)
+      continue;
+    bool shared = std::any_of(inputs.begin(), inputs.end(),
+                              [&](const Tensor &input) {
+                                return overlaps(input, data, bytes);
+                              });
+    for (size_t j = 0; j < outputs.size() && !shared; ++j)
+      shared = j != i && overlaps(outputs[j], data, bytes);
+    if (!shared)
+      lent[i] = {data, bytes, false};
+  }
+}
 
 /// The message when an output's shape is not its result's, or "" when all
 /// fit; it allocates only to build the message.
@@ -476,15 +520,20 @@ Result<void> runEntryInto(const Model::Impl &impl, size_t index,
                    "' is a CUDA tensor, but this archive runs on the CPU",
                    ErrorKind::InvalidArgument};
   CallBuffers &buffers = threadBuffers();
-  Result<void> called = call(impl, index, inputs, buffers);
+  lendOutputs(entry, inputs, outputs, buffers.lent);
+  Result<void> called =
+      call(impl, index, inputs, buffers, nullptr, &buffers.lent);
   if (!called)
     return called;
   // Every result's shape must be its output's before any is written, so
-  // that a mismatch leaves the outputs as they were.
+  // that a mismatch leaves the outputs as they were (a lent output has
+  // its result's static shape, so it never mismatches). A result the code
+  // wrote in place needs no copy.
   std::string mismatch = shapeMismatch(entry, buffers.results, outputs);
   if (mismatch.empty())
     forEachResult(entry, buffers.results, [&](size_t i, const uint8_t *data) {
-      std::memcpy(outputs[i].data(), data, outputs[i].nbytes());
+      if (data != outputs[i].data())
+        std::memcpy(outputs[i].data(), data, outputs[i].nbytes());
     });
   for (void *ptr : buffers.live)
     hostFree(ptr);

@@ -47,6 +47,9 @@ struct CallState {
   /// in about the order it made them). Its capacity is the thread's
   /// between calls (spareAllocations), so a warm call allocates nothing.
   std::vector<void *> allocations;
+  /// Function::run's outputs, by result index (alloc_result); none for
+  /// Model::run.
+  std::vector<LentOutput> *lent = nullptr;
   std::vector<std::unique_ptr<List>> lists;
   int64_t errorSite = -1;
   std::string errorMessage;
@@ -131,6 +134,20 @@ void *hostAlloc(uint64_t bytes) {
     failAllocation(bytes, "out of memory allocating ");
   }
   return ptr;
+}
+
+/// A lent output is the caller's, so it is neither tracked nor ever freed:
+/// a failed call leaves it as far as the call wrote it.
+void *hostAllocResult(int64_t result, uint64_t bytes) {
+  std::vector<LentOutput> *lent = current->lent;
+  if (lent && result >= 0 && uint64_t(result) < lent->size()) {
+    LentOutput &output = (*lent)[size_t(result)];
+    if (output.data && !output.taken && output.bytes == bytes) {
+      output.taken = true;
+      return output.data;
+    }
+  }
+  return hostAlloc(bytes);
 }
 
 void hostRelease(void *ptr) {
@@ -516,7 +533,8 @@ const kiln_host_api table = {
     cudaLaunchKernel, hostParallelFor,
     cudaDeviceAlloc,  cudaDeviceFree,
     cudaKernelCheckRecord, deviceRead,
-    deviceWrite,      kernelMatmulEpilogue};
+    deviceWrite,      kernelMatmulEpilogue,
+    hostAllocResult};
 
 } // namespace
 
@@ -538,9 +556,11 @@ void raiseCallError(int64_t site) {
 void hostFree(void *ptr) { releaseBlock(ptr); }
 
 bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
-                 void *results, std::vector<void *> &live, Error &error) {
+                 void *results, std::vector<void *> &live, Error &error,
+                 std::vector<LentOutput> *lent) {
   CallState state;
   state.model = &model;
+  state.lent = lent;
   state.allocations.swap(spareAllocations);
   state.allocations.clear();
   CallState *outer = current;

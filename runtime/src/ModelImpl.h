@@ -80,11 +80,21 @@ struct Model::Impl {
 std::string parseManifest(const std::string &text, Model::Impl &impl,
                           std::vector<ListedFile> &files, ErrorKind &kind);
 
+/// A caller's output that compiled code may write result `i` into
+/// (kiln_host_api.alloc_result): `data` is null where none is lent.
+struct LentOutput {
+  void *data = nullptr;
+  uint64_t bytes = 0;
+  bool taken = false;
+};
+
 /// Runs an entry function with the host API bound to a fresh call state.
 /// On success `live` holds the allocations still alive (the results); on a
 /// raise every allocation is freed and `error` holds the rendered message.
+/// `lent`, one per result or empty, is what alloc_result may hand out.
 bool invokeEntry(const Model::Impl &model, kiln_entry_fn fn, void **args,
-                 void *results, std::vector<void *> &live, Error &error);
+                 void *results, std::vector<void *> &live, Error &error,
+                 std::vector<LentOutput> *lent = nullptr);
 
 /// "[2, 3]", as PyTorch's messages print a shape.
 std::string shapeText(const std::vector<int64_t> &shape);

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 7
+#define KILN_ABI_VERSION 8
 
 /* The largest tensor, in bytes, that compiled code or the runtime will
  * create: 2^47, the user address space of x86-64 with 4-level paging.
@@ -207,6 +207,15 @@ typedef struct kiln_host_api {
                           const kiln_unranked_memref *bias,
                           const kiln_unranked_memref *out, int32_t activation,
                           int64_t site, int32_t dtype);
+
+  /* Since version 8. The buffer of result `result` (its index in the entry
+   * point's results), `bytes` long, in place of alloc: the caller's output
+   * for that result where Function::run lent it (exactly `bytes` long,
+   * 64-byte aligned, overlapping no input nor other output), else memory
+   * as alloc gives it. Compiled code asks for a buffer this way only when
+   * it returns that buffer whole as that result, and asks once per call;
+   * it never frees it. */
+  void *(*alloc_result)(int64_t result, uint64_t bytes);
 } kiln_host_api;
 
 /* One entry point. `args[i]` points to the descriptor of argument i (a
