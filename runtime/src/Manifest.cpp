@@ -189,11 +189,10 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
              ") reads format versions 1.x to 4.x";
     }
     int64_t abi = integerField(manifest, "abi_version", 0, kMaxSmallInt);
-    if (abi != KILN_ABI_VERSION) {
+    if (!abiSupported(abi)) {
       kind = ErrorKind::Unsupported;
       return "the archive's code uses ABI version " + std::to_string(abi) +
-             "; this runtime implements version " +
-             std::to_string(KILN_ABI_VERSION);
+             "; " + abiVersionsText();
     }
 
     impl.sourcePath = manifest.at("source").at("path").get<std::string>();

@@ -322,13 +322,12 @@ loadArchive(const std::string &path, const LoadOptions &options,
   if (!module)
     return loadError(path, "the code object has no " KILN_MODULE_SYMBOL
                            " table");
-  if (module->abi_version != KILN_ABI_VERSION ||
+  if (!abiSupported(module->abi_version) ||
       module->size < sizeof(kiln_module))
     return loadError(path,
                      "the code object uses ABI version " +
-                         std::to_string(module->abi_version) +
-                         "; this runtime implements version " +
-                         std::to_string(KILN_ABI_VERSION),
+                         std::to_string(module->abi_version) + "; " +
+                         abiVersionsText(),
                      ErrorKind::Unsupported);
   *module->host = hostApi();
   // The code indexes its weight table by the manifest's order, so the two

@@ -74,6 +74,19 @@ struct Model::Impl {
   std::string siteMessage(int64_t site, const int64_t values[4]) const;
 };
 
+/// Whether this runtime runs code of ABI version `version`
+/// (KILN_ABI_MIN_VERSION to KILN_ABI_VERSION, kiln/abi.h).
+inline bool abiSupported(int64_t version) {
+  return version >= KILN_ABI_MIN_VERSION && version <= KILN_ABI_VERSION;
+}
+
+/// "this runtime runs ABI versions 7 to 8", for the refusals.
+inline std::string abiVersionsText() {
+  return "this runtime runs ABI versions " +
+         std::to_string(KILN_ABI_MIN_VERSION) + " to " +
+         std::to_string(KILN_ABI_VERSION);
+}
+
 /// Fills `impl` from manifest.json. Returns an error message or "", and
 /// sets `kind` to Unsupported when the archive is sound but newer than this
 /// runtime (format or ABI version).

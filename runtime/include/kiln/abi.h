@@ -5,9 +5,11 @@
  * implements it (runtime/src/HostApi.cpp). It is plain C so that it can never
  * drag C++ ABI details (name mangling, exceptions, std types) across.
  *
- * Versioning: KILN_ABI_VERSION changes whenever a field changes meaning or
- * moves. Fields are only ever appended to kiln_host_api and kiln_module, and
- * both carry their own size, so a newer runtime can load an older code object.
+ * Versioning: KILN_ABI_VERSION changes whenever a field is added, changes
+ * meaning or moves. Fields are only ever appended to kiln_host_api and
+ * kiln_module, and both carry their own size, so a newer runtime can load
+ * an older code object: those of KILN_ABI_MIN_VERSION and later, the
+ * versions since the last change of meaning.
  *===----------------------------------------------------------------------===*/
 #ifndef KILN_ABI_H
 #define KILN_ABI_H
@@ -19,6 +21,11 @@ extern "C" {
 #endif
 
 #define KILN_ABI_VERSION 8
+/* The oldest version whose code objects this runtime still runs: from it
+ * on, versions only appended slots to kiln_host_api, which older code
+ * never calls, so the runtime loads code of versions KILN_ABI_MIN_VERSION
+ * to KILN_ABI_VERSION. */
+#define KILN_ABI_MIN_VERSION 7
 
 /* The largest tensor, in bytes, that compiled code or the runtime will
  * create: 2^47, the user address space of x86-64 with 4-level paging.

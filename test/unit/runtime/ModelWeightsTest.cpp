@@ -15,6 +15,7 @@
 #include "PythonTestUtil.h"
 #include "codegen/archive/ZipWriter.h"
 #include "kiln/Model.h"
+#include "kiln/abi.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -119,15 +120,24 @@ const std::string &compiledArchive() {
   return path;
 }
 
-/// FakeCode as a shared object, once per test run.
+/// FakeCode as a shared object claiming ABI version `abi`.
+std::string buildFakeCode(int abi) {
+  std::string source = FakeCode;
+  const std::string current = "KILN_ABI_VERSION, sizeof(kiln_module)";
+  source.replace(source.find(current), current.size(),
+                 std::to_string(abi) + ", sizeof(kiln_module)");
+  std::string name = "fake-abi" + std::to_string(abi);
+  writeFile(scratch() / (name + ".c"), source);
+  std::string out = scratch() / (name + ".so");
+  runCommand("cc -shared -fPIC -O1 -I" + std::string(KILN_TEST_EXAMPLES) +
+             "/../runtime/include " + (scratch() / (name + ".c")) + " -o " +
+             out);
+  return readFile(out);
+}
+
+/// FakeCode as a shared object of this runtime's ABI, once per test run.
 const std::string &fakeCodeObject() {
-  static const std::string bytes = [] {
-    writeFile(scratch() / "fake.c", FakeCode);
-    std::string out = scratch() / "fake.so";
-    runCommand("cc -shared -fPIC -O1 -I" + std::string(KILN_TEST_EXAMPLES) +
-               "/../runtime/include " + (scratch() / "fake.c") + " -o " + out);
-    return readFile(out);
-  }();
+  static const std::string bytes = buildFakeCode(KILN_ABI_VERSION);
   return bytes;
 }
 
@@ -183,9 +193,8 @@ struct Archive {
     put("weights/" + name, bytes);
   }
 
-  void useFakeCode() {
-    put(manifest["targets"]["cpu"][0]["object"].get<std::string>(),
-        fakeCodeObject());
+  void useFakeCode(const std::string &code = fakeCodeObject()) {
+    put(manifest["targets"]["cpu"][0]["object"].get<std::string>(), code);
   }
 
   /// Removes an entry from the zip but not from "files".
@@ -387,4 +396,42 @@ for pad in range(64):
             " of the archive, which is not 64-byte aligned; kiln compile "
             "aligns every entry, so the archive was rewritten by another "
             "tool");
+}
+
+TEST_CASE("code of the ABI versions this runtime runs loads, and only that",
+          "[model][weights]") {
+  // Versions from KILN_ABI_MIN_VERSION on only appended host slots, so
+  // older code still finds every slot it calls where it expects it.
+  for (int abi : {KILN_ABI_MIN_VERSION - 1, KILN_ABI_MIN_VERSION,
+                  KILN_ABI_VERSION, KILN_ABI_VERSION + 1}) {
+    INFO("ABI version " << abi);
+    Archive archive = withTwoWeights();
+    archive.useFakeCode(buildFakeCode(abi));
+    archive.manifest["abi_version"] = abi;
+    std::string path =
+        archive.write(scratch() / ("abi" + std::to_string(abi) + ".kiln"));
+    bool runs = abi >= KILN_ABI_MIN_VERSION && abi <= KILN_ABI_VERSION;
+    std::string range = "this runtime runs ABI versions " +
+                        std::to_string(KILN_ABI_MIN_VERSION) + " to " +
+                        std::to_string(KILN_ABI_VERSION);
+    if (runs) {
+      Result<Model> model = Model::load(path);
+      INFO((model ? "" : model.error().message));
+      REQUIRE(model.ok());
+      std::vector<float> x = {0, 0, 0};
+      Result<std::vector<Tensor>> out =
+          model->run("first", {Tensor::borrow(DType::F32, {3}, x.data())});
+      REQUIRE(out.ok());
+      CHECK(std::memcmp((*out)[0].data(), FcWeight.data(), 16) == 0);
+      continue;
+    }
+    // The manifest says so first; a code object that disagrees with a
+    // runnable manifest is refused when it is loaded.
+    CHECK(loadError(path) == path + ": the archive's code uses ABI version " +
+                                 std::to_string(abi) + "; " + range);
+    archive.manifest["abi_version"] = KILN_ABI_VERSION;
+    archive.write(path);
+    CHECK(loadError(path) == path + ": the code object uses ABI version " +
+                                 std::to_string(abi) + "; " + range);
+  }
 }
