@@ -6,8 +6,9 @@
 // that copy made the allocation-free path 45% slower than Model::run.
 // Here the buffer an entry returns as result i is asked for by index,
 // through kiln_host_api.alloc_result(i, bytes), and the runtime answers
-// with the caller's output when Function::run lent it (same size, 64-byte
-// aligned, overlapping no input), else with fresh memory as alloc does.
+// with the caller's output when Function::run lent it (the same bytes,
+// 64-byte aligned, overlapping no input: runtime/src/EntryCall.cpp), else
+// with fresh memory as alloc does.
 //
 // Only a buffer that is the result as a whole qualifies: a memref.alloc of
 // the entry's own block (it runs once per call), with an identity layout,

@@ -400,27 +400,40 @@ bool overlaps(const Tensor &a, const void *data, uint64_t bytes) {
          begin < other + bytes && other < begin + a.nbytes();
 }
 
+/// Whether an output of `shape` whose bytes are what the code asks for is
+/// sure to have the shape of a result declared `dims`: its rank and static
+/// sizes are the result's, and at most one size is not known before the
+/// call (a symbol or "?"), which the byte count then fixes.
+bool fitsBeforeTheCall(const std::vector<DimInfo> &dims,
+                       const std::vector<int64_t> &shape) {
+  if (dims.size() != shape.size())
+    return false;
+  int unknown = 0;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (!dims[d].symbol.empty())
+      ++unknown;
+    else if (dims[d].size != shape[d])
+      return false;
+  }
+  return unknown <= 1;
+}
+
 /// Which of `outputs` compiled code may write its results into in place
-/// (kiln_host_api.alloc_result): an output of its result's static shape,
-/// not empty, 64-byte aligned as the code's own buffers are, and sharing
-/// no byte with an input or another output, which the code may still read
-/// or write while it writes this one. The others get the result copied in
-/// after the call, as before.
+/// (kiln_host_api.alloc_result, which also checks the byte count): an
+/// output that fits its result before the call, not empty, 64-byte aligned
+/// as the code's own buffers are, and sharing no byte with an input or
+/// another output, which the code may still read or write while it writes
+/// this one. The others get the result copied in after the call, as
+/// before.
 void lendOutputs(const EntryInfo &entry, const std::vector<Tensor> &inputs,
                  std::vector<Tensor> &outputs, std::vector<LentOutput> &lent) {
   lent.assign(outputs.size(), LentOutput{});
   for (size_t i = 0; i < outputs.size(); ++i) {
     Tensor &output = outputs[i];
-    const std::vector<DimInfo> &dims = entry.results[i].dims;
-    bool staticShape =
-        dims.size() == output.shape().size() &&
-        std::equal(dims.begin(), dims.end(), output.shape().begin(),
-                   [](const DimInfo &dim, int64_t size) {
-                     return dim.symbol.empty() && dim.size == size;
-                   });
     void *data = output.data();
     uint64_t bytes = output.nbytes();
-    if (!staticShape || bytes == 0 ||
+    if (!fitsBeforeTheCall(entry.results[i].dims, output.shape()) ||
+        bytes == 0 ||
         reinterpret_cast<uintptr_t>(data) % 64 != 0)
       continue;
     bool shared = std::any_of(inputs.begin(), inputs.end(),
@@ -526,9 +539,9 @@ Result<void> runEntryInto(const Model::Impl &impl, size_t index,
   if (!called)
     return called;
   // Every result's shape must be its output's before any is written, so
-  // that a mismatch leaves the outputs as they were (a lent output has
-  // its result's static shape, so it never mismatches). A result the code
-  // wrote in place needs no copy.
+  // that a mismatch leaves the outputs as they were (a lent output that the
+  // code took has its result's shape, so it never mismatches). A result
+  // the code wrote in place needs no copy.
   std::string mismatch = shapeMismatch(entry, buffers.results, outputs);
   if (mismatch.empty())
     forEachResult(entry, buffers.results, [&](size_t i, const uint8_t *data) {

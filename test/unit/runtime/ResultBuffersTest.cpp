@@ -32,6 +32,20 @@ def scaled(x: Tensor, n: int) -> Tuple[Tensor, Tensor]:
 @torch.jit.script
 def pair(x: Tensor) -> Tuple[Tensor, Tensor]:
     return x.t() * 2.0, x + 1.0
+
+
+# kiln: x=f32[N]
+@torch.jit.script
+def scaled_n(x: Tensor, n: int) -> Tuple[Tensor, Tensor]:
+    y = x * 2.0
+    return y, y[n]
+
+
+# kiln: x=f32[R,C]
+@torch.jit.script
+def scaled_rc(x: Tensor, n: int) -> Tuple[Tensor, Tensor]:
+    y = x * 2.0
+    return y, y[0, n]
 )";
 
 Function functionOf(const Model &model, const char *name) {
@@ -129,4 +143,37 @@ TEST_CASE("Function::run stays right when outputs alias inputs or each other",
       CHECK(valuesOf<float>(out[1]) == plusOne);
     }
   }
+}
+
+TEST_CASE("an output is lent when its bytes fix its result's one unknown size",
+          "[result-buffers]") {
+  Model model = loadOk(archive("result-buffers", Scripts));
+  std::vector<float> x = ramp(64, -1.0f, 0.125f);
+  Tensor past = scalar<int64_t>(DType::I64, 100);
+
+  // x[N]: the byte count fixes N, so the output is lent, and a call that
+  // fails after computing y has written it.
+  Function n = functionOf(model, "scaled_n");
+  std::vector<Tensor> out = {Tensor::zeros(DType::F32, {64}),
+                             Tensor::zeros(DType::F32, {})};
+  REQUIRE_FALSE(
+      n.run({Tensor::borrow(DType::F32, {64}, x.data()), past}, out).ok());
+  CHECK(valuesOf<float>(out[0]) == times(x, 2.0f));
+
+  // x[R, C]: 8 x 8 and 4 x 16 have the same bytes, so a [4, 16] output for
+  // an [8, 8] result could be taken before the mismatch shows: it is never
+  // lent, and the call's refusal leaves it alone.
+  Function rc = functionOf(model, "scaled_rc");
+  std::vector<Tensor> in = {Tensor::borrow(DType::F32, {8, 8}, x.data()),
+                            scalar<int64_t>(DType::I64, 3)};
+  out = {Tensor::zeros(DType::F32, {4, 16}), Tensor::zeros(DType::F32, {})};
+  Result<void> mismatch = rc.run(in, out);
+  REQUIRE_FALSE(mismatch.ok());
+  CHECK_THAT(mismatch.error().message, Catch::Matchers::Contains("shape"));
+  CHECK(valuesOf<float>(out[0]) == std::vector<float>(64, 0.0f));
+  // Of the right shape it runs, and is right.
+  out = {Tensor::zeros(DType::F32, {8, 8}), Tensor::zeros(DType::F32, {})};
+  REQUIRE(rc.run(in, out).ok());
+  CHECK(valuesOf<float>(out[0]) == times(x, 2.0f));
+  CHECK(valuesOf<float>(out[1])[0] == 2.0f * x[3]);
 }
