@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/lowering/LoweringSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -151,17 +152,8 @@ struct ResultBuffersPass
         used = true;
       }
     }
-    if (used && !module.lookupSymbol(kAllocResult)) {
-      OpBuilder b(module.getBodyRegion());
-      Type i64 = b.getI64Type();
-      Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
-      auto fn = b.create<func::FuncOp>(
-          module.getLoc(), kAllocResult,
-          b.getFunctionType({i64, i64}, {ptrType}));
-      fn.setPrivate();
-      // AbiGlue routes the C wrapper through kiln_host_api.
-      fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
-    }
+    if (used)
+      kiln::codegen::declareRuntimeFunctions(module);
   }
 };
 

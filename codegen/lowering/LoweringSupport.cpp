@@ -266,6 +266,9 @@ void declareRuntimeFunctions(ModuleOp module) {
   declare("kiln_rt_list_len", {ptr}, {i64});
   declare("kiln_rt_list_result_dim", {ptr, i32, i64, i64, i64}, {i64});
   declare("kiln_rt_random_stream", {}, {i64});
+  // The buffer of an entry's result, which Function::run may have lent
+  // (codegen/cpu/ResultBuffers.cpp).
+  declare("kiln_rt_alloc_result", {i64, i64}, {ptr});
   // A CUDA call's check record, which kernels write (KernelChecks.cpp).
   declare("kiln_rt_kernel_check_record", {}, {ptr});
   // A CUDA entry's host code reading or writing a device tensor's element

@@ -178,6 +178,15 @@ inline std::string loadError(const std::string &path) {
   return model.error().message;
 }
 
+/// The entry `name` of `model`, looked up once, as an app on a hot path
+/// holds it.
+inline Function functionOf(const Model &model, const char *name) {
+  Result<Function> fn = model.function(name);
+  INFO(name << ": " << (fn ? "" : fn.error().message));
+  REQUIRE(fn.ok());
+  return std::move(fn).value();
+}
+
 inline std::vector<Tensor> runOk(const Model &model, std::string_view entry,
                           const std::vector<Tensor> &inputs) {
   Result<std::vector<Tensor>> outputs = model.run(entry, inputs);

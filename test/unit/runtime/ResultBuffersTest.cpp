@@ -48,12 +48,6 @@ def scaled_rc(x: Tensor, n: int) -> Tuple[Tensor, Tensor]:
     return y, y[0, n]
 )";
 
-Function functionOf(const Model &model, const char *name) {
-  Result<Function> fn = model.function(name);
-  REQUIRE(fn.ok());
-  return std::move(fn).value();
-}
-
 std::vector<float> times(const std::vector<float> &x, float k) {
   std::vector<float> out;
   for (float v : x)

@@ -108,12 +108,6 @@ long allocationsIn(const Function &fn, const std::vector<Tensor> &inputs,
   return allocations;
 }
 
-Function functionOf(const Model &model, const char *name) {
-  Result<Function> fn = model.function(name);
-  REQUIRE(fn.ok());
-  return std::move(fn).value();
-}
-
 } // namespace
 
 TEST_CASE("the counting malloc sees allocations", "[alloc]") {
