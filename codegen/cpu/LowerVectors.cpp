@@ -12,7 +12,11 @@
 //     and dropped from transfers;
 //   * a broadcast read becomes one load and a splat; transfers become
 //     loads and stores, and a transfer that still has several dims a loop
-//     of 1-d ones.
+//     of 1-d ones;
+//   * a read whose elements lie a few apart (the stride-2 windows of a max
+//     pool) becomes one contiguous load of the span they cover and a
+//     shuffle that keeps every s-th lane (DeinterleaveStridedRead), where
+//     the transfer's own lowering would load lane by lane.
 //
 // (VectorizeTiles peels short chunks rather than masking them, so there
 // are no vector.mask ops to lower.)
@@ -22,6 +26,7 @@
 #include "codegen/Passes.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -62,6 +67,65 @@ void markHorizontalReduction(vector::ReductionOp op) {
                                                    op.getFastmath() | flags));
 }
 
+/// The largest element stride a strided read is deinterleaved for: the
+/// contiguous load reads `stride` times the lanes it keeps.
+constexpr int64_t kMaxDeinterleavedStride = 4;
+
+/// A 1-d in-bounds read of W lanes along a memref dim whose static stride
+/// s is 2 to kMaxDeinterleavedStride becomes a contiguous load of the
+/// (W - 1) * s + 1 elements from the first lane to the last and a shuffle
+/// of lanes 0, s, 2s, ...: the span lies inside the memref because both
+/// its ends do (the read is in bounds), so nothing outside is touched.
+struct DeinterleaveStridedRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto memref = dyn_cast<MemRefType>(read.getSource().getType());
+    VectorType vector = read.getVectorType();
+    if (!memref || vector.getRank() != 1 || vector.isScalable() ||
+        read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
+        !read.isDimInBounds(0))
+      return failure();
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(getStridesAndOffset(memref, strides, offset)) ||
+        strides.empty())
+      return failure();
+    int64_t stride = strides.back();
+    if (ShapedType::isDynamic(stride) || stride < 2 ||
+        stride > kMaxDeinterleavedStride)
+      return failure();
+    int64_t lanes = vector.getDimSize(0);
+    int64_t span = (lanes - 1) * stride + 1;
+
+    Location loc = read.getLoc();
+    auto meta = rewriter.create<memref::ExtractStridedMetadataOp>(
+        loc, read.getSource());
+    Value first = meta.getOffset();
+    for (auto [index, dimStride] :
+         llvm::zip(read.getIndices(), meta.getStrides()))
+      first = rewriter.create<arith::AddIOp>(
+          loc, first, rewriter.create<arith::MulIOp>(loc, index, dimStride));
+    auto spanType = MemRefType::get(
+        {span}, memref.getElementType(),
+        StridedLayoutAttr::get(getContext(), ShapedType::kDynamic, {1}),
+        memref.getMemorySpace());
+    Value view = rewriter.create<memref::ReinterpretCastOp>(
+        loc, spanType, meta.getBaseBuffer(), OpFoldResult(first),
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(span)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+    Value whole = rewriter.create<vector::LoadOp>(
+        loc, VectorType::get({span}, vector.getElementType()), view, zero);
+    SmallVector<int64_t> kept;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      kept.push_back(lane * stride);
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(read, whole, whole, kept);
+    return success();
+  }
+};
+
 struct LowerVectorsPass
     : public PassWrapper<LowerVectorsPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerVectorsPass)
@@ -72,7 +136,10 @@ struct LowerVectorsPass
            "vectorized tiles to 1-d vector ops the LLVM conversion takes";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, memref::MemRefDialect,
+    // (VectorToSCF's loops for a transfer that may leave its memref compute
+    // their bounds with affine.apply.)
+    registry.insert<affine::AffineDialect, arith::ArithDialect,
+                    memref::MemRefDialect,
                     scf::SCFDialect, vector::VectorDialect>();
   }
 
@@ -111,8 +178,13 @@ struct LowerVectorsPass
       options.setTargetRank(1);
       populateVectorToSCFConversionPatterns(patterns, options);
     };
+    auto stridedReads = [](RewritePatternSet &patterns) {
+      patterns.add<DeinterleaveStridedRead>(patterns.getContext());
+    };
+    // Strided reads before the loops: VectorToSCF would load them lane by lane.
     if (failed(apply(reductions)) || failed(apply(unitDims)) ||
-        failed(apply(shapes)) || failed(apply(loops)))
+        failed(apply(stridedReads)) || failed(apply(shapes)) ||
+        failed(apply(loops)))
       return signalPassFailure();
     markHorizontalReductions();
     if (failed(apply([](RewritePatternSet &patterns) {

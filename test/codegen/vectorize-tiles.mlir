@@ -74,7 +74,7 @@ func.func @small(%x: tensor<4x32xf32>) -> tensor<4x32xf32> attributes {kiln.entr
 
 // -----
 
-// An innermost dim shorter than one register (pairwise distance's two
+// An innermost dim shorter than kMinChunk (pairwise distance's two
 // coordinates) stays a linalg op: LLVM unrolls it and vectorizes the loop
 // around it.
 // CHECK-LABEL: func.func @short_rows
@@ -83,6 +83,33 @@ func.func @small(%x: tensor<4x32xf32>) -> tensor<4x32xf32> attributes {kiln.entr
 func.func @short_rows(%x: tensor<200x2xf32>) -> tensor<200xf32> attributes {kiln.entry} {
   %0 = kiln.sum %x {dims = array<i64: 1>, keepdim = false} : tensor<200x2xf32> -> tensor<200xf32>
   return %0 : tensor<200xf32>
+}
+
+// -----
+
+// A row shorter than one register but of kMinChunk elements or more is one
+// chunk of its own length: a max pool's rows of 15, read from the input's
+// stride-2 slices (kiln-lower-vectors deinterleaves those reads).
+// CHECK-LABEL: func.func @pool_rows
+// CHECK-COUNT-4: vector.transfer_read {{.*}} : tensor<1x1x1x15xf32>, vector<1x1x1x15xf32>
+// CHECK:         arith.maximumf {{.*}} : vector<1x1x1x15xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @pool_rows(%x: tensor<2x6x30x30xf32>) -> tensor<2x6x15x15xf32> attributes {kiln.entry} {
+  %0 = kiln.max_pool2d %x {ceil_mode = false, dilation = array<i64: 1, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : tensor<2x6x30x30xf32> -> tensor<2x6x15x15xf32>
+  return %0 : tensor<2x6x15x15xf32>
+}
+
+// -----
+
+// A row reduction over fewer elements than one register stays a linalg
+// op (a horizontal reduction per row of 10 was slower than LLVM's loop).
+// CHECK-LABEL: func.func @short_reduction
+// CHECK-NOT:     vector.multi_reduction
+// CHECK:         linalg.generic
+func.func @short_reduction(%x: tensor<512x10xf32>) -> tensor<512xf32> attributes {kiln.entry} {
+  %0 = kiln.sum %x {dims = array<i64: 1>, keepdim = false} : tensor<512x10xf32> -> tensor<512xf32>
+  return %0 : tensor<512xf32>
 }
 
 // -----
