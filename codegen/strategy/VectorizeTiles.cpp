@@ -98,10 +98,11 @@ Kind classify(linalg::LinalgOp op) {
     return Kind::Unsupported;
   unsigned last = op.getNumLoops() - 1;
   for (AffineMap map : op.getIndexingMapsArray()) {
-    if (!map.isProjectedPermutation())
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
       return Kind::Unsupported;
     for (unsigned r = 0; r < map.getNumResults(); ++r)
-      if (map.getDimPosition(r) == last && r + 1 != map.getNumResults())
+      if (map.getResult(r).isFunctionOfDim(last) &&
+          r + 1 != map.getNumResults())
         return Kind::Unsupported;
   }
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();

@@ -102,6 +102,26 @@ func.func @pool_rows(%x: tensor<2x6x30x30xf32>) -> tensor<2x6x15x15xf32> attribu
 
 // -----
 
+// An operand broadcast through size-1 dims (a convolution's bias as
+// [C, 1, 1], its map (d1, 0, 0)) is read once per chunk and splat.
+// CHECK-LABEL: func.func @bias_relu
+// CHECK:         vector.transfer_read {{.*}} : tensor<1x1x1x36xf32>, vector<1x1x1x36xf32>
+// CHECK:         vector.transfer_read {{.*}} permutation_map = #{{.*}}} : tensor<1x1x1xf32>, vector<1x1x1x36xf32>
+// CHECK:         arith.addf {{.*}} : vector<1x1x1x36xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @bias_relu(%x: tensor<4x16x6x36xf32>, %b: tensor<16x1x1xf32>) -> tensor<4x16x6x36xf32> attributes {kiln.entry} {
+  %0 = kiln.fusion_group(%x, %b) : (tensor<4x16x6x36xf32>, tensor<16x1x1xf32>) -> tensor<4x16x6x36xf32> {
+  ^bb0(%a0: tensor<4x16x6x36xf32>, %a1: tensor<16x1x1xf32>):
+    %1 = kiln.add %a0, %a1 : (tensor<4x16x6x36xf32>, tensor<16x1x1xf32>) -> tensor<4x16x6x36xf32>
+    %2 = kiln.relu %1 : tensor<4x16x6x36xf32>
+    kiln.yield %2 : tensor<4x16x6x36xf32>
+  }
+  return %0 : tensor<4x16x6x36xf32>
+}
+
+// -----
+
 // A row reduction over fewer elements than one register stays a linalg
 // op (a horizontal reduction per row of 10 was slower than LLVM's loop).
 // CHECK-LABEL: func.func @short_reduction
