@@ -269,11 +269,55 @@ std::string ZipWriter::finish() const {
   return out;
 }
 
+namespace {
+
+/// Writes all of `bytes` to `fd`; 0 or the errno of the failure.
+int writeAll(int fd, const std::string &bytes) {
+  const char *next = bytes.data();
+  size_t left = bytes.size();
+  while (left > 0) {
+    ssize_t written = write(fd, next, left);
+    if (written < 0) {
+      if (errno == EINTR)
+        continue;
+      return errno;
+    }
+    next += written;
+    left -= size_t(written);
+  }
+  return 0;
+}
+
+/// Writes `bytes` into the existing device or FIFO `path`. O_NONBLOCK makes
+/// opening a FIFO without a reader fail (ENXIO) rather than wait for one;
+/// the writes themselves block as usual.
+int writeInPlace(const std::string &path, const std::string &bytes) {
+  int fd = open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return errno;
+  int flags = fcntl(fd, F_GETFL);
+  int error = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0
+                  ? errno
+                  : writeAll(fd, bytes);
+  if (close(fd) != 0 && error == 0)
+    error = errno;
+  return error;
+}
+
+} // namespace
+
 std::string writeFileAtomically(const std::string &path,
                                 const std::string &bytes) {
   auto failure = [&](int error) {
     return "cannot write '" + path + "': " + errorText(error);
   };
+
+  struct stat existing;
+  if (stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode) &&
+      !S_ISDIR(existing.st_mode)) {
+    int error = writeInPlace(path, bytes);
+    return error == 0 ? std::string() : failure(error);
+  }
 
   // Beside the target, so that rename() stays within one file system.
   std::string tempPath = path + ".tmp.XXXXXX";
@@ -290,18 +334,8 @@ std::string writeFileAtomically(const std::string &path,
   // mkstemp creates the file 0600; the archive should get the usual mode.
   if (fchmod(fd, 0666 & ~currentUmask()) != 0)
     return abandon(errno);
-  const char *next = bytes.data();
-  size_t left = bytes.size();
-  while (left > 0) {
-    ssize_t written = write(fd, next, left);
-    if (written < 0) {
-      if (errno == EINTR)
-        continue;
-      return abandon(errno);
-    }
-    next += written;
-    left -= size_t(written);
-  }
+  if (int error = writeAll(fd, bytes))
+    return abandon(error);
   if (fsync(fd) != 0)
     return abandon(errno);
   int closed = close(fd);

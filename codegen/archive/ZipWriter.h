@@ -48,7 +48,10 @@ private:
 /// directory, synced, then renamed over `path`, so that a reader sees either
 /// the old file or the whole new one. On failure the temporary is removed,
 /// `path` is left as it was, and the result is "cannot write 'PATH':
-/// <reason>"; on success it is empty.
+/// <reason>"; on success it is empty. A `path` that exists and is neither
+/// a regular file nor a directory (/dev/null, a FIFO) is written in place
+/// instead: renaming over it would replace the device or pipe with a
+/// regular file. A FIFO that no process reads is refused, not waited on.
 std::string writeFileAtomically(const std::string &path,
                                 const std::string &bytes);
 

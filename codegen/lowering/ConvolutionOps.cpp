@@ -1,11 +1,13 @@
 //===- ConvolutionOps.cpp - conv2d ----------------------------------------===//
 //
 // f32, f16 and bf16 convolutions call the kernel library (LibraryCalls.h),
-// which pads the input itself. f64 convolutions become linalg: the input is
-// padded with zeros (padSpatial), then linalg.conv_2d_nchw_fchw computes
-// them, or with groups linalg.conv_2d_ngchw_gfchw on views that split the
-// channels into groups (the weight's O x C/groups is already groups x
-// O/groups x C/groups in memory, so no operand is copied).
+// which pads the input itself, except an f32 convolution with few output
+// channels and taps (LeNet's first layer), which is generated as one
+// elementwise op (TapConv2dLowering). f64 convolutions become linalg: the
+// input is padded with zeros (padSpatial), then linalg.conv_2d_nchw_fchw
+// computes them, or with groups linalg.conv_2d_ngchw_gfchw on views that
+// split the channels into groups (the weight's O x C/groups is already
+// groups x O/groups x C/groups in memory, so no operand is copied).
 //
 // Both check what only the run time knows with PyTorch's messages: a `?`
 // channel count against the weight, and `?` spatial sizes against the
@@ -16,11 +18,13 @@
 #include "codegen/lowering/LibraryCalls.h"
 #include "codegen/lowering/ReductionSupport.h"
 #include "codegen/lowering/WindowSupport.h"
+#include "codegen/strategy/Tiling.h"
 
 #include "ir/KilnDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace kiln::codegen {
@@ -87,6 +91,129 @@ SmallVector<Value> convResultSizes(OpBuilder &b, Location loc,
   return {in[0], w[0], m.toIndex(outs[0]), m.toIndex(outs[1])};
 }
 
+/// Which convolutions are generated rather than called: oneDNN's kernels
+/// spread 16 output channels over a vector's lanes (and its gemm
+/// convolution pays an im2col), so below 16 output channels most lanes
+/// idle, while generated code spreads the output's width over them. At
+/// 1 thread on this machine, library against generated:
+///
+///   [64,1,32,32] * [6,1,3,3]   (LeNet's first layer)   191 us   82 us
+///   [1,1,32,32] * [6,1,3,3]    (LeNet at batch 1)      4.5 us  1.4 us
+///   [8,3,64,64] * [6,3,3,3], padding 1                 312 us  126 us
+///   [8,3,64,64] * [16,3,3,3], padding 1                249 us  314 us
+///   [64,1,28,28] * [32,1,3,3]                          275 us  369 us
+///   [64,6,15,15] * [16,6,3,3]  (LeNet's second layer)  105 us  647 us
+///   [8,3,64,64] * [16,3,3,3], stride 2, padding 1       67 us  237 us
+///
+/// So: fewer than 16 output channels, stride 1, and at most 27 taps (input
+/// channels x kernel height x width, the largest window measured).
+constexpr int64_t kMaxGeneratedChannels = 15;
+constexpr int64_t kMaxGeneratedTaps = 27;
+
+/// Whether `op` is generated as one elementwise op over its output
+/// (TapConv2dLowering) instead of calling the kernel library: an f32 CPU
+/// convolution without groups that the table above favours.
+bool isTapConvolution(Conv2dOp op, const LoweringState &state) {
+  auto weightType = cast<RankedTensorType>(op.getWeight().getType());
+  if (state.gpu || op.getGroups() != 1 ||
+      !op.getResult().getType().getElementType().isF32() ||
+      !weightType.hasStaticShape() || op.getStride()[0] != 1 ||
+      op.getStride()[1] != 1)
+    return false;
+  ArrayRef<int64_t> w = weightType.getShape();
+  return w[0] <= kMaxGeneratedChannels &&
+         w[1] * w[2] * w[3] <= kMaxGeneratedTaps;
+}
+
+/// A convolution of few taps as one elementwise linalg.generic over the
+/// N x O x OH x OW output: each tap (input channel c, kernel row i, column
+/// j) is an operand twice, as the slice of the padded input that holds
+/// that tap's element of every window (read across the output channels)
+/// and as the weight's column of that tap (read across the batch and the
+/// positions). The body multiply-adds them in tap order.
+/// The vectorizer reads a window row as one vector and a weight as a
+/// splat, and the op is a group of its own, so that TileFusionGroups
+/// spreads it over the call's threads.
+struct TapConv2dLowering : KilnLowering<Conv2dOp> {
+  using KilnLowering::KilnLowering;
+  LogicalResult
+  matchAndRewrite(Conv2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isTapConvolution(op, state))
+      return rewriter.notifyMatchFailure(op, "not a tap convolution");
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getResult().getType();
+    Type element = resultType.getElementType();
+    Value input = adaptor.getInput(), weight = adaptor.getWeight();
+    SmallVector<Value> sizes =
+        convResultSizes(rewriter, loc, state, op, input, weight);
+    ArrayRef<int64_t> padding = op.getPadding();
+    if (padding[0] != 0 || padding[1] != 0)
+      input = padSpatial(rewriter, loc, input, padding,
+                         {indexValue(rewriter, loc, padding[0]),
+                          indexValue(rewriter, loc, padding[1])},
+                         constantOf(rewriter, loc, element, 0.0));
+
+    ArrayRef<int64_t> w =
+        cast<RankedTensorType>(weight.getType()).getShape();
+    ArrayRef<int64_t> out = resultType.getShape();
+    auto windowsType = RankedTensorType::get({out[0], out[2], out[3]}, element);
+    auto tapType = RankedTensorType::get({w[0]}, element);
+    SmallVector<OpFoldResult> windowSizes = {
+        getAsOpFoldResult(sizes[0]), rewriter.getIndexAttr(1),
+        getAsOpFoldResult(sizes[2]), getAsOpFoldResult(sizes[3])};
+    SmallVector<OpFoldResult> windowStrides = {
+        rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
+        rewriter.getIndexAttr(op.getStride()[0]),
+        rewriter.getIndexAttr(op.getStride()[1])};
+    SmallVector<OpFoldResult> tapSizes = {
+        rewriter.getIndexAttr(w[0]), rewriter.getIndexAttr(1),
+        rewriter.getIndexAttr(1), rewriter.getIndexAttr(1)};
+    SmallVector<OpFoldResult> ones(4, rewriter.getIndexAttr(1));
+    SmallVector<Value> inputs;
+    for (int64_t c = 0; c < w[1]; ++c)
+      for (int64_t i = 0; i < w[2]; ++i)
+        for (int64_t j = 0; j < w[3]; ++j) {
+          SmallVector<OpFoldResult> windowOffsets = {
+              rewriter.getIndexAttr(0), rewriter.getIndexAttr(c),
+              rewriter.getIndexAttr(i * op.getDilation()[0]),
+              rewriter.getIndexAttr(j * op.getDilation()[1])};
+          inputs.push_back(rewriter.create<tensor::ExtractSliceOp>(
+              loc, windowsType, input, windowOffsets, windowSizes,
+              windowStrides));
+          SmallVector<OpFoldResult> tapOffsets = {
+              rewriter.getIndexAttr(0), rewriter.getIndexAttr(c),
+              rewriter.getIndexAttr(i), rewriter.getIndexAttr(j)};
+          inputs.push_back(rewriter.create<tensor::ExtractSliceOp>(
+              loc, tapType, weight, tapOffsets, tapSizes, ones));
+        }
+
+    MLIRContext *context = rewriter.getContext();
+    AffineExpr n, o, y, x;
+    bindDims(context, n, o, y, x);
+    AffineMap windowMap = AffineMap::get(4, 0, {n, y, x}, context);
+    AffineMap tapMap = AffineMap::get(4, 0, {o}, context);
+    SmallVector<AffineMap> maps;
+    for (size_t t = 0; t < inputs.size() / 2; ++t)
+      maps.append({windowMap, tapMap});
+    maps.push_back(rewriter.getMultiDimIdentityMap(4));
+    SmallVector<utils::IteratorType> parallel(4, utils::IteratorType::parallel);
+    auto conv = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, inputs,
+        ValueRange{emptyTensor(rewriter, loc, resultType, sizes)}, maps,
+        parallel, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value sum = b.create<arith::MulFOp>(l, args[0], args[1]);
+          for (size_t t = 2; t + 1 < args.size(); t += 2)
+            sum = b.create<math::FmaOp>(l, args[t], args[t + 1], sum);
+          b.create<linalg::YieldOp>(l, sum);
+        });
+    conv->setAttr(kFusionGroupAttrName,
+                  rewriter.getI64IntegerAttr(state.nextLoneGroup--));
+    rewriter.replaceOp(op, conv.getResult(0));
+    return success();
+  }
+};
+
 struct LibraryConv2dLowering : KilnLowering<Conv2dOp> {
   using KilnLowering::KilnLowering;
   LogicalResult
@@ -94,8 +221,8 @@ struct LibraryConv2dLowering : KilnLowering<Conv2dOp> {
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType resultType = op.getResult().getType();
     Type element = resultType.getElementType();
-    if (!usesKernelLibrary(element))
-      return rewriter.notifyMatchFailure(op, "not a kernel-library dtype");
+    if (!usesKernelLibrary(element) || isTapConvolution(op, state))
+      return rewriter.notifyMatchFailure(op, "not a library convolution");
     Location loc = op.getLoc();
     Value input = adaptor.getInput(), weight = adaptor.getWeight();
     SmallVector<Value> sizes =
@@ -194,7 +321,7 @@ struct Conv2dLowering : KilnLowering<Conv2dOp> {
 void populateConvolutionPatterns(RewritePatternSet &patterns,
                                  TypeConverter &converter,
                                  LoweringState &state) {
-  patterns.add<LibraryConv2dLowering, Conv2dLowering>(
+  patterns.add<TapConv2dLowering, LibraryConv2dLowering, Conv2dLowering>(
       converter, patterns.getContext(), state);
 }
 

@@ -249,7 +249,7 @@ func.func @conv_f32(%x: tensor<?x4x?x?xf32>, %w: tensor<8x2x3x3xf32>) -> tensor<
 
 // A `?` channel count is checked against the weight with PyTorch's
 // message; the shapes' static sizes are written in.
-// CHECK: message = "given groups=1, weight of size [6, 3, 3, 3], expected input[{1}, {0}, 8, 8] to have 3 channels, but got {0} channels instead"
+// CHECK: message = "given groups=1, weight of size [16, 3, 3, 3], expected input[{1}, {0}, 8, 8] to have 3 channels, but got {0} channels instead"
 // CHECK-LABEL: func.func private @conv_channels
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
 // CHECK: %[[C:.*]] = tensor.dim %arg0, %c1
@@ -259,9 +259,9 @@ func.func @conv_f32(%x: tensor<?x4x?x?xf32>, %w: tensor<8x2x3x3xf32>) -> tensor<
 // CHECK:   %[[NI:.*]] = arith.index_cast %[[N]] : index to i64
 // CHECK:   func.call @kiln_rt_raise(%{{.*}}, %[[CI]], %[[NI]], %{{.*}})
 // CHECK: call @kiln_rt_conv2d_f32
-func.func @conv_channels(%x: tensor<?x?x8x8xf32>, %w: tensor<6x3x3x3xf32>) -> tensor<?x6x6x6xf32> {
-  %0 = kiln.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<?x?x8x8xf32>, tensor<6x3x3x3xf32>) -> tensor<?x6x6x6xf32>
-  return %0 : tensor<?x6x6x6xf32>
+func.func @conv_channels(%x: tensor<?x?x8x8xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<?x16x6x6xf32> {
+  %0 = kiln.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<?x?x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<?x16x6x6xf32>
+  return %0 : tensor<?x16x6x6xf32>
 }
 
 // -----
