@@ -83,9 +83,11 @@ struct DeinterleaveStridedRead : OpRewritePattern<vector::TransferReadOp> {
                                 PatternRewriter &rewriter) const override {
     auto memref = dyn_cast<MemRefType>(read.getSource().getType());
     VectorType vector = read.getVectorType();
+    // (Bytes and wider only: a vector of i1 is bit-packed in memory, a
+    // memref of i1 is not.)
     if (!memref || vector.getRank() != 1 || vector.isScalable() ||
-        read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
-        !read.isDimInBounds(0))
+        vector.getElementTypeBitWidth() < 8 || read.getMask() ||
+        !read.getPermutationMap().isMinorIdentity() || !read.isDimInBounds(0))
       return failure();
     SmallVector<int64_t> strides;
     int64_t offset;
@@ -181,7 +183,7 @@ struct LowerVectorsPass
     auto stridedReads = [](RewritePatternSet &patterns) {
       patterns.add<DeinterleaveStridedRead>(patterns.getContext());
     };
-    // Strided reads before the loops: VectorToSCF would load them lane by lane.
+    // Strided reads before the loops, which would load them lane by lane.
     if (failed(apply(reductions)) || failed(apply(unitDims)) ||
         failed(apply(stridedReads)) || failed(apply(shapes)) ||
         failed(apply(loops)))
