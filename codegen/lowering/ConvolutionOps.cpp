@@ -105,8 +105,10 @@ SmallVector<Value> convResultSizes(OpBuilder &b, Location loc,
 ///   [64,6,15,15] * [16,6,3,3]  (LeNet's second layer)  105 us  647 us
 ///   [8,3,64,64] * [16,3,3,3], stride 2, padding 1       67 us  237 us
 ///
-/// So: fewer than 16 output channels, stride 1, and at most 27 taps (input
-/// channels x kernel height x width, the largest window measured).
+/// So: fewer than 16 output channels (the runtime's kFewChannels, in
+/// OneDnnConv.cpp, is the same block width), stride 1, and at most 27
+/// taps (input channels x kernel height x width, the largest window
+/// measured).
 constexpr int64_t kMaxGeneratedChannels = 15;
 constexpr int64_t kMaxGeneratedTaps = 27;
 

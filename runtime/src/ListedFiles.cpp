@@ -11,6 +11,12 @@
 
 namespace kiln {
 
+bool isListed(const std::vector<ListedFile> &files, const std::string &name) {
+  return std::any_of(files.begin(), files.end(), [&](const ListedFile &file) {
+    return file.name == name;
+  });
+}
+
 uint64_t xxh3Of(const uint8_t *data, size_t size) {
   return XXH3_64bits(data, size);
 }
@@ -30,19 +36,14 @@ std::optional<uint64_t> parseXxh3(const std::string &text) {
   return value;
 }
 
-std::string checkListedFiles(const uint8_t *archive,
-                             const std::vector<ZipEntry> &entries,
+std::string checkListedFiles(const uint8_t *archive, const ZipIndex &entries,
                              const std::vector<ListedFile> &files,
                              int threads) {
   std::vector<const ZipEntry *> found(files.size(), nullptr);
   for (size_t i = 0; i < files.size(); ++i) {
-    auto entry = std::find_if(entries.begin(), entries.end(),
-                              [&](const ZipEntry &e) {
-                                return e.name == files[i].name;
-                              });
-    if (entry == entries.end())
+    found[i] = entries.find(files[i].name);
+    if (!found[i])
       return "missing entry " + inQuotes(files[i].name);
-    found[i] = &*entry;
   }
   // One flag per file, each written by the one chunk that hashes it.
   std::vector<char> intact(files.size(), 0);

@@ -31,6 +31,9 @@ struct ListedFile {
   std::optional<uint64_t> xxh3;
 };
 
+/// Whether `files` lists the entry `name`.
+bool isListed(const std::vector<ListedFile> &files, const std::string &name);
+
 /// XXH3-64 (seed 0) of data[0, size): the hash "xxh3" records.
 __attribute__((visibility("default"))) uint64_t xxh3Of(const uint8_t *data,
                                                        size_t size);
@@ -44,8 +47,7 @@ parseXxh3(const std::string &text);
 /// threads. Returns "" or the message for the first bad file in the
 /// manifest's order ("checksum mismatch in entry 'weights/fc.weight': the
 /// archive is corrupt").
-std::string checkListedFiles(const uint8_t *archive,
-                             const std::vector<ZipEntry> &entries,
+std::string checkListedFiles(const uint8_t *archive, const ZipIndex &entries,
                              const std::vector<ListedFile> &files,
                              int threads);
 

@@ -157,10 +157,7 @@ void parseWeights(const json &manifest, Model::Impl &impl,
     for (const json &dim : weight.at("dims"))
       info.shape.push_back(parseDim(dim, "a dim of " + what, false).size);
     std::string file = weight.at("file").get<std::string>();
-    if (std::none_of(files.begin(), files.end(),
-                     [&](const ListedFile &listed) {
-                       return listed.name == file;
-                     }))
+    if (!isListed(files, file))
       throw std::runtime_error(what + " is stored in " + inQuotes(file) +
                                ", which \"files\" does not list");
     impl.weights.push_back(std::move(info));

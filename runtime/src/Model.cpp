@@ -148,17 +148,14 @@ void *loadSharedObject(const uint8_t *data, size_t size, int &fd,
 /// Points each weight at its entry in the mapping, after checking that the
 /// entry holds what compiled code will read in place: numel * element size
 /// bytes at a 64-byte aligned address. (The zip reader has refused
-/// compressed entries, and every entry "files" lists has passed its CRC.)
+/// compressed entries, and every entry "files" lists has passed its checksum.)
 /// Returns an error message or "".
-std::string locateWeights(Model::Impl &impl,
-                          const std::vector<ZipEntry> &zipEntries) {
+std::string locateWeights(Model::Impl &impl, const ZipIndex &zipEntries) {
   for (size_t i = 0; i < impl.weights.size(); ++i) {
     WeightInfo &weight = impl.weights[i];
     const std::string &file = impl.weightFiles[i];
-    auto entry = std::find_if(
-        zipEntries.begin(), zipEntries.end(),
-        [&](const ZipEntry &candidate) { return candidate.name == file; });
-    assert(entry != zipEntries.end() &&
+    const ZipEntry *entry = zipEntries.find(file);
+    assert(entry &&
            "parseManifest checked that \"files\" lists every weight's entry, "
            "and load that every listed entry is present");
     std::string what = "weight " + inQuotes(weight.name) + " (" +
@@ -213,22 +210,17 @@ loadArchive(const std::string &path, const LoadOptions &options,
   if (impl->archive.size == 0)
     return loadError(path, "truncated or not a zip archive: the file is empty");
 
-  std::vector<ZipEntry> zipEntries;
-  if (!readZipDirectory(impl->archive.data, impl->archive.size, zipEntries, error))
+  std::vector<ZipEntry> entries;
+  if (!readZipDirectory(impl->archive.data, impl->archive.size, entries, error))
     return loadError(path, error);
-  auto find = [&](const std::string &name) -> const ZipEntry * {
-    for (const ZipEntry &entry : zipEntries)
-      if (entry.name == name)
-        return &entry;
-    return nullptr;
-  };
+  const ZipIndex zipEntries(entries);
   auto bytes = [&](const ZipEntry &entry) {
     return std::string(reinterpret_cast<const char *>(impl->archive.data) +
                            entry.offset,
                        entry.size);
   };
 
-  const ZipEntry *manifestEntry = find("manifest.json");
+  const ZipEntry *manifestEntry = zipEntries.find("manifest.json");
   if (!manifestEntry)
     return loadError(path, "missing entry 'manifest.json'");
   if (crc32Of(impl->archive.data + manifestEntry->offset, manifestEntry->size) !=
@@ -250,7 +242,7 @@ loadArchive(const std::string &path, const LoadOptions &options,
   error = locateWeights(*impl, zipEntries);
   if (!error.empty())
     return loadError(path, error);
-  if (const ZipEntry *source = find(impl->sourceEntry))
+  if (const ZipEntry *source = zipEntries.find(impl->sourceEntry))
     impl->sourceText = bytes(*source);
 
   // Which code runs: the GPU's when the archive has it, unless asked.
@@ -269,10 +261,7 @@ loadArchive(const std::string &path, const LoadOptions &options,
   if (gpu) {
     // Every file of targets.cuda must be one the manifest checksums.
     auto listed = [&](const std::string &name) {
-      return std::any_of(files.begin(), files.end(),
-                         [&](const ListedFile &file) {
-                           return file.name == name;
-                         });
+      return isListed(files, name);
     };
     bool complete = listed(impl->cudaTarget->ptxFile);
     for (const auto &cubin : impl->cudaTarget->cubins)
@@ -285,7 +274,7 @@ loadArchive(const std::string &path, const LoadOptions &options,
       impl->cuda = plugin->load(
         *impl->cudaTarget,
         [&](const std::string &name) -> std::string_view {
-          const ZipEntry *entry = find(name);
+          const ZipEntry *entry = zipEntries.find(name);
           return {reinterpret_cast<const char *>(impl->archive.data) +
                       entry->offset,
                   entry->size};
@@ -310,7 +299,7 @@ loadArchive(const std::string &path, const LoadOptions &options,
   if (!impl->cpu)
     return loadError(path, error, ErrorKind::Unsupported);
 
-  const ZipEntry *object = find(impl->cpu->object);
+  const ZipEntry *object = zipEntries.find(impl->cpu->object);
   if (!object)
     return loadError(path, "missing entry " + inQuotes(impl->cpu->object));
   impl->library = loadSharedObject(impl->archive.data + object->offset,

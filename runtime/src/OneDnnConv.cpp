@@ -18,7 +18,8 @@
 namespace kiln::onednn {
 namespace {
 
-/// Channels below which a convolution's input keeps its layout.
+/// Channels below which a convolution's input keeps its layout: oneDNN's
+/// block width, which codegen's kMaxGeneratedChannels also follows.
 constexpr int64_t kFewChannels = 16;
 /// Output elements from which one of few channels keeps its layout too.
 constexpr int64_t kLargeOutput = 1 << 16;
@@ -46,7 +47,9 @@ ConvPlan buildConv(const memory::desc &input, const memory::desc &weight,
   // output, which that kernel writes as it lies, and a large one: the first
   // gemm kernel of a process JIT-compiles oneDNN's sgemm code (about 20
   // ms), which a small output's reorder (LeNet at batch 1: 1 us) never
-  // repays.
+  // repays. (Codegen now generates such a layer at stride 1 when its
+  // window is small, ConvolutionOps.cpp; a strided or wider one comes
+  // here.)
   bool fewOutChannels = plainOut && out.dims()[1] < kFewChannels &&
                         numel(out.dims()) >= kLargeOutput;
   // oneDNN counts dilation from 0 (no gap), torch from 1.

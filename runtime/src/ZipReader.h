@@ -15,6 +15,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace kiln {
@@ -39,6 +41,26 @@ struct ZipEntry {
 __attribute__((visibility("default"))) bool
 readZipDirectory(const uint8_t *data, size_t size,
                  std::vector<ZipEntry> &entries, std::string &error);
+
+/// `entries` by name, for the lookups of a load: an archive may list
+/// thousands of weights, and a scan per name would be quadratic. Views
+/// `entries`, which must outlive it.
+class ZipIndex {
+public:
+  explicit ZipIndex(const std::vector<ZipEntry> &entries) {
+    byName.reserve(entries.size());
+    for (const ZipEntry &entry : entries)
+      byName.emplace(entry.name, &entry);
+  }
+  /// The entry named `name`, or null.
+  const ZipEntry *find(std::string_view name) const {
+    auto found = byName.find(name);
+    return found == byName.end() ? nullptr : found->second;
+  }
+
+private:
+  std::unordered_map<std::string_view, const ZipEntry *> byName;
+};
 
 /// The zip (and zlib) CRC-32 of data[0, size).
 __attribute__((visibility("default"))) uint32_t crc32Of(const uint8_t *data,
