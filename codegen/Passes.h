@@ -126,6 +126,11 @@ std::unique_ptr<mlir::Pass> createHostDeviceAccessPass();
 /// the op's source location (codegen/cuda/CheckHostCode.cpp).
 std::unique_ptr<mlir::Pass> createCheckHostCodePass();
 
+/// Lowers a kernel's f32 math.sqrt to llvm.nvvm.sqrt.rn.f, correctly
+/// rounded as PyTorch's CUDA sqrt is; libdevice's would be approximate
+/// (codegen/cuda/IeeeSqrt.cpp).
+std::unique_ptr<mlir::Pass> createIeeeSqrtPass();
+
 /// Gathers outlined kernels into gpu.module @kiln_kernels and turns each
 /// gpu.launch_func into a call of kiln_launch__<kernel>, which AbiGlue
 /// defines (codegen/cuda/KernelLaunches.cpp).

@@ -123,6 +123,7 @@ void kiln::registerCodegenPasses() {
   registerPass([] { return createHostDeviceAccessPass(); });
   registerPass([] { return createCheckHostCodePass(); });
   registerPass([] { return createKernelLaunchesPass(); });
+  registerPass([] { return createIeeeSqrtPass(); });
   // Upstream, between kiln-check-host-code and kiln-kernel-launches.
   registerGpuKernelOutliningPass();
   PassPipelineRegistration<>(

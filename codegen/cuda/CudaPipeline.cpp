@@ -53,6 +53,7 @@ void kiln::buildNvvmPipeline(OpPassManager &pm, const std::string &chip,
   kernels.addPass(arith::createArithExpandOpsPass());
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createConvertSCFToCFPass());
+  kernels.addPass(createIeeeSqrtPass());
   // 64-bit indices, as on the host: a flat index may exceed 2^31.
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 64;

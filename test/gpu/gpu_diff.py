@@ -13,6 +13,12 @@ halves, run on two machines:
       machine needs: the archives, the inputs, the sources, kiln-run, the
       runtime and the libraries it links, and this script.
 
+  gpu_diff.py prepare-bench BUILD_DIR OUT_DIR
+      the same for bench/gpu_bench.py alone: the archives it times (their
+      weights are large, and the two folders together would pass the 64 MiB
+      a GPU machine's session takes along), kiln-run, the runtime and the
+      scripts.
+
   gpu_diff.py check OUT_DIR                 (the GPU machine; run_on_gpu.sh)
       runs each case with kiln-run (inputs from the CPU, and at -O2 also
       from the GPU: kiln-run --inputs-on cuda) and the same function in eager
@@ -49,7 +55,21 @@ FILES = {
     "examples/seed/rnn.py": None,
     "test/snippets/chunk_loop.py": None,
     "test/snippets/chunk_loop_dynamic.py": None,
+    "test/gpu/Inputs/random.py": None,
+    "test/gpu/Inputs/exact.py": None,
 }
+# Files whose results are random: kiln's numbers are not PyTorch's, so each
+# GPU run is compared with the -O2 archive's CPU code (`kiln-run --device
+# cpu`) run in a fresh process, which draws the same stream key. The bits
+# of rand agree exactly (integer Philox rounds, then one exact scaling);
+# randn's log, sqrt and cos are libdevice's on the GPU and kiln's own on
+# the CPU, a few ulp apart, within the usual tolerance.
+KILN_CPU_REFERENCE = {"test/gpu/Inputs/random.py"}
+# Per file, the entries (None: all) whose results must agree with the
+# reference bit for bit, not only within the tolerance: correctly rounded
+# operations, and rand's exact bits.
+BIT_EXACT = {"test/gpu/Inputs/random.py": {"uniform", "dropout_mask"},
+             "test/gpu/Inputs/exact.py": None}
 # Modules compiled a third time, with --allow-tf32 (at -O2), and compared
 # with eager PyTorch allowing TF32 too. TF32 rounds each product's inputs
 # to a 10-bit mantissa (a relative error up to 2^-11 each), and the two
@@ -95,6 +115,8 @@ MODULES = [
 # The models bench/gpu_bench.py times, at the issue's sizes, with random
 # weights: (archive, file, class, --init-arg values, --arg spec, other
 # flags).
+# The seed functions bench/gpu_bench.py times (as name.O2.kiln).
+BENCH_FUNCTIONS = ["myfun", "func"]
 BENCH_MODELS = [
     ("mlp_bench", "examples/models/mlp.py", "MLP",
      ["sizes=(784, 1024, 1024)"], "x=f32[B,784]", []),
@@ -172,13 +194,39 @@ def prepare(build_dir, out):
                     # At -O2 also from inputs already on the GPU (CUDA
                     # tensors used in place, as an app passes them).
                     for device in ["cpu"] + (["cuda"] if opt == 2 else []):
-                        cases.append({"file": stem, "entry": name, "opt": opt,
-                                      "dims": k, "archive": archive,
-                                      "device": device, "inputs": inputs})
+                        case = {"file": stem, "entry": name, "opt": opt,
+                                "dims": k, "archive": archive,
+                                "device": device, "inputs": inputs}
+                        if rel in KILN_CPU_REFERENCE:
+                            case["reference"] = "archives/%s.O2.kiln" % stem
+                        if rel in BIT_EXACT:
+                            case["exact"] = (BIT_EXACT[rel] is None or
+                                             name in BIT_EXACT[rel])
+                        cases.append(case)
     for rel, cls in MODULES:
         cases += prepare_module(build_dir, out, root, rel, cls)
     for rel, cls in TF32_MODULES:
         cases += prepare_module(build_dir, out, root, rel, cls, tf32=True)
+    with open(os.path.join(out, "cases.json"), "w") as f:
+        json.dump(cases, f, indent=1)
+    prepare_kernel_errors(build_dir, out, root)
+    prepare_tools(build_dir, out, root)
+    print("prepared %d cases in %s" % (len(cases), out))
+
+
+def prepare_bench(build_dir, out):
+    """What bench/gpu_bench.py and probe_first_call.py need: the seed
+    functions they time and BENCH_MODELS, compiled, with their sources."""
+    root = os.path.abspath(os.path.join(HERE, "..", ".."))
+    for sub in ("archives", "src", "bin"):
+        os.makedirs(os.path.join(out, sub), exist_ok=True)
+    kiln = os.path.join(build_dir, "bin", "kiln")
+    for stem in BENCH_FUNCTIONS:
+        path = os.path.join(root, "examples", "seed", stem + ".py")
+        shutil.copy(path, os.path.join(out, "src"))
+        subprocess.run([kiln, "compile", path, TARGETS[2], "-O2", "-o",
+                        os.path.join(out, "archives", stem + ".O2.kiln")],
+                       check=True)
     for name, rel, cls, init_args, spec, flags in BENCH_MODELS:
         shutil.copy(os.path.join(root, rel), os.path.join(out, "src"))
         subprocess.run([os.path.join(build_dir, "bin", "kiln"), "compile",
@@ -187,9 +235,12 @@ def prepare(build_dir, out):
                         "-o", os.path.join(out, "archives", name + ".kiln")]
                        + ["--init-arg=" + a for a in init_args] + flags,
                        check=True)
-    with open(os.path.join(out, "cases.json"), "w") as f:
-        json.dump(cases, f, indent=1)
-    prepare_kernel_errors(build_dir, out, root)
+    prepare_tools(build_dir, out, root)
+    print("prepared the benchmark in %s" % out)
+
+
+def prepare_tools(build_dir, out, root):
+    """kiln-run, the runtime and the scripts, which both folders need."""
     shutil.copy(os.path.join(build_dir, "bin", "kiln-run"),
                 os.path.join(out, "bin"))
     pack_libraries(build_dir, out)
@@ -203,7 +254,6 @@ def prepare(build_dir, out):
     shutil.copy(os.path.join(root, "bench", "gpu_bench.py"), out)
     for script in ("run_on_gpu.sh", "probe_first_call.py"):
         shutil.copy(os.path.join(HERE, script), out)
-    print("prepared %d cases in %s" % (len(cases), out))
 
 
 def pack_libraries(build_dir, out):
@@ -346,12 +396,47 @@ def flatten(value):
     return [value]
 
 
+def kiln_run(out, archive, case, work, *flags):
+    """kiln-run's command for `case` on `archive`, writing into `work`."""
+    return [os.path.join(out, "bin", "kiln-run"), os.path.join(out, archive),
+            "--entry", case["entry"], "--output", work] + list(flags)
+
+
+def check_random_case(out, case, work):
+    """A KILN_CPU_REFERENCE case: its GPU run against the CPU code's."""
+    import numpy as np
+    import run_kiln
+    runs = []
+    for where, flags in [("gpu", ["--inputs-on", case["device"]]),
+                         ("cpu", ["--device", "cpu"])]:
+        folder = os.path.join(work, where)
+        archive = case["archive"] if where == "gpu" else case["reference"]
+        cmd = kiln_run(out, archive, case, folder, *flags)
+        for param, kind, value in case["inputs"]:
+            cmd += ["--input", "%s=%s" % (param, os.path.join(out, value)
+                                          if kind == "npy" else json.dumps(value))]
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              env=runtime_env(out))
+        if proc.returncode != 0:
+            return "kiln-run (%s) failed: %s" % (where, proc.stderr.strip()), 0.0
+        runs.append(np.load(os.path.join(folder, case["entry"] + ".result0.npy")))
+    return run_kiln.compare([runs[1]], [runs[0]])
+
+
 def check_case(out, case, module, work):
+    """(problem or None, max diff) of `case` against its reference."""
+    problem, diff = (check_random_case(out, case, work) if "reference" in case
+                     else check_eager_case(out, case, module, work))
+    if problem is None and case.get("exact") and diff != 0:
+        problem = "not bit for bit (max diff %g)" % diff
+    return problem, diff
+
+
+def check_eager_case(out, case, module, work):
     import numpy as np
     import torch
-    cmd = [os.path.join(out, "bin", "kiln-run"),
-           os.path.join(out, case["archive"]), "--entry", case["entry"],
-           "--inputs-on", case["device"], "--output", work]
+    cmd = kiln_run(out, case["archive"], case, work,
+                   "--inputs-on", case["device"])
     args = []
     for param, kind, value in case["inputs"]:
         if kind == "npy":
@@ -501,6 +586,8 @@ def check(out):
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "prepare":
         sys.exit(prepare(sys.argv[2], sys.argv[3]))
+    if len(sys.argv) == 4 and sys.argv[1] == "prepare-bench":
+        sys.exit(prepare_bench(sys.argv[2], sys.argv[3]))
     if len(sys.argv) == 3 and sys.argv[1] == "check":
         sys.exit(check(sys.argv[2]))
     if len(sys.argv) == 3 and sys.argv[1] == "errors":

@@ -16,8 +16,3 @@ def shout(x: Tensor) -> Tensor:
     print(x)
     return x
 
-
-# kiln: x=f32[N]
-@torch.jit.script
-def noise(x: Tensor) -> Tensor:
-    return x + torch.rand_like(x)
