@@ -21,7 +21,11 @@ caller waits for):
 and prints a table of medians and ratios (eager / kiln: above 1 means kiln
 is faster). A second table times kiln's first call again after a load with
 --warm-at-load (LoadOptions::warmup), which calls each entry once on zeros
-of the same shapes. A third times calls on inputs in host memory
+of the same shapes. The first call comes after kiln-run has made the
+inputs, during which the GPU idles, and an idle GPU is slower to start; so
+that table also times warm calls each after the same idle (`kiln-run bench
+--pause-ms`, and a sleep before each of eager PyTorch's calls): the first
+call is compared with a warm call that found the GPU as idle. A third times calls on inputs in host memory
 (HOST_INPUT_WORKLOADS): kiln copies them through its pinned staging buffer
 (`kiln-run bench --inputs-on cpu`), eager PyTorch once from pageable
 memory (`x.cuda()`) and once from memory pinned beforehand
@@ -80,17 +84,22 @@ WORKLOADS = [
      False, True),
 ]
 ITERATIONS = 50
+# Warm calls each after an idle pause: as many, and the pause at most this
+# long (the GPU's clocks have long dropped by then).
+IDLE_ITERATIONS = 7
+MAX_PAUSE_MS = 200
 # The workloads also timed on inputs in host memory.
 HOST_INPUT_WORKLOADS = ["myfun tanh(x*x), x[64M]", "MLP 784-1024-1024-10 b4096"]
 
 
-def time_torch(fn, iterations=ITERATIONS):
+def time_torch(fn, iterations=ITERATIONS, pause_ms=0):
     import torch
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
     times = []
     for _ in range(iterations):
+        time.sleep(pause_ms / 1e3)
         start = time.perf_counter()
         fn()
         torch.cuda.synchronize()
@@ -100,11 +109,12 @@ def time_torch(fn, iterations=ITERATIONS):
 
 
 def kiln_bench(out, archive, entry, dims, warm_at_load=False,
-               inputs_on="cuda"):
+               inputs_on="cuda", pause_ms=0):
     cmd = [os.path.join(out, "bin", "kiln-run"), "bench",
            os.path.join(out, "archives", archive), "--input", "x=random",
-           "--entry", entry,
-           "--inputs-on", inputs_on, "--json", "--iterations", str(ITERATIONS)]
+           "--entry", entry, "--inputs-on", inputs_on, "--json",
+           "--iterations", str(IDLE_ITERATIONS if pause_ms else ITERATIONS),
+           "--pause-ms", str(pause_ms)]
     if warm_at_load:
         cmd.append("--warm-at-load")
     for symbol, size in dims.items():
@@ -135,11 +145,20 @@ def main(out, only):
             archive.split(".")[0]
         k = kiln_bench(out, archive, entry, dims)
         warm = kiln_bench(out, archive, entry, dims, warm_at_load=True)
+        pause = min(MAX_PAUSE_MS,
+                    max(1, round(warm["idle_before_first_us"] / 1e3)))
+        idle = kiln_bench(out, archive, entry, dims, warm_at_load=True,
+                          pause_ms=pause)
+        with torch.no_grad():
+            eager_idle = time_torch(lambda: fn(*inputs), IDLE_ITERATIONS,
+                                    pause)
         row = {"workload": label, "eager_us": eager, "kiln_us": k["median_us"],
                "kiln_first_us": k["first_us"], "kiln_load_us": k["load_us"],
                "warm_first_us": warm["first_us"],
                "warm_median_us": warm["median_us"],
-               "warm_load_us": warm["load_us"]}
+               "warm_load_us": warm["load_us"],
+               "idle_us": warm["idle_before_first_us"], "pause_ms": pause,
+               "idle_kiln_us": idle["median_us"], "idle_eager_us": eager_idle}
         if roofline:
             y = torch.empty_like(x)
             row["copy_us"] = time_torch(lambda: y.copy_(x))
@@ -174,14 +193,22 @@ def main(out, only):
     # The same archives loaded with --warm-at-load (LoadOptions::warmup):
     # the load calls each entry once on zeros of the benchmark's shapes.
     print()
+    # Then warm calls after the idle that preceded the first call (capped at
+    # MAX_PAUSE_MS), kiln's and eager PyTorch's: what idling alone costs.
     print("| workload | load (us) | load with warm-up (us) | first call after "
-          "warm-up (us) | warm call (us) | first / warm |")
-    print("|---|---|---|---|---|---|")
+          "warm-up (us) | warm call (us) | first / warm | idle before the "
+          "first call (ms) | kiln warm after that idle, pause (us, ms) | "
+          "first / warm after idle | eager after idle / eager warm |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print("| %s | %.0f | %.0f | %.1f | %.1f | %.2f |" % (
-            r["workload"], r["kiln_load_us"], r["warm_load_us"],
-            r["warm_first_us"], r["warm_median_us"],
-            r["warm_first_us"] / r["warm_median_us"]))
+        print("| %s | %.0f | %.0f | %.1f | %.1f | %.2f | %.1f | %.1f, %d | "
+              "%.2f | %.2f |" % (
+                  r["workload"], r["kiln_load_us"], r["warm_load_us"],
+                  r["warm_first_us"], r["warm_median_us"],
+                  r["warm_first_us"] / r["warm_median_us"],
+                  r["idle_us"] / 1e3, r["idle_kiln_us"], r["pause_ms"],
+                  r["warm_first_us"] / r["idle_kiln_us"],
+                  r["idle_eager_us"] / r["eager_us"]))
     # Inputs in host memory: each call copies its input to the GPU first.
     print()
     print("| workload, input in host memory | input MB | eager, pageable "

@@ -52,6 +52,7 @@ struct BenchOptions {
   unsigned threads = 0; // LoadOptions::numThreads: 0 for the default
   unsigned iterations = 100;
   unsigned warmup = 3;
+  unsigned pauseMs = 0; // idle time before each timed call, not timed
   bool json = false;
 };
 
