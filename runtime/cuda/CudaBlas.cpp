@@ -136,13 +136,14 @@ struct Matrix {
   }
 };
 
-/// Loads cuBLASLt, if it is there, and makes the calling thread's handle
-/// (below).
-void prepareLt();
+/// Loads cuBLASLt, if it is there, and runs one 1x1x1 product with a bias
+/// and relu on `scratch` (four 16-byte aligned floats), which loads its
+/// heuristics and first kernels (below).
+void prepareLt(cuda::Stream stream, bool tf32, float *scratch);
 
 } // namespace
 
-std::string prepareCublas(void *stream) {
+std::string prepareCublas(void *stream, bool tf32) {
   const Blas &b = blas();
   if (!b.error.empty())
     return b.error;
@@ -151,7 +152,7 @@ std::string prepareCublas(void *stream) {
       threadHandle(b, static_cast<cuda::Stream>(stream), error);
   if (!handle)
     return error;
-  // A 1x1x1 product on a scratch float of the pool.
+  // A 1x1x1 product on scratch floats of the pool.
   const cuda::Driver *d = cuda::driver(error);
   cuda::DevicePtr scratch = 0;
   auto s = static_cast<cuda::Stream>(stream);
@@ -162,12 +163,11 @@ std::string prepareCublas(void *stream) {
   Status status = b.sgemmStridedBatched(handle, kOpN, kOpN, 1, 1, 1, &one, f,
                                         1, 0, f + 1, 1, 0, &zero, f + 2, 1, 0,
                                         1);
+  if (status == 0)
+    prepareLt(s, tf32, f);
   d->memFreeAsync(scratch, s);
   if (status != 0)
     return "cannot warm cuBLAS (status " + std::to_string(status) + ")";
-  // cuBLASLt, for products with an epilogue, when it is there; a call that
-  // needs it and finds none says so.
-  prepareLt();
   return "";
 }
 
@@ -433,18 +433,15 @@ LtHandle threadLtHandle(std::string &error) {
   return handle;
 }
 
-void prepareLt() {
-  std::string ignored;
-  if (blasLt().error.empty())
-    threadLtHandle(ignored);
-}
-
 /// out = activation(a @ b + bias) for each product of the batch: one
-/// cuBLASLt call per index of the `outer` dims, each over `inner`.
+/// cuBLASLt call per index of the `outer` dims, each over `inner`, on
+/// `stream`; `bias` is a vector of g.n floats `biasStride` apart.
 std::string epilogueProducts(const Gemm &g, const float *w, const float *a,
-                             float *c, const Matrix &bias, int32_t activation,
+                             float *c, const float *bias, int64_t biasStride,
+                             int32_t activation,
                              const std::vector<BatchDim> &outer,
-                             const BatchDim &inner) {
+                             const BatchDim &inner, cuda::Stream stream,
+                             bool tf32) {
   const BlasLt &lt = blasLt();
   if (!lt.error.empty())
     return "matmul_epilogue: " + lt.error;
@@ -454,7 +451,6 @@ std::string epilogueProducts(const Gemm &g, const float *w, const float *a,
     return "matmul_epilogue: " + error;
   uint32_t epilogue =
       activation == KILN_ACTIVATION_RELU ? kEpilogueReluBias : kEpilogueBias;
-  bool tf32 = currentCallAllowsTf32();
   // The alignment every product of the batch keeps: of each operand's
   // start, and of one step along each batch dim.
   std::array<uint32_t, 3> align = {alignmentOf(w), alignmentOf(a),
@@ -483,11 +479,10 @@ std::string epilogueProducts(const Gemm &g, const float *w, const float *a,
     return "matmul_epilogue: " + plan->error;
 
   const cuda::Driver *d = cuda::driver(error);
-  cuda::Stream stream = currentCudaStream();
   // cuBLASLt reads the bias as dense: a strided one (a slice) is copied
   // (by cuBLAS, the runtime has no kernels of its own), and a workspace
   // after it, from the call's pool.
-  bool copyBias = bias.strides()[0] != 1 && g.n > 1;
+  bool copyBias = biasStride != 1 && g.n > 1;
   size_t biasBytes = copyBias ? (g.n * sizeof(float) + 255) / 256 * 256 : 0;
   cuda::DevicePtr scratch = 0;
   if (biasBytes + plan->workspace > 0 &&
@@ -497,12 +492,12 @@ std::string epilogueProducts(const Gemm &g, const float *w, const float *a,
     if (scratch)
       d->memFreeAsync(scratch, stream);
   };
-  const void *biasData = bias.data();
+  const void *biasData = bias;
   if (copyBias) {
     Handle blasHandle = threadHandle(blas(), stream, error);
     if (!blasHandle ||
-        blas().scopy(blasHandle, int(g.n), bias.data(),
-                     int(bias.strides()[0]), reinterpret_cast<float *>(scratch),
+        blas().scopy(blasHandle, int(g.n), bias, int(biasStride),
+                     reinterpret_cast<float *>(scratch),
                      1) != 0) {
       release();
       return "matmul_epilogue: cannot copy the strided bias on the GPU";
@@ -538,6 +533,15 @@ std::string epilogueProducts(const Gemm &g, const float *w, const float *a,
     return "matmul_epilogue: cublasLtMatmul failed (status " +
            std::to_string(status) + ")";
   return "";
+}
+
+void prepareLt(cuda::Stream stream, bool tf32, float *scratch) {
+  // It only saves time: a product that needs cuBLASLt and finds none, or
+  // fails, says so itself.
+  if (blasLt().error.empty())
+    epilogueProducts({kOpN, kOpN, 1, 1, 1, 1, 1, 1}, scratch, scratch + 4,
+                     scratch + 8, scratch + 12, 1, KILN_ACTIVATION_RELU, {},
+                     {1, 0, 0, 0}, stream, tf32);
 }
 
 } // namespace
@@ -622,8 +626,9 @@ std::string cudaMatmul(const kiln_unranked_memref &am,
       return "matmul_epilogue: a product over no elements is not supported "
              "on the GPU yet";
     return epilogueProducts({opB, opA, n, m, k, ldb, lda, ldc}, w.data(),
-                            a.data(), c.data(), bias, activation, batch,
-                            inner);
+                            a.data(), c.data(), bias.data(), bias.strides()[0],
+                            activation, batch, inner, currentCudaStream(),
+                            currentCallAllowsTf32());
   }
   if (!batch.empty())
     return batchedByAddress(b, handle, {opB, opA, n, m, k, ldb, lda, ldc},

@@ -19,9 +19,11 @@ std::string cudaMatmul(const kiln_unranked_memref &a,
                        int32_t dtype);
 
 /// Loads cuBLAS and readies it for the calling thread on `stream` (its
-/// handle, and one small product, which loads its first kernels), so that
-/// a model's first call does not pay for that. Returns an error or "".
-std::string prepareCublas(void *stream);
+/// handle, and one small product with cuBLAS and one with cuBLASLt, in
+/// TF32 math when `tf32`, which load their heuristics and first kernels),
+/// so that a model's first call does not pay for that. Returns an error
+/// or "".
+std::string prepareCublas(void *stream, bool tf32);
 
 } // namespace kiln
 

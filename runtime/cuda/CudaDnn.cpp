@@ -302,6 +302,41 @@ struct Scratch {
   void *get() const { return reinterpret_cast<void *>(ptr); }
 };
 
+/// out = conv2d(in, w) on `stream`, through `plan`'s choice; what
+/// cudaConv2d does after its checks.
+std::string convolve(const Dnn &d, Handle h, cuda::Stream stream, bool tf32,
+                     const View &in, const View &w, const View &out,
+                     const ConvParams &c) {
+  std::string error;
+  std::shared_ptr<const Plan> plan = planFor(h, d, in, w, out, c, tf32, error);
+  if (!plan)
+    return error;
+  const cuda::Driver *driver = cuda::driver(error);
+  if (!driver)
+    return "conv2d: " + error;
+  Scratch workspace{*driver, stream}, weight{*driver, stream};
+  const float one = 1.0f, zero = 0.0f;
+  Status s;
+  const void *filter = w.data;
+  if (!plan->weightDense) {
+    if (!weight.allocate(w.sizes[0] * w.sizes[1] * w.sizes[2] * w.sizes[3] *
+                         sizeof(float)))
+      return "conv2d: out of GPU memory for a dense copy of the weight";
+    if ((s = d.transformTensor(h, &one, plan->weight, w.data, &zero,
+                               plan->dense, weight.get())))
+      return failure(d, "copying the weight dense", s);
+    filter = weight.get();
+  }
+  if (!workspace.allocate(plan->workspace))
+    return "conv2d: out of GPU memory for cuDNN's workspace (" +
+           std::to_string(plan->workspace) + " bytes)";
+  if ((s = d.forward(h, &one, plan->in, in.data, plan->filter, filter,
+                     plan->conv, plan->algo, workspace.get(), plan->workspace,
+                     &zero, plan->out, out.data)))
+    return failure(d, "cudnnConvolutionForward", s);
+  return "";
+}
+
 } // namespace
 
 std::string cudaConv2d(const kiln_unranked_memref &inputm,
@@ -327,54 +362,44 @@ std::string cudaConv2d(const kiln_unranked_memref &inputm,
   Handle h = threadHandle(d, stream, error);
   if (!h)
     return error;
-  const float one = 1.0f, zero = 0.0f;
-  Status s;
   // A sum over no input channels is zero, as in torch (cuDNN takes no
   // filter of zero channels).
   if (in.sizes[1] == 0) {
+    const float zero = 0.0f;
     TensorDesc desc = nullptr;
-    s = describe(d, desc, out);
+    Status s = describe(d, desc, out);
     if (!s)
       s = d.setTensor(h, desc, out.data, &zero);
     if (desc)
       d.destroyTensor(desc);
     return s ? failure(d, "cudnnSetTensor", s) : "";
   }
-  std::shared_ptr<const Plan> plan =
-      planFor(h, d, in, w, out, c, currentCallAllowsTf32(), error);
-  if (!plan)
-    return error;
-  const cuda::Driver *driver = cuda::driver(error);
-  if (!driver)
-    return "conv2d: " + error;
-  Scratch workspace{*driver, stream}, weight{*driver, stream};
-  const void *filter = w.data;
-  if (!plan->weightDense) {
-    if (!weight.allocate(w.sizes[0] * w.sizes[1] * w.sizes[2] * w.sizes[3] *
-                         sizeof(float)))
-      return "conv2d: out of GPU memory for a dense copy of the weight";
-    if ((s = d.transformTensor(h, &one, plan->weight, w.data, &zero,
-                               plan->dense, weight.get())))
-      return failure(d, "copying the weight dense", s);
-    filter = weight.get();
-  }
-  if (!workspace.allocate(plan->workspace))
-    return "conv2d: out of GPU memory for cuDNN's workspace (" +
-           std::to_string(plan->workspace) + " bytes)";
-  if ((s = d.forward(h, &one, plan->in, in.data, plan->filter, filter,
-                     plan->conv, plan->algo, workspace.get(), plan->workspace,
-                     &zero, plan->out, out.data)))
-    return failure(d, "cudnnConvolutionForward", s);
-  return "";
+  return convolve(d, h, stream, currentCallAllowsTf32(), in, w, out, c);
 }
 
-std::string prepareCudnn(void *stream) {
+std::string prepareCudnn(void *stream, bool tf32) {
   const Dnn &d = dnn();
   if (!d.error.empty())
     return d.error;
   std::string error;
-  threadHandle(d, static_cast<cuda::Stream>(stream), error);
-  return error;
+  auto s = static_cast<cuda::Stream>(stream);
+  Handle h = threadHandle(d, s, error);
+  const cuda::Driver *driver = h ? cuda::driver(error) : nullptr;
+  if (!driver)
+    return error;
+  // One convolution of a single element, on scratch of the pool: cuDNN
+  // loads its engine libraries and heuristics at its first convolution,
+  // which the load then pays for instead of the first call. It only saves
+  // time: should it fail, the model's own convolutions report their errors.
+  Scratch scratch{*driver, s};
+  if (scratch.allocate(3 * sizeof(float))) {
+    auto *f = static_cast<float *>(scratch.get());
+    View in{{1, 1, 1, 1}, {1, 1, 1, 1}, f}, w = in, out = in;
+    w.data = f + 1;
+    out.data = f + 2;
+    convolve(d, h, s, tf32, in, w, out, ConvParams{1, 1, 0, 0, 1, 1, 1});
+  }
+  return "";
 }
 
 } // namespace kiln

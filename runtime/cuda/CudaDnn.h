@@ -18,9 +18,11 @@ std::string cudaConv2d(const kiln_unranked_memref &input,
                        const kiln_unranked_memref &out,
                        const ConvParams &params, int32_t dtype);
 
-/// Loads cuDNN and creates the calling thread's handle on `stream`, so
-/// that a model's first call does not pay for that. Returns an error or "".
-std::string prepareCudnn(void *stream);
+/// Loads cuDNN, creates the calling thread's handle on `stream` and runs
+/// one tiny convolution (in TF32 math when `tf32`), which loads cuDNN's
+/// engines, so that a model's first call does not pay for that. Returns an
+/// error or "".
+std::string prepareCudnn(void *stream, bool tf32);
 
 } // namespace kiln
 

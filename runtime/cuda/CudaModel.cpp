@@ -199,9 +199,9 @@ CudaModelImpl::load(const CudaTarget &target, const EntryBytes &entry,
   }
   for (const std::string &library : target.libraries) {
     if (library == "cublas")
-      error = prepareCublas(stream);
+      error = prepareCublas(stream, model->allowTf32());
     else if (library == "cudnn")
-      error = prepareCudnn(stream);
+      error = prepareCudnn(stream, model->allowTf32());
     else
       error = "the archive needs GPU library " + inQuotes(library) +
               ", which this runtime does not know";
