@@ -20,8 +20,6 @@
 #include "OneDnnSupport.h"
 #include "ThreadPool.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cstdlib>
 
@@ -68,24 +66,6 @@ int64_t extentProduct(const kiln_unranked_memref &memref, int64_t begin,
   return total;
 }
 
-/// Gives oneDNN the call's thread count. Debian's oneDNN runs its kernels
-/// on OpenMP's threads (libdnnl links libgomp), so the model's count
-/// (LoadOptions, KILN_NUM_THREADS, else the cores) governs them too: one
-/// policy for the process, where OMP_NUM_THREADS would be a second; a
-/// small kernel stays on one thread. omp_set_num_threads sets the count of
-/// the regions the calling thread starts, so it is set on every call.
-/// kiln does not link OpenMP itself; the symbol is the one libgomp brought
-/// into the process.
-void useCallThreads(int64_t macs) {
-  using SetThreads = void (*)(int);
-  static const SetThreads setThreads = reinterpret_cast<SetThreads>(
-      dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  if (setThreads)
-    setThreads(macs < kMinParallelMacs ? 1 : callThreads());
-  // Their OpenMP team needs the cores the pool's workers spin on.
-  stopSpinning();
-}
-
 /// Stores a non-empty `message` as the call's error. The argument dies at
 /// the end of the caller's condition, before the caller raises.
 bool failed(std::string message) {
@@ -93,6 +73,22 @@ bool failed(std::string message) {
     return false;
   setCallError(std::move(message));
   return true;
+}
+
+/// Runs `kernel` (a oneDNN call returning an error message or "") on the
+/// team the tiles run on (ThreadPool.h): Debian's oneDNN runs its kernels
+/// on OpenMP's threads, so the model's count (LoadOptions,
+/// KILN_NUM_THREADS, else the cores) governs them too, one policy for the
+/// process where OMP_NUM_THREADS would be a second. A kernel of fewer than
+/// kMinParallelMacs multiply-adds, or one that finds another thread's call
+/// on the team, runs on the calling thread. omp_set_num_threads sets the
+/// count of the regions the calling thread starts, so it is set on every
+/// call. Returns whether the kernel failed; the claim ends before the
+/// caller raises, which longjmps past any destructor.
+template <typename Kernel> bool failedOnTeam(int64_t macs, Kernel kernel) {
+  TeamClaim team(macs < kMinParallelMacs ? 1 : callThreads());
+  team.lendToOpenMp();
+  return failed(kernel());
 }
 
 } // namespace
@@ -152,11 +148,13 @@ void kernelMatmulEpilogue(const kiln_unranked_memref *a,
     return;
   }
   // Each output element sums K products, K being a's last dim.
-  useCallThreads(extentProduct(*out, 0, out->rank,
-                               extentProduct(*a, a->rank - 1, a->rank)));
-  if (failed(guarded("matmul", dtype, [&] {
-        return onednn::matmul(*a, *b, bias, *out, activation, dtype);
-      })))
+  int64_t macs = extentProduct(*out, 0, out->rank,
+                               extentProduct(*a, a->rank - 1, a->rank));
+  if (failedOnTeam(macs, [&] {
+        return guarded("matmul", dtype, [&] {
+          return onednn::matmul(*a, *b, bias, *out, activation, dtype);
+        });
+      }))
     raiseCallError(site);
 }
 
@@ -179,11 +177,13 @@ void kernelConv2d(const kiln_unranked_memref *input,
   }
   // Each output element sums C/groups x KH x KW products: the weight's
   // dims after the first.
-  useCallThreads(extentProduct(*out, 0, out->rank,
-                               extentProduct(*weight, 1, weight->rank)));
-  if (failed(guarded("conv2d", dtype, [&] {
-        return onednn::conv2d(*input, *weight, *out, params, dtype);
-      })))
+  int64_t macs = extentProduct(*out, 0, out->rank,
+                               extentProduct(*weight, 1, weight->rank));
+  if (failedOnTeam(macs, [&] {
+        return guarded("conv2d", dtype, [&] {
+          return onednn::conv2d(*input, *weight, *out, params, dtype);
+        });
+      }))
     raiseCallError(site);
 }
 

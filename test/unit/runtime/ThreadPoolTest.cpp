@@ -1,4 +1,4 @@
-//===- ThreadPoolTest.cpp - The pool compiled code's tiles run on ---------===//
+//===- ThreadPoolTest.cpp - The team compiled code's tiles run on ---------===//
 //
 // ThreadPool.cpp is compiled into this test (CMakeLists.txt), as the
 // runtime keeps it hidden. Catch2's assertions are not thread-safe, so
@@ -9,9 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
-#include <mutex>
-#include <set>
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -91,7 +90,7 @@ TEST_CASE("an exception in a chunk reaches the caller after all chunks ran",
   coversOnce(1000, 4); // the pool still works
 }
 
-TEST_CASE("concurrent loops from 8 threads share the pool", "[threadpool]") {
+TEST_CASE("concurrent loops from 8 threads share the team", "[threadpool]") {
   std::vector<std::thread> callers;
   std::atomic<int> failures{0};
   for (int t = 0; t < 8; ++t)
@@ -111,27 +110,47 @@ TEST_CASE("concurrent loops from 8 threads share the pool", "[threadpool]") {
   CHECK(failures == 0);
 }
 
-TEST_CASE("concurrent loops add at most the pool's workers", "[threadpool]") {
-  // 8 callers, each asking for 3 threads: the chunks run on the callers
-  // and on the pool's workers, not on 2 more threads per caller (24 in
-  // all). The pool has as many workers as the largest loop in this
-  // process asked for, less one: 2 when this test runs alone, 7 after
-  // the 8-thread loops above.
-  std::mutex mutex;
-  std::set<std::thread::id> ran;
+TEST_CASE("concurrent loops add at most one team's threads", "[threadpool]") {
+  // 8 callers, each asking for 3 threads: one loop at a time has the
+  // team, the others run on their callers, so at most 8 + 2 threads run
+  // chunks at once, not 2 more per caller (24 in all).
+  std::atomic<int> running{0}, most{0};
   std::vector<std::thread> callers;
   for (int t = 0; t < 8; ++t)
     callers.emplace_back([&] {
       for (int round = 0; round < 20; ++round)
         parallelFor(64, 3, [&](int64_t, int64_t) {
-          std::lock_guard<std::mutex> lock(mutex);
-          ran.insert(std::this_thread::get_id());
+          int now = ++running;
+          for (int seen = most;
+               now > seen && !most.compare_exchange_weak(seen, now);)
+            ;
+          std::this_thread::sleep_for(std::chrono::microseconds(50));
+          --running;
         });
     });
   for (std::thread &t : callers)
     t.join();
-  CHECK(ran.size() <= 8 + 7);
-  CHECK(ran.size() < 8 * 3);
+  CHECK(most <= 8 + 2);
+  CHECK(most >= 2);
+}
+
+TEST_CASE("one claim at a time has the team", "[threadpool]") {
+  {
+    TeamClaim first(4);
+    CHECK(first.threads() == 4);
+    int other = 0;
+    std::thread([&] { other = TeamClaim(4).threads(); }).join();
+    CHECK(other == 1); // busy: the other thread runs alone
+    // A loop started while this thread holds the team runs inline.
+    std::atomic<int> moved{0};
+    std::thread::id self = std::this_thread::get_id();
+    parallelFor(100, 4, [&](int64_t, int64_t) {
+      moved += std::this_thread::get_id() != self;
+    });
+    CHECK(moved == 0);
+  }
+  CHECK(TeamClaim(3).threads() == 3); // released
+  CHECK(TeamClaim(1).threads() == 1);
 }
 
 TEST_CASE("KILN_NUM_THREADS sets the default thread count", "[threadpool]") {
