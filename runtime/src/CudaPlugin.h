@@ -138,7 +138,7 @@ public:
                                    std::string &error) = 0;
 };
 
-/// What the runtime lends its plugin: its thread pool (ThreadPool.h).
+/// What the runtime lends its plugin: its team of threads (ThreadPool.h).
 struct CudaHostServices {
   void (*parallelFor)(void (*body)(void *, int64_t, int64_t), void *context,
                       int64_t n, int threads);

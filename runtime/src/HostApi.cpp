@@ -500,8 +500,9 @@ void deviceWrite(void *address, int64_t bits, int64_t bytes) {
   });
 }
 
-/// Loops with fewer points than this stay on the calling thread: waking a
-/// worker costs a few microseconds, the time of some 30K elementwise points.
+/// Loops with fewer points than this stay on the calling thread: starting
+/// the team costs a few microseconds, the time of some 30K elementwise
+/// points.
 constexpr int64_t kMinParallelPoints = 32768;
 
 void hostParallelFor(void (*body)(void *, int64_t, int64_t), void *context,
@@ -509,8 +510,7 @@ void hostParallelFor(void (*body)(void *, int64_t, int64_t), void *context,
   int threads = current->model->numThreads;
   if (points <= 0 || n < (kMinParallelPoints + points - 1) / points)
     threads = 1;
-  // The body is compiled code, which throws nothing; the pool's own
-  // failures (no thread could be started) leave the work to this thread.
+  // The body is compiled code, which throws nothing.
   parallelFor(body, context, n, threads);
 }
 

@@ -397,9 +397,14 @@ def flatten(value):
 
 
 def kiln_run(out, archive, case, work, *flags):
-    """kiln-run's command for `case` on `archive`, writing into `work`."""
-    return [os.path.join(out, "bin", "kiln-run"), os.path.join(out, archive),
-            "--entry", case["entry"], "--output", work] + list(flags)
+    """kiln-run's command for `case` on `archive`, with its inputs, writing
+    into `work`."""
+    cmd = [os.path.join(out, "bin", "kiln-run"), os.path.join(out, archive),
+           "--entry", case["entry"], "--output", work] + list(flags)
+    for param, kind, value in case["inputs"]:
+        cmd += ["--input", "%s=%s" % (param, os.path.join(out, value)
+                                      if kind == "npy" else json.dumps(value))]
+    return cmd
 
 
 def check_random_case(out, case, work):
@@ -412,9 +417,6 @@ def check_random_case(out, case, work):
         folder = os.path.join(work, where)
         archive = case["archive"] if where == "gpu" else case["reference"]
         cmd = kiln_run(out, archive, case, folder, *flags)
-        for param, kind, value in case["inputs"]:
-            cmd += ["--input", "%s=%s" % (param, os.path.join(out, value)
-                                          if kind == "npy" else json.dumps(value))]
         proc = subprocess.run(cmd, capture_output=True, text=True,
                               env=runtime_env(out))
         if proc.returncode != 0:
@@ -437,14 +439,9 @@ def check_eager_case(out, case, module, work):
     import torch
     cmd = kiln_run(out, case["archive"], case, work,
                    "--inputs-on", case["device"])
-    args = []
-    for param, kind, value in case["inputs"]:
-        if kind == "npy":
-            cmd += ["--input", "%s=%s" % (param, os.path.join(out, value))]
-            args.append(torch.from_numpy(np.load(os.path.join(out, value))).cuda())
-        else:
-            cmd += ["--input", "%s=%s" % (param, json.dumps(value))]
-            args.append(value)
+    args = [torch.from_numpy(np.load(os.path.join(out, value))).cuda()
+            if kind == "npy" else value
+            for _, kind, value in case["inputs"]]
     proc = subprocess.run(cmd, capture_output=True, text=True,
                           env=runtime_env(out))
     if proc.returncode != 0:

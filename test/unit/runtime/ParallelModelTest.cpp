@@ -1,8 +1,8 @@
 //===- ParallelModelTest.cpp - Compiled tiles on the runtime's threads ----===//
 //
-// Archives whose fused groups are tiled and handed to the thread pool
-// (docs/codegen.md): the same bits for every thread count, concurrent
-// calls that share the pool, and the thread-count settings.
+// Archives whose fused groups are tiled and handed to the runtime's team
+// of threads (docs/codegen.md): the same bits for every thread count,
+// concurrent calls that share the team, and the thread-count settings.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,7 +75,7 @@ TEST_CASE("tiles give the same bits on 1, 2 and 3 threads", "[parallel]") {
   }
 }
 
-TEST_CASE("8 concurrent calls share the pool", "[parallel]") {
+TEST_CASE("8 concurrent calls share the team", "[parallel]") {
   Model model = loadWithThreads(2);
   std::vector<float> x = input(512 * 1024);
   Tensor in = Tensor::borrow(DType::F32, {512, 1024}, x.data());

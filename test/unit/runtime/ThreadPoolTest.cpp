@@ -10,7 +10,6 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -46,7 +45,7 @@ TEST_CASE("every iteration runs exactly once", "[threadpool]") {
 
 TEST_CASE("the work is shared among threads", "[threadpool]") {
   // Chunks that wait for each other can only finish if two threads run
-  // them at once: a pool that ran everything on the caller would hang
+  // them at once: a team that ran everything on the caller would hang
   // here, so the wait is bounded and the test fails instead.
   std::atomic<int> arrived{0};
   std::atomic<bool> together{false};
@@ -87,7 +86,7 @@ TEST_CASE("an exception in a chunk reaches the caller after all chunks ran",
                                 }),
                     "chunk 0");
   CHECK(ran == 64);
-  coversOnce(1000, 4); // the pool still works
+  coversOnce(1000, 4); // the team still works
 }
 
 TEST_CASE("concurrent loops from 8 threads share the team", "[threadpool]") {
