@@ -49,6 +49,11 @@ std::unique_ptr<mlir::Pass> createLowerVectorsPass();
 /// upper bound, so that a tile calls nothing (TileStackBuffers.cpp).
 std::unique_ptr<mlir::Pass> createTileStackBuffersPass();
 
+/// Makes the last pass of a tile that passes over its input more than once
+/// (softmax, layer norm) prefetch the next tile's input
+/// (PrefetchNextTile.cpp).
+std::unique_ptr<mlir::Pass> createPrefetchNextTilePass();
+
 /// Hands each scf.forall's tiles to the runtime's threads through the
 /// ABI's parallel_for (a tile's small buffers move to its stack), or makes
 /// it a serial loop when a tile calls the runtime.

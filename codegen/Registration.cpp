@@ -109,6 +109,7 @@ void kiln::registerCodegenPasses() {
   registerPass([] { return createLoopInvariantSubsetHoistingPass(); });
   registerPass([] { return createLowerVectorsPass(); });
   registerPass([] { return createTileStackBuffersPass(); });
+  registerPass([] { return createPrefetchNextTilePass(); });
   registerPass([] { return createParallelTilesPass(); });
   registerPass([] { return createExpandMathPass(); });
   registerPass([] { return createUnusedLinalgInputsPass(); });

@@ -95,6 +95,8 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
   buildBufferizationPipeline(pm, optLevel, /*tile=*/true,
                              optLevel > 0 ? f32Lanes : 0);
   pm.addPass(createTileStackBuffersPass());
+  if (optLevel > 0)
+    pm.addPass(createPrefetchNextTilePass());
   pm.addPass(createCheckAllocationSizesPass());
   pm.addPass(createResultBuffersPass());
   pm.addPass(createStridedCopiesPass());

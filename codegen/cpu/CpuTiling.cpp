@@ -7,9 +7,12 @@
 // L2 holds with the group's temporaries, and 64 tiles for x[1M].
 // A group with a reduction (softmax, layer norm) passes over its tile
 // several times (the max, the exp and its sum, the scaling): its tiles are
-// 4K points, 16 KB per f32 operand, so that each pass after the first
-// reads L1 rather than L2 (softmax 512x1024 at one thread: 120 us with
-// 16K-point tiles, 96 us with 4K).
+// 2K points, 8 KB per f32 operand, so that each pass after the first
+// reads L1 rather than L2, with room beside them for the next tile's input
+// and this tile's output, which the last pass prefetches
+// (PrefetchNextTile.cpp). Softmax 512x1024 at one thread: 120 us with
+// 16K-point tiles, 96 us with 4K; with the prefetches, 83 us with 4K, 75
+// with 2K, 88 with 1K (one row a tile).
 //
 // Only leading parallel loops are cut: a reduction loop stays whole inside
 // a tile, so each tile reduces its own rows and no partial results are
@@ -26,7 +29,7 @@ using namespace mlir;
 namespace kiln::codegen {
 
 static constexpr int64_t kStreamingTileElements = 16384;
-static constexpr int64_t kReducingTileElements = 4096;
+static constexpr int64_t kReducingTileElements = 2048;
 
 SmallVector<int64_t> cpuForallTileSizes(linalg::LinalgOp root, bool reduces) {
   const int64_t tileElements =

@@ -2,7 +2,7 @@
 
 // The codegen strategy's tiling (docs/codegen.md): each fused group becomes
 // one scf.forall over runs of rows of its root, about 16K points a tile
-// (4K when the group reduces), with the group's other ops fused into the
+// (2K when the group reduces), with the group's other ops fused into the
 // tile.
 
 // An elementwise group over a dynamic size: tiles of 16384 elements.
@@ -27,20 +27,20 @@ func.func @elementwise(%x: tensor<?xf32>) -> tensor<?xf32> attributes {kiln.entr
 // -----
 
 // Softmax, one group (the fusion pass keeps a normalization together). A
-// group with a reduction gets tiles of about 4K points, here 4 rows of
+// group with a reduction gets tiles of about 2K points, here 2 rows of
 // 1024, so that its passes over a tile after the first read L1. The row
 // max, exp and sum are fused into the tile, each once: the exp is too
 // costly to compute again for the division, so its tile is kept, and the
 // sum and the division both read it.
 // CHECK-LABEL: func.func @softmax
 // CHECK-NOT:     linalg.generic
-// CHECK:         scf.forall (%[[I:.*]]) = (0) to (512) step (4) shared_outs
-// CHECK:           linalg.fill {{.*}} -> tensor<4xf32>
-// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}tensor<4x1024xf32>{{.*}}tensor<4xf32>
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (512) step (2) shared_outs
+// CHECK:           linalg.fill {{.*}} -> tensor<2xf32>
+// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}tensor<2x1024xf32>{{.*}}tensor<2xf32>
 // CHECK:             arith.maximumf {{.*}} fastmath<nsz>
 // CHECK:           %[[E:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
 // CHECK:             math.exp
-// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[E]] : tensor<4x1024xf32>)
+// CHECK:           linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[E]] : tensor<2x1024xf32>)
 // CHECK-NOT:         math.exp
 // CHECK:             arith.addf {{.*}} fastmath<reassoc>
 // CHECK:           linalg.generic {{.*}} ins(%[[E]],
