@@ -50,6 +50,10 @@ void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
   if (tile)
     pm.addPass(createTileFusionGroupsPass());
   if (vectorLanes > 0) {
+    // A reduction fused into the tiles stays outside them while a shape
+    // check reads its result's dims; folding those dims to the input's
+    // lets it go before it is vectorized, which would keep it alive.
+    pm.addPass(createCanonicalizerPass());
     pm.addPass(createVectorizeTilesPass(vectorLanes));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createLoopInvariantSubsetHoistingPass());
