@@ -42,9 +42,13 @@ __attribute__((visibility("default"))) uint64_t xxh3Of(const uint8_t *data,
 __attribute__((visibility("default"))) std::optional<uint64_t>
 parseXxh3(const std::string &text);
 
+/// Below this many listed bytes, the checksums are computed on the loading
+/// thread alone.
+inline constexpr uint64_t kParallelChecksumBytes = uint64_t(16) << 20;
+
 /// Checks that every listed file is in `entries` with its size and
 /// checksum (XXH3 where listed, else CRC-32), hashing on up to `threads`
-/// threads. Returns "" or the message for the first bad file in the
+/// threads from kParallelChecksumBytes on. Returns "" or the message for the first bad file in the
 /// manifest's order ("checksum mismatch in entry 'weights/fc.weight': the
 /// archive is corrupt").
 std::string checkListedFiles(const uint8_t *archive, const ZipIndex &entries,
