@@ -168,6 +168,13 @@ SmallVector<Value> outputViewsAfter(OpBuilder &b, scf::ForallOp loop,
     auto view = dyn_cast<memref::SubViewOp>(op);
     if (!view || view.getType() != input.getType() || !tileView(loop, view))
       continue;
+    // Made again before `lastPass`, it may only use what is there.
+    if (llvm::any_of(view->getOperands(), [&](Value operand) {
+          Operation *def = operand.getDefiningOp();
+          return def && def->getBlock() == lastPass->getBlock() &&
+                 lastPass->isBeforeInBlock(def);
+        }))
+      continue;
     bool written = false;
     for (Operation *later = op->getNextNode(); later && !written;
          later = later->getNextNode())
