@@ -142,8 +142,9 @@ void prefetchLikeRead(OpBuilder &b, vector::TransferReadOp read, Value view,
   IRMapping mapping;
   mapping.map(view, target);
   Value source = target;
-  for (memref::SubViewOp subview :
-       llvm::reverse(*viewChain(read.getSource(), view)))
+  // Named, not a temporary: llvm::reverse would outlive it.
+  SmallVector<memref::SubViewOp> chain = *viewChain(read.getSource(), view);
+  for (memref::SubViewOp subview : llvm::reverse(chain))
     source = b.clone(*subview, mapping)->getResult(0);
   Location loc = read.getLoc();
   int64_t lineElements = kCacheLineBytes * 8 / type.getElementTypeBitWidth();
