@@ -35,6 +35,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 
@@ -190,6 +191,8 @@ SmallVector<Value> outputViewsAfter(OpBuilder &b, scf::ForallOp loop,
 
 void prefetchNextTile(scf::ForallOp loop) {
   Block *body = loop.getBody();
+  // A pass that reads several inputs prefetches the outputs once.
+  llvm::SmallPtrSet<Operation *, 2> outputsPrefetched;
   for (auto input : llvm::to_vector(body->getOps<memref::SubViewOp>())) {
     std::optional<TileView> tile = tileView(loop, input);
     if (!tile)
@@ -201,14 +204,16 @@ void prefetchNextTile(scf::ForallOp loop) {
         ++passes;
         lastPass = &op;
       }
-    SmallVector<vector::TransferReadOp> reads =
-        passes < 2 ? SmallVector<vector::TransferReadOp>()
-                   : readsOf(lastPass, input);
+    if (passes < 2)
+      continue;
+    SmallVector<vector::TransferReadOp> reads = readsOf(lastPass, input);
     if (reads.empty())
       continue;
     OpBuilder b(lastPass);
     Value nextInput = nextTileView(b, loop, *tile);
-    SmallVector<Value> outputs = outputViewsAfter(b, loop, lastPass, input);
+    SmallVector<Value> outputs;
+    if (outputsPrefetched.insert(lastPass).second)
+      outputs = outputViewsAfter(b, loop, lastPass, input);
     for (vector::TransferReadOp read : reads) {
       prefetchLikeRead(b, read, input, nextInput, /*forWrite=*/false);
       for (Value output : outputs)
@@ -224,7 +229,7 @@ struct PrefetchNextTilePass
   StringRef getArgument() const final { return "kiln-prefetch-next-tile"; }
   StringRef getDescription() const final {
     return "In a tile that passes over its input more than once, make the "
-           "last pass prefetch the next tile's input";
+           "last pass prefetch the next tile's input and this tile's output";
   }
 
   void runOnOperation() override {
