@@ -15,7 +15,7 @@ caller waits for):
     calls after warm-up; first call reported apart);
   * eager PyTorch on CUDA, the same function or nn.Module (TF32 off, as
     PyTorch's default and kiln's);
-  * for the memory-bound myfun, a device-to-device copy of the same bytes
+  * for the memory-bound myfun and softmax, a device-to-device copy of the same bytes
     (torch's copy_), the roofline: its bandwidth counts bytes read and
     written, and kiln's is computed the same way.
 and prints a table of medians and ratios (eager / kiln: above 1 means kiln
@@ -41,7 +41,8 @@ import time
 from gpu_diff import eager_like_kiln, load_eager, runtime_env
 
 def seed_function(stem, size):
-    """A seed example's function and an input of `size` near 1."""
+    """A function of the benchmark's sources (test/gpu/gpu_diff.py,
+    BENCH_FUNCTIONS) and an input of `size` (a length or a shape) near 1."""
     def make(out):
         import torch
         fn = getattr(load_eager(out, stem), stem)
@@ -67,6 +68,10 @@ WORKLOADS = [
      seed_function("myfun", 64 << 20), True, False),
     ("func 10 squarings, x[1024]", "func.O2.kiln", {"N": 1024},
      seed_function("func", 1024), False, False),
+    # The transformer block's attention rows: B*H*T rows of T.
+    ("softmax rows x[131072, 512]", "softmax.O2.kiln",
+     {"B": 131072, "N": 512}, seed_function("softmax", (131072, 512)), True,
+     False),
     ("MLP 784-1024-1024-10 b4096", "mlp_bench.kiln", {"B": 4096},
      model("mlp", "MLP", {"sizes": (784, 1024, 1024)}, [4096, 784]), False,
      False),

@@ -31,8 +31,10 @@ std::unique_ptr<mlir::Pass> createLibraryEpiloguesPass(bool gpu = false);
 
 /// The codegen strategy's tiling (codegen/strategy/Tiling.h): each fused
 /// group becomes an scf.forall over tiles of its root, with the group's
-/// other ops fused into the tile; the tile sizes are the CPU's.
-std::unique_ptr<mlir::Pass> createTileFusionGroupsPass();
+/// other ops fused into the tile, at the CPU's tile sizes; with `gpu`,
+/// each op that reads a row's reduction becomes a forall of one-row tiles
+/// with the reduction fused in, for a warp each.
+std::unique_ptr<mlir::Pass> createTileFusionGroupsPass(bool gpu = false);
 
 /// The codegen strategy's vectorization (codegen/strategy/VectorizeTiles.cpp):
 /// elementwise and row-reducing linalg ops become vector-dialect code in
@@ -97,12 +99,13 @@ struct HalfFloatSupport {
 std::unique_ptr<mlir::Pass> createExpandHalfFloatsPass();
 std::unique_ptr<mlir::Pass> createExpandHalfFloatsPass(HalfFloatSupport native);
 
-/// The first part of every target's lowering: kiln to linalg on tensors,
-/// the strategy's tiling of fused groups when `tile` is set (else groups
-/// recompute what their ops share: createLowerKilnToLinalgPass), one-shot
-/// bufferization and buffer deallocation, ending in linalg on memrefs.
+/// The first part of every target's lowering: kiln to linalg on tensors
+/// (for `gpu` kernels, groups recompute what their ops share:
+/// createLowerKilnToLinalgPass), the strategy's tiling for the target,
+/// one-shot bufferization and buffer deallocation, ending in linalg on
+/// memrefs.
 void buildBufferizationPipeline(mlir::OpPassManager &pm, unsigned optLevel,
-                                bool tile, int64_t vectorLanes = 0);
+                                bool gpu, int64_t vectorLanes = 0);
 
 /// The last part of the host code's lowering, from loops on memrefs to the
 /// LLVM dialect (math, half floats, memrefs, control flow).

@@ -41,14 +41,19 @@
 using namespace mlir;
 
 void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
-                                      bool tile, int64_t vectorLanes) {
-  // Untiled groups (GPU kernels) recompute what their ops share rather
-  // than pass it through memory; a CPU tile keeps it in cache.
+                                      bool gpu, int64_t vectorLanes) {
+  // GPU kernels recompute what their ops share rather than pass it through
+  // memory, and tile only rows that reduce; a CPU tile keeps what its ops
+  // share in cache.
   if (optLevel > 0)
-    pm.addPass(createLibraryEpiloguesPass(/*gpu=*/!tile));
-  pm.addPass(createLowerKilnToLinalgPass(/*gpu=*/!tile));
-  if (tile)
-    pm.addPass(createTileFusionGroupsPass());
+    pm.addPass(createLibraryEpiloguesPass(gpu));
+  pm.addPass(createLowerKilnToLinalgPass(gpu));
+  // A shape check that reads a reduction's dims would keep the reduction
+  // alive outside the row tiles it is fused into, and make it a root of
+  // its own; folded, the dims are the input's.
+  if (gpu)
+    pm.addPass(createCanonicalizerPass());
+  pm.addPass(createTileFusionGroupsPass(gpu));
   if (vectorLanes > 0) {
     // A reduction fused into the tiles stays outside them while a shape
     // check reads its result's dims; folding those dims to the input's
@@ -96,7 +101,7 @@ void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
 void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
                                     HalfFloatSupport native,
                                     unsigned f32Lanes) {
-  buildBufferizationPipeline(pm, optLevel, /*tile=*/true,
+  buildBufferizationPipeline(pm, optLevel, /*gpu=*/false,
                              optLevel > 0 ? f32Lanes : 0);
   pm.addPass(createTileStackBuffersPass());
   if (optLevel > 0)

@@ -6,7 +6,9 @@
 // per-call state tracks allocations; on the stack it costs nothing and a
 // tile can run anywhere (ParallelTiles.cpp). A buffer moves when its size
 // has a static upper bound (a partial last tile is bounded by the tile
-// size) of at most 64 KiB; it is viewed at its actual sizes.
+// size) of at most 64 KiB; it is viewed at its actual sizes. A GPU row
+// tile's buffers (one element of each reduction) become the thread's own
+// the same way: registers, once LLVM has promoted them (WarpTiles.cpp).
 //
 // Runs before kiln-check-allocation-sizes, so a moved buffer gets no
 // run-time size check: its bound is its size.

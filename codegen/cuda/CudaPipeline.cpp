@@ -1,8 +1,8 @@
 //===- CudaPipeline.cpp - kiln IR to host code and GPU kernels ------------===//
 //
-// The CUDA lowering shares bufferization with the CPU (without the CPU's
-// tiling) and then makes every linalg op a parallel loop and every
-// outermost parallel loop a kernel. The host code that remains computes
+// The CUDA lowering shares bufferization with the CPU (with the GPU's
+// tiling: rows that reduce) and then makes every linalg op a parallel
+// loop and every outermost parallel loop a kernel. The host code that remains computes
 // shapes, allocates (through the runtime, in device memory) and launches;
 // it is lowered to the LLVM dialect like CPU code (buildLlvmLoweringPipeline).
 // The kernels are lowered separately, once per GPU architecture, by
@@ -21,15 +21,20 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 void kiln::buildCudaKernelPipeline(OpPassManager &pm, unsigned optLevel) {
-  buildBufferizationPipeline(pm, optLevel, /*tile=*/false);
+  buildBufferizationPipeline(pm, optLevel, /*gpu=*/true);
+  // A row tile's reductions write one element each: a warp's registers.
+  pm.addPass(createTileStackBuffersPass());
   pm.addPass(createCheckAllocationSizesPass());
   pm.addPass(createStridedCopiesPass(/*allCopies=*/true));
+  // A tile becomes the outer loop of a nest: one warp's (WarpTiles.cpp).
+  pm.addPass(createForallToParallelLoopPass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createKernelChecksPass());
   pm.addPass(createMapToKernelsPass());

@@ -7,10 +7,13 @@
 #ifndef KILN_CODEGEN_CUDA_KERNELMAPPING_H
 #define KILN_CODEGEN_CUDA_KERNELMAPPING_H
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <optional>
 
 namespace kiln::cuda {
 
@@ -113,9 +116,43 @@ llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &kernel,
                                            llvm::ArrayRef<mlir::Value> extents,
                                            const Dividers &dividers);
 
+/// Threads of a warp, which shuffle values among themselves.
+constexpr int64_t kWarp = 32;
+
+/// A parallel loop's row loop that accumulates into one element per point
+/// (WarpReductions.cpp states the pattern): what it loads, combines and
+/// stores.
+struct Accumulation {
+  mlir::scf::ForOp row;
+  mlir::memref::LoadOp load;
+  mlir::Operation *combiner;
+  mlir::memref::StoreOp store;
+};
+std::optional<Accumulation> matchAccumulation(mlir::scf::ParallelOp loop);
+
+/// `combiner` applied to (lhs, rhs) at `b`'s insertion point.
+mlir::Value combine(mlir::OpBuilder &b, mlir::Operation *combiner,
+                    mlir::Value lhs, mlir::Value rhs);
+
+/// At `b`, for the point `mapping` maps the loop's induction variables
+/// to: the 32 lanes of a warp (`lane`, 0 to 31) reduce the row loop
+/// together, and each gets the whole row's result, not yet combined with
+/// the accumulator's initial value.
+mlir::Value reduceRowInWarp(mlir::OpBuilder &b, Accumulation acc,
+                            mlir::IRMapping &mapping, mlir::Value lane);
+
+/// At `b`: the accumulator's element combined with `total`, stored back.
+void storeCombined(mlir::OpBuilder &b, Accumulation acc,
+                   mlir::IRMapping &mapping, mlir::Value total);
+
 /// Maps a reduction loop nest (WarpReductions.cpp states which) to a warp
 /// per output element; fails, leaving `loop` as it was, for any other.
 mlir::LogicalResult mapWarpReduction(mlir::scf::ParallelOp loop);
+
+/// Maps a row tile, a parallel loop whose body holds parallel loops
+/// (WarpTiles.cpp), to a warp per tile; fails, leaving `loop` as it was,
+/// when it is not one or holds what a warp cannot share.
+mlir::LogicalResult mapWarpTile(mlir::scf::ParallelOp loop);
 
 } // namespace kiln::cuda
 

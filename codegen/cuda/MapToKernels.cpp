@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -37,11 +38,14 @@ using namespace mlir;
 
 namespace {
 
-/// What a kernel cannot do yet, or null.
+/// What a kernel cannot do yet, or null. A row tile's buffers of static
+/// shape (kiln-tile-stack-buffers) are the thread's own.
 Operation *unsupportedInKernel(scf::ParallelOp loop) {
   Operation *bad = nullptr;
   loop.getBody()->walk([&](Operation *op) {
-    if (isa<CallOpInterface, memref::AllocOp, memref::AllocaOp>(op)) {
+    auto alloca = dyn_cast<memref::AllocaOp>(op);
+    if (isa<CallOpInterface, memref::AllocOp>(op) ||
+        (alloca && !alloca.getType().hasStaticShape())) {
       bad = op;
       return WalkResult::interrupt();
     }
@@ -241,7 +245,8 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
     return bad->emitError("--target=cuda cannot put " + what +
                           " inside a GPU kernel yet");
   }
-  if (succeeded(kiln::cuda::mapWarpReduction(loop)))
+  if (succeeded(kiln::cuda::mapWarpTile(loop)) ||
+      succeeded(kiln::cuda::mapWarpReduction(loop)))
     return success();
   // A thread per point, or per kPointsPerThread points where the body has
   // no loop of its own.
@@ -275,7 +280,7 @@ struct MapToKernelsPass
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, gpu::GPUDialect, LLVM::LLVMDialect,
-                    math::MathDialect, scf::SCFDialect>();
+                    math::MathDialect, NVVM::NVVMDialect, scf::SCFDialect>();
   }
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;

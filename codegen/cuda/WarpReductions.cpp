@@ -43,16 +43,6 @@ using namespace mlir;
 
 namespace {
 
-constexpr int64_t kWarp = 32;
-
-/// The row loop's accumulation: what it loads, combines and stores.
-struct Accumulation {
-  scf::ForOp row;
-  memref::LoadOp load;
-  Operation *combiner;
-  memref::StoreOp store;
-};
-
 /// The combiner's identity for `type`, or null when kiln does not know one.
 TypedAttr identity(Operation *combiner, Type type) {
   Builder b(type.getContext());
@@ -85,7 +75,10 @@ TypedAttr identity(Operation *combiner, Type type) {
   return {};
 }
 
-std::optional<Accumulation> matchAccumulation(scf::ParallelOp loop) {
+} // namespace
+
+std::optional<kiln::cuda::Accumulation>
+kiln::cuda::matchAccumulation(scf::ParallelOp loop) {
   Block *body = loop.getBody();
   auto ops = body->without_terminator();
   if (ops.empty())
@@ -138,13 +131,15 @@ std::optional<Accumulation> matchAccumulation(scf::ParallelOp loop) {
   return acc;
 }
 
-/// `combiner` applied to (a, b) at `b`'s insertion point.
-Value combine(OpBuilder &b, Operation *combiner, Value lhs, Value rhs) {
+Value kiln::cuda::combine(OpBuilder &b, Operation *combiner, Value lhs,
+                          Value rhs) {
   IRMapping mapping;
   mapping.map(combiner->getOperand(0), lhs);
   mapping.map(combiner->getOperand(1), rhs);
   return b.clone(*combiner, mapping)->getResult(0);
 }
+
+namespace {
 
 /// Elements of a lane's row in flight at once: one at a time, a lane's
 /// load waits out the memory's latency before the next issues, and a
@@ -154,7 +149,7 @@ constexpr int64_t kElementsInFlight = 4;
 
 /// The row body's element, at each of `elements`' indices, cloned at `b`
 /// op by op across the elements, so that their loads come first.
-SmallVector<Value> rowElements(OpBuilder &b, Accumulation acc,
+SmallVector<Value> rowElements(OpBuilder &b, kiln::cuda::Accumulation acc,
                                MutableArrayRef<IRMapping> elements) {
   for (Operation &op : acc.row.getBody()->without_terminator()) {
     if (&op == acc.load || &op == acc.store || &op == acc.combiner)
@@ -173,12 +168,92 @@ SmallVector<Value> rowElements(OpBuilder &b, Accumulation acc,
 
 } // namespace
 
+Value kiln::cuda::reduceRowInWarp(OpBuilder &b, Accumulation acc,
+                                  IRMapping &mapping, Value lane) {
+  Location loc = acc.row.getLoc();
+  Type element = acc.load.getType();
+  Value lb = mapping.lookupOrDefault(acc.row.getLowerBound());
+  Value ub = mapping.lookupOrDefault(acc.row.getUpperBound());
+  Value step = mapping.lookupOrDefault(acc.row.getStep());
+  Value first = b.create<arith::AddIOp>(
+      loc, lb, b.create<arith::MulIOp>(loc, lane, step));
+  Value stride = b.create<arith::MulIOp>(
+      loc, step, b.create<arith::ConstantIndexOp>(loc, kWarp));
+  Value start = b.create<arith::ConstantOp>(loc, element,
+                                            identity(acc.combiner, element));
+  // The lane's elements, kElementsInFlight at a time while that many are
+  // left: their loads issue together, and the lane combines them in
+  // order, as one at a time would. Then the rest, one at a time.
+  Value span = b.create<arith::MaxSIOp>(
+      loc, b.create<arith::SubIOp>(loc, ub, first),
+      b.create<arith::ConstantIndexOp>(loc, 0));
+  // (A loop's step is positive. The kernel lowering has no ceildivsi.)
+  Value count = b.create<arith::DivUIOp>(
+      loc,
+      b.create<arith::AddIOp>(
+          loc, span,
+          b.create<arith::SubIOp>(loc, stride,
+                                  b.create<arith::ConstantIndexOp>(loc, 1))),
+      stride);
+  Value batch = b.create<arith::ConstantIndexOp>(loc, kElementsInFlight);
+  Value batched = b.create<arith::MulIOp>(
+      loc, b.create<arith::DivUIOp>(loc, count, batch), batch);
+  Value split = b.create<arith::AddIOp>(
+      loc, first, b.create<arith::MulIOp>(loc, batched, stride));
+  auto batches = b.create<scf::ForOp>(
+      loc, first, split, b.create<arith::MulIOp>(loc, stride, batch),
+      ValueRange{start},
+      [&](OpBuilder &inner, Location, Value k, ValueRange partial) {
+        SmallVector<IRMapping> elements(kElementsInFlight, mapping);
+        for (auto [j, element] : llvm::enumerate(elements))
+          element.map(acc.row.getInductionVar(),
+                      inner.create<arith::AddIOp>(
+                          loc, k,
+                          inner.create<arith::MulIOp>(
+                              loc, stride,
+                              inner.create<arith::ConstantIndexOp>(loc, j))));
+        Value next = partial[0];
+        for (Value x : rowElements(inner, acc, elements))
+          next = combine(inner, acc.combiner, x, next);
+        inner.create<scf::YieldOp>(loc, next);
+      });
+  auto rest = b.create<scf::ForOp>(
+      loc, split, ub, stride, batches.getResults(),
+      [&](OpBuilder &inner, Location, Value k, ValueRange partial) {
+        IRMapping element = mapping;
+        element.map(acc.row.getInductionVar(), k);
+        Value x = rowElements(inner, acc, element).front();
+        inner.create<scf::YieldOp>(
+            loc, combine(inner, acc.combiner, x, partial[0]));
+      });
+  // Xor shuffles leave every lane with the whole warp's result.
+  Value total = rest.getResult(0);
+  for (int64_t offset = kWarp / 2; offset > 0; offset /= 2) {
+    auto shuffle = b.create<gpu::ShuffleOp>(
+        loc, total, static_cast<int32_t>(offset), static_cast<int32_t>(kWarp),
+        gpu::ShuffleMode::XOR);
+    total = combine(b, acc.combiner, total, shuffle.getShuffleResult());
+  }
+  return total;
+}
+
+void kiln::cuda::storeCombined(OpBuilder &b, Accumulation acc,
+                               IRMapping &mapping, Value total) {
+  Location loc = acc.store.getLoc();
+  SmallVector<Value> indices;
+  for (Value index : acc.store.getIndices())
+    indices.push_back(mapping.lookupOrDefault(index));
+  Value memref = mapping.lookupOrDefault(acc.store.getMemRef());
+  Value initial = b.create<memref::LoadOp>(loc, memref, indices);
+  b.create<memref::StoreOp>(loc, combine(b, acc.combiner, total, initial),
+                            memref, indices);
+}
+
 LogicalResult kiln::cuda::mapWarpReduction(scf::ParallelOp loop) {
   std::optional<Accumulation> acc = matchAccumulation(loop);
   if (!acc)
     return failure();
   Location loc = acc->row.getLoc();
-  Type element = acc->load.getType();
   buildKernel(loop, kWarp, 1, [&](OpBuilder &b,
                                   MutableArrayRef<IRMapping> points,
                                   Value lane) {
@@ -186,79 +261,13 @@ LogicalResult kiln::cuda::mapWarpReduction(scf::ParallelOp loop) {
     for (Operation &op : loop.getBody()->without_terminator())
       if (&op != acc->row)
         b.clone(op, mapping);
-    Value lb = mapping.lookupOrDefault(acc->row.getLowerBound());
-    Value ub = mapping.lookupOrDefault(acc->row.getUpperBound());
-    Value step = mapping.lookupOrDefault(acc->row.getStep());
-    Value first = b.create<arith::AddIOp>(
-        loc, lb, b.create<arith::MulIOp>(loc, lane, step));
-    Value stride = b.create<arith::MulIOp>(
-        loc, step, b.create<arith::ConstantIndexOp>(loc, kWarp));
-    Value start = b.create<arith::ConstantOp>(
-        loc, element, identity(acc->combiner, element));
-    // The lane's elements, kElementsInFlight at a time while that many are
-    // left: their loads issue together, and the lane combines them in
-    // order, as one at a time would. Then the rest, one at a time.
-    Value span = b.create<arith::MaxSIOp>(
-        loc, b.create<arith::SubIOp>(loc, ub, first),
-        b.create<arith::ConstantIndexOp>(loc, 0));
-    // (A loop's step is positive. The kernel lowering has no ceildivsi.)
-    Value count = b.create<arith::DivUIOp>(
-        loc,
-        b.create<arith::AddIOp>(
-            loc, span,
-            b.create<arith::SubIOp>(
-                loc, stride, b.create<arith::ConstantIndexOp>(loc, 1))),
-        stride);
-    Value batch = b.create<arith::ConstantIndexOp>(loc, kElementsInFlight);
-    Value batched = b.create<arith::MulIOp>(
-        loc, b.create<arith::DivUIOp>(loc, count, batch), batch);
-    Value split = b.create<arith::AddIOp>(
-        loc, first, b.create<arith::MulIOp>(loc, batched, stride));
-    auto batches = b.create<scf::ForOp>(
-        loc, first, split, b.create<arith::MulIOp>(loc, stride, batch),
-        ValueRange{start},
-        [&](OpBuilder &inner, Location, Value k, ValueRange partial) {
-          SmallVector<IRMapping> elements(kElementsInFlight, mapping);
-          for (auto [j, element] : llvm::enumerate(elements))
-            element.map(acc->row.getInductionVar(),
-                        inner.create<arith::AddIOp>(
-                            loc, k,
-                            inner.create<arith::MulIOp>(
-                                loc, stride,
-                                inner.create<arith::ConstantIndexOp>(loc, j))));
-          Value next = partial[0];
-          for (Value x : rowElements(inner, *acc, elements))
-            next = combine(inner, acc->combiner, x, next);
-          inner.create<scf::YieldOp>(loc, next);
-        });
-    auto rest = b.create<scf::ForOp>(
-        loc, split, ub, stride, batches.getResults(),
-        [&](OpBuilder &inner, Location, Value k, ValueRange partial) {
-          IRMapping element = mapping;
-          element.map(acc->row.getInductionVar(), k);
-          Value x = rowElements(inner, *acc, element).front();
-          inner.create<scf::YieldOp>(
-              loc, combine(inner, acc->combiner, x, partial[0]));
-        });
-    Value total = rest.getResult(0);
-    for (int64_t offset = kWarp / 2; offset > 0; offset /= 2) {
-      auto shuffle = b.create<gpu::ShuffleOp>(
-          loc, total, static_cast<int32_t>(offset), static_cast<int32_t>(kWarp),
-          gpu::ShuffleMode::XOR);
-      total = combine(b, acc->combiner, total, shuffle.getShuffleResult());
-    }
+    Value total = reduceRowInWarp(b, *acc, mapping, lane);
     Value leader = b.create<arith::CmpIOp>(
         loc, arith::CmpIPredicate::eq, lane,
         b.create<arith::ConstantIndexOp>(loc, 0));
     auto write = b.create<scf::IfOp>(loc, leader, /*withElse=*/false);
     OpBuilder then = write.getThenBodyBuilder();
-    SmallVector<Value> indices;
-    for (Value index : acc->store.getIndices())
-      indices.push_back(mapping.lookupOrDefault(index));
-    Value memref = mapping.lookupOrDefault(acc->store.getMemRef());
-    Value initial = then.create<memref::LoadOp>(loc, memref, indices);
-    then.create<memref::StoreOp>(
-        loc, combine(then, acc->combiner, total, initial), memref, indices);
+    storeCombined(then, *acc, mapping, total);
   });
   return success();
 }

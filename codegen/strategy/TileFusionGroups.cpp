@@ -14,6 +14,17 @@
 // computed once. A group with several results, or a root that is not a
 // linalg op, stays as it is.
 //
+// For GPU kernels (`gpu`) the groups are rows instead. The lowering has
+// already put every elementwise producer into each op that reads it
+// (kiln-lower-to-linalg{gpu}), so what an op still reads from another is
+// a row's reduction (softmax's max and sum, layer norm's mean and
+// variance) or a tensor read broadcast. Each op that reads a reduction
+// one element per row becomes the root of a forall of one-row tiles
+// (gpuForallTileSizes), into which only producers of one element a tile
+// are fused: the row's reductions and what is computed from them alone (a
+// sum's reciprocal). A slice of a row or more would be a buffer per GPU
+// thread; it stays a kernel of its own.
+//
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
@@ -21,6 +32,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -127,17 +139,23 @@ bool sameInEveryTile(tensor::ExtractSliceOp slice, scf::ForallOp loop) {
          llvm::none_of(slice.getMixedSizes(), varies);
 }
 
+/// Whether `slice` is one element: what a GPU tile may fuse.
+bool oneElement(tensor::ExtractSliceOp slice) {
+  return llvm::all_of(slice.getStaticSizes(),
+                      [](int64_t size) { return size == 1; });
+}
+
 /// A slice inside `loop` of a group op outside it that is worth fusing;
 /// null when none is left.
 tensor::ExtractSliceOp nextFusable(
     scf::ForallOp loop, const llvm::SmallPtrSetImpl<Operation *> &members,
-    const llvm::SmallPtrSetImpl<Operation *> &refused) {
+    const llvm::SmallPtrSetImpl<Operation *> &refused, bool gpu) {
   tensor::ExtractSliceOp found;
   loop.getBody()->walk([&](tensor::ExtractSliceOp slice) {
     Operation *producer = slice.getSource().getDefiningOp();
     if (!producer || !members.contains(producer) ||
         !isa<TilingInterface>(producer) || refused.contains(slice) ||
-        sameInEveryTile(slice, loop))
+        sameInEveryTile(slice, loop) || (gpu && !oneElement(slice)))
       return WalkResult::advance();
     found = slice;
     return WalkResult::interrupt();
@@ -149,13 +167,14 @@ tensor::ExtractSliceOp nextFusable(
 /// Slices of one producer that are equal after CSE (softmax's exp, which
 /// the sum and the division both read) fuse once.
 void fuseProducers(RewriterBase &rewriter, scf::ForallOp loop,
-                   const llvm::SmallPtrSetImpl<Operation *> &members) {
+                   const llvm::SmallPtrSetImpl<Operation *> &members,
+                   bool gpu) {
   llvm::SmallPtrSet<Operation *, 8> refused;
   SmallVector<LoopLikeOpInterface> loops = {loop};
   while (true) {
     DominanceInfo dominance(loop);
     eliminateCommonSubExpressions(rewriter, dominance, loop);
-    tensor::ExtractSliceOp slice = nextFusable(loop, members, refused);
+    tensor::ExtractSliceOp slice = nextFusable(loop, members, refused, gpu);
     if (!slice)
       return;
     rewriter.setInsertionPoint(slice);
@@ -164,18 +183,12 @@ void fuseProducers(RewriterBase &rewriter, scf::ForallOp loop,
   }
 }
 
-void tileGroup(ArrayRef<Operation *> ops, ForallTileSizesFn tileSizes) {
-  SmallVector<Operation *> group = readThroughUnitExpands(ops);
-  linalg::LinalgOp root = findRoot(group);
-  if (!root || !root.hasPureTensorSemantics())
-    return;
-  bool reduces = llvm::any_of(group, [](Operation *op) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    return linalgOp && linalgOp.getNumReductionLoops() != 0;
-  });
-  SmallVector<int64_t> sizes = tileSizes(root, reduces);
-  if (sizes.empty())
-    return;
+/// Tiles `root` with `sizes` and fuses what it reads of the rest of
+/// `group` into the tiles; the ops of the group this leaves unused go, and
+/// so does the root, all of them into `erased`.
+void tileRoot(linalg::LinalgOp root, ArrayRef<int64_t> sizes,
+              ArrayRef<Operation *> group, bool gpu,
+              llvm::SmallPtrSetImpl<Operation *> &erased) {
   MLIRContext *context = root->getContext();
   IRRewriter rewriter(context);
   rewriter.setInsertionPoint(root);
@@ -189,18 +202,110 @@ void tileGroup(ArrayRef<Operation *> ops, ForallTileSizesFn tileSizes) {
     return;
   llvm::SmallPtrSet<Operation *, 8> members(group.begin(), group.end());
   members.erase(root);
+  erased.insert(root);
   rewriter.replaceOp(root, tiled->replacements);
   fuseProducers(rewriter, cast<scf::ForallOp>(tiled->loops.front()),
-                members);
+                members, gpu);
   // What was fused is computed in the tiles now.
-  for (Operation *op : llvm::reverse(group))
-    if (op != root.getOperation() && isOpTriviallyDead(op))
-      rewriter.eraseOp(op);
+  for (Operation *op : llvm::reverse(group)) {
+    if (erased.contains(op) || !isOpTriviallyDead(op))
+      continue;
+    erased.insert(op);
+    rewriter.eraseOp(op);
+  }
+}
+
+void tileGroup(ArrayRef<Operation *> ops) {
+  SmallVector<Operation *> group = readThroughUnitExpands(ops);
+  linalg::LinalgOp root = findRoot(group);
+  if (!root || !root.hasPureTensorSemantics())
+    return;
+  bool reduces = llvm::any_of(group, [](Operation *op) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    return linalgOp && linalgOp.getNumReductionLoops() != 0;
+  });
+  SmallVector<int64_t> sizes = cpuForallTileSizes(root, reduces);
+  llvm::SmallPtrSet<Operation *, 16> erased;
+  if (!sizes.empty())
+    tileRoot(root, sizes, group, /*gpu=*/false, erased);
+}
+
+/// Links of a chain of one-element ops (a sum, its reciprocal) that a
+/// GPU tile looks through for a reduction.
+constexpr int kMaxRowChain = 4;
+
+/// Whether `value` is computed row by row by a reduction: a linalg op
+/// that reduces, or one that computes from such a value (a sum's
+/// reciprocal).
+bool reducedPerRow(Value value, int links = 0) {
+  auto op = value.getDefiningOp<linalg::LinalgOp>();
+  if (!op || links > kMaxRowChain)
+    return false;
+  if (op.getNumReductionLoops() != 0)
+    return true;
+  return llvm::any_of(op.getDpsInputs(), [&](Value input) {
+    return reducedPerRow(input, links + 1);
+  });
+}
+
+/// Whether `root`, cut into tiles of `sizes`, reads a reduction one
+/// element per tile: its map of that input uses only the loops the tiles
+/// cut by one.
+bool readsRowReduction(linalg::LinalgOp root, ArrayRef<int64_t> sizes) {
+  for (OpOperand *input : root.getDpsInputOperands()) {
+    AffineMap map = root.getMatchingIndexingMap(input);
+    bool perTile = llvm::all_of(llvm::seq(map.getNumDims()), [&](unsigned d) {
+      return sizes[d] == 1 || !map.isFunctionOfDim(d);
+    });
+    if (perTile && reducedPerRow(input->get()))
+      return true;
+  }
+  return false;
+}
+
+/// The GPU's row groups (the file comment): consumers first, so that a
+/// reduction is fused into the ops that read it before it could be a root.
+void tileRowGroups(Block &block) {
+  SmallVector<Operation *> ops = llvm::to_vector(llvm::make_pointer_range(
+      block.without_terminator()));
+  ops = readThroughUnitExpands(ops);
+  SmallVector<Operation *> linalgOps;
+  for (Operation *op : ops)
+    if (isa<linalg::LinalgOp>(op))
+      linalgOps.push_back(op);
+  llvm::SmallPtrSet<Operation *, 16> erased;
+  for (Operation *op : llvm::reverse(linalgOps)) {
+    if (erased.contains(op))
+      continue;
+    auto root = cast<linalg::LinalgOp>(op);
+    if (!root.hasPureTensorSemantics())
+      continue;
+    SmallVector<int64_t> sizes = gpuForallTileSizes(root, /*reduces=*/true);
+    if (sizes.empty() || !readsRowReduction(root, sizes))
+      continue;
+    SmallVector<Operation *> members;
+    for (Operation *member : linalgOps)
+      if (!erased.contains(member))
+        members.push_back(member);
+    tileRoot(root, sizes, members, /*gpu=*/true, erased);
+  }
 }
 
 struct TileFusionGroupsPass
     : public PassWrapper<TileFusionGroupsPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TileFusionGroupsPass)
+
+  TileFusionGroupsPass() = default;
+  TileFusionGroupsPass(const TileFusionGroupsPass &other)
+      : PassWrapper(other) {}
+  explicit TileFusionGroupsPass(bool gpu) { gpu_ = gpu; }
+
+  Option<bool> gpu_{
+      *this, "gpu",
+      llvm::cl::desc("Tile for GPU kernels: each op that reads a row's "
+                     "reduction becomes a forall of one-row tiles with the "
+                     "row's reductions fused in"),
+      llvm::cl::init(false)};
 
   StringRef getArgument() const final { return "kiln-tile-fusion-groups"; }
   StringRef getDescription() const final {
@@ -221,14 +326,21 @@ struct TileFusionGroupsPass
         op->removeAttr(kFusionGroupAttrName);
       }
     });
+    if (gpu_) {
+      getOperation().walk([](func::FuncOp fn) {
+        if (!fn.isExternal())
+          tileRowGroups(fn.getBody().front());
+      });
+      return;
+    }
     for (auto &[id, group] : groups)
-      tileGroup(group, cpuForallTileSizes);
+      tileGroup(group);
   }
 };
 
 } // namespace
 } // namespace kiln::codegen
 
-std::unique_ptr<mlir::Pass> kiln::createTileFusionGroupsPass() {
-  return std::make_unique<codegen::TileFusionGroupsPass>();
+std::unique_ptr<mlir::Pass> kiln::createTileFusionGroupsPass(bool gpu) {
+  return std::make_unique<codegen::TileFusionGroupsPass>(gpu);
 }

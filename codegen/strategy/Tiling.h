@@ -32,6 +32,11 @@ using ForallTileSizesFn =
 llvm::SmallVector<int64_t> cpuForallTileSizes(mlir::linalg::LinalgOp root,
                                               bool reduces);
 
+/// The GPU's choice (codegen/cuda/CudaTiling.cpp): one row a tile, for a
+/// group that reduces; a warp runs each tile (WarpTiles.cpp).
+llvm::SmallVector<int64_t> gpuForallTileSizes(mlir::linalg::LinalgOp root,
+                                              bool reduces);
+
 } // namespace kiln::codegen
 
 #endif // KILN_CODEGEN_STRATEGY_TILING_H

@@ -115,8 +115,11 @@ MODULES = [
 # The models bench/gpu_bench.py times, at the sizes, with random
 # weights: (archive, file, class, --init-arg values, --arg spec, other
 # flags).
-# The seed functions bench/gpu_bench.py times (as name.O2.kiln).
-BENCH_FUNCTIONS = ["myfun", "func"]
+# The functions bench/gpu_bench.py times (as name.O2.kiln), from these
+# files.
+BENCH_FUNCTIONS = [("myfun", "examples/seed/myfun.py"),
+                   ("func", "examples/seed/func.py"),
+                   ("softmax", "test/cuda/Inputs/softmax.py")]
 BENCH_MODELS = [
     ("mlp_bench", "examples/models/mlp.py", "MLP",
      ["sizes=(784, 1024, 1024)"], "x=f32[B,784]", []),
@@ -221,8 +224,8 @@ def prepare_bench(build_dir, out):
     for sub in ("archives", "src", "bin"):
         os.makedirs(os.path.join(out, sub), exist_ok=True)
     kiln = os.path.join(build_dir, "bin", "kiln")
-    for stem in BENCH_FUNCTIONS:
-        path = os.path.join(root, "examples", "seed", stem + ".py")
+    for stem, rel in BENCH_FUNCTIONS:
+        path = os.path.join(root, rel)
         shutil.copy(path, os.path.join(out, "src"))
         subprocess.run([kiln, "compile", path, TARGETS[2], "-O2", "-o",
                         os.path.join(out, "archives", stem + ".O2.kiln")],

@@ -79,3 +79,19 @@ def vector_views(x: Tensor, y: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
     # starting 4 bytes past a 16-byte boundary), and a column broadcast.
     return (x * y + 1.0, torch.relu(x[:, 4:] - y[:, 4:]),
             x[:, 1:] * 2.0 + y[:, 0].unsqueeze(1))
+
+
+# kiln: x=f32[B,N]
+@torch.jit.script
+def row_tiles(x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    # GPU row tiles (codegen/cuda/WarpTiles.cpp), a warp per row: a
+    # variance, whose tile's root is itself a reduction reading the row's
+    # mean; softmax of f64 rows, which every lane of the warp sums whole
+    # (shuffles move 32 bits); softmax with two row dims (B, 1); and a row
+    # scaled by its min and max, two reductions of the input.
+    var = ((x - x.mean(-1, keepdim=True)) ** 2).sum(-1)
+    wide = torch.softmax(x.double(), -1)
+    rows = torch.softmax(x.unsqueeze(1) * 2.0, -1)
+    lo = x.amin(-1, keepdim=True)
+    scaled = (x - lo) / (x.amax(-1, keepdim=True) - lo + 1.0)
+    return var, wide, rows, scaled
