@@ -141,12 +141,6 @@ Value kiln::cuda::combine(OpBuilder &b, Operation *combiner, Value lhs,
 
 namespace {
 
-/// Elements of a lane's row in flight at once: one at a time, a lane's
-/// load waits out the memory's latency before the next issues, and a
-/// warp per row then keeps too few bytes in flight to reach the memory's
-/// bandwidth (KernelMapping.h, kPointsPerThread, has the numbers).
-constexpr int64_t kElementsInFlight = 4;
-
 /// The row body's element, at each of `elements`' indices, cloned at `b`
 /// op by op across the elements, so that their loads come first.
 SmallVector<Value> rowElements(OpBuilder &b, kiln::cuda::Accumulation acc,

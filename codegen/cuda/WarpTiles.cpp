@@ -18,8 +18,8 @@
 // - an accumulation (the WarpReductions.cpp pattern) is reduced by the
 //   lanes together, and every lane ends with the row's result;
 // - a loop that writes only memory other threads can see (global memory)
-//   hands its points to the lanes in turn, four in flight per lane as in
-//   a thread-per-point kernel (KernelMapping.h, kPointsPerThread);
+//   hands its points to the lanes in turn, 16 in flight per lane
+//   (KernelMapping.h, kElementsInFlight);
 // - everything else runs in every lane alike. The tile's buffers
 //   (memref.alloca: the row's max and sum) are each lane's own, so the
 //   lanes keep equal copies of them and never wait on each other. An op
@@ -177,7 +177,7 @@ void emitReduce(OpBuilder &b, const Step &step, IRMapping &mapping,
 }
 
 /// A loop that writes global memory only, its points handed to the lanes
-/// in turn: point p to lane p % 32, kPointsPerThread at a time.
+/// in turn: point p to lane p % 32, kElementsInFlight at a time.
 void emitSpread(OpBuilder &b, scf::ParallelOp loop, IRMapping &mapping,
                 Value lane) {
   Location loc = loop.getLoc();
@@ -243,14 +243,14 @@ void emitSpread(OpBuilder &b, scf::ParallelOp loop, IRMapping &mapping,
         at.clone(op, point);
   };
   Value warp = constantIndex(b, loc, kWarp);
-  Value round = constantIndex(b, loc, kWarp * kPointsPerThread);
+  Value round = constantIndex(b, loc, kWarp * kElementsInFlight);
   Value whole = b.create<arith::MulIOp>(
       loc, b.create<arith::DivUIOp>(loc, total, round), round);
   b.create<scf::ForOp>(
       loc, constantIndex(b, loc, 0), whole, round, ValueRange{},
       [&](OpBuilder &at, Location, Value base, ValueRange) {
         SmallVector<IRMapping> points;
-        for (int64_t j = 0; j < kPointsPerThread; ++j)
+        for (int64_t j = 0; j < kElementsInFlight; ++j)
           points.push_back(pointAt(
               at, at.create<arith::AddIOp>(
                       loc, base,

@@ -66,8 +66,8 @@
 // LAUNCH-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 //
 // A row reduction becomes a warp per output: lane l sums elements l,
-// l + 32, ... of the row from 0, four at a time (their loads first, then
-// added in order) while four are left and then one at a time; five xor
+// l + 32, ... of the row from 0, 16 at a time (their loads first, then
+// added in order) while 16 are left and then one at a time; five xor
 // shuffles combine the warp, and lane 0 adds the output's initial value
 // and stores. Eight rows per block.
 // RUN: kiln-opt %s --kiln-map-to-kernels | FileCheck %s --check-prefix=WARP
@@ -78,17 +78,17 @@
 // WARP: %[[LANE:.*]] = arith.remui %{{.*}}, %{{.*}} : index
 // WARP: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // WARP: %[[COUNT:.*]] = arith.divui
-// WARP: %[[BATCHES:.*]] = arith.divui %[[COUNT]], %c4
-// WARP: %[[FIRSTS:.*]] = arith.muli %[[BATCHES]], %c4
+// WARP: %[[BATCHES:.*]] = arith.divui %[[COUNT]], %c16
+// WARP: %[[FIRSTS:.*]] = arith.muli %[[BATCHES]], %c16
 // WARP: %[[SPAN:.*]] = arith.muli %[[FIRSTS]]
 // WARP: %[[SPLIT:.*]] = arith.addi %{{.*}}, %[[SPAN]] : index
 // WARP: %[[BATCHED:.*]] = scf.for %{{.*}} = %{{.*}} to %[[SPLIT]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
-// WARP-COUNT-4: memref.load
+// WARP-COUNT-16: memref.load
 // WARP: %[[A0:.*]] = arith.addf %{{.*}}, %[[ACC]] : f32
 // WARP: %[[A1:.*]] = arith.addf %{{.*}}, %[[A0]] : f32
-// WARP: %[[A2:.*]] = arith.addf %{{.*}}, %[[A1]] : f32
-// WARP: %[[A3:.*]] = arith.addf %{{.*}}, %[[A2]] : f32
-// WARP: scf.yield %[[A3]] : f32
+// WARP-COUNT-13: arith.addf
+// WARP: %[[A15:.*]] = arith.addf
+// WARP: scf.yield %[[A15]] : f32
 // WARP: %[[SUM:.*]] = scf.for %{{.*}} = %[[SPLIT]] to %{{.*}} step %{{.*}} iter_args(%[[REST:.*]] = %[[BATCHED]]) -> (f32) {
 // WARP: arith.addf %{{.*}}, %[[REST]] : f32
 // WARP: gpu.shuffle  xor %[[SUM]], %c16_i32, %c32_i32 : f32

@@ -8,7 +8,7 @@
 // Softmax: the row's max and sum are each lane's own buffers (alloca);
 // the lanes reduce each together with xor shuffles, after which every
 // lane stores the result in its own copy. The output's points go to the
-// lanes in turn, four in flight (128 a round), then one at a time (32
+// lanes in turn, 16 in flight (512 a round), then one at a time (32
 // apart). Nothing is read back from global memory, so no __syncwarp.
 // CHECK-LABEL: func.func @softmax(
 // CHECK: gpu.launch {{.*}} threads(%[[TX:[a-z0-9]+]],
@@ -30,14 +30,14 @@
 // CHECK: math.exp
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK: memref.store %{{.*}}, %[[SUM]]
-// CHECK: scf.for %[[BASE:.*]] = %{{.*}} to %{{.*}} step %c128
+// CHECK: scf.for %[[BASE:.*]] = %{{.*}} to %{{.*}} step %c512
 // CHECK: arith.addi %[[LANE]], %c0
 // CHECK: arith.addi %[[LANE]], %c32
 // CHECK: arith.addi %[[LANE]], %c64
-// CHECK: arith.addi %[[LANE]], %c96
-// CHECK-COUNT-4: memref.load %{{.*}} : memref<1x?xf32
-// CHECK-COUNT-4: math.exp
-// CHECK-COUNT-4: memref.store
+// CHECK: arith.addi %[[LANE]], %c480
+// CHECK-COUNT-16: memref.load %{{.*}} : memref<1x?xf32
+// CHECK-COUNT-16: math.exp
+// CHECK-COUNT-16: memref.store
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32
 // CHECK: math.exp
 // CHECK: memref.store
@@ -108,7 +108,7 @@ func.func @softmax(%x: memref<?x?xf32>, %out: memref<?x?xf32>) {
 // CHECK-LABEL: func.func @written_then_read(
 // CHECK: gpu.launch {{.*}} threads(%[[TX:[a-z0-9]+]],
 // CHECK: %[[LANE:.*]] = arith.remui %[[TX]], %c32
-// CHECK: step %c128
+// CHECK: step %c512
 // CHECK: memref.store %{{.*}}, %{{.*}} : memref<1x?xf32
 // CHECK: step %c32
 // CHECK: %[[ALL:.*]] = arith.constant -1 : i32
@@ -163,7 +163,7 @@ func.func @written_then_read(%x: memref<?x?xf32>, %tmp: memref<?x?xf32>, %out: m
 // CHECK-NOT: gpu.shuffle
 // CHECK: scf.for
 // CHECK: memref.store %{{.*}}, %[[ACC]]
-// CHECK: step %c128
+// CHECK: step %c512
 // CHECK: gpu.terminator
 func.func @wide_sum(%x: memref<?x?xf64>, %out: memref<?x?xf64>) {
   %c0 = arith.constant 0 : index
