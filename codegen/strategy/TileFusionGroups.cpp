@@ -32,7 +32,6 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -41,6 +40,7 @@
 #include "mlir/Transforms/CSE.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -327,10 +327,13 @@ struct TileFusionGroupsPass
       }
     });
     if (gpu_) {
-      getOperation().walk([](func::FuncOp fn) {
-        if (!fn.isExternal())
-          tileRowGroups(fn.getBody().front());
+      // Every block that holds linalg ops: a function's, a loop's body.
+      llvm::SetVector<Block *> blocks;
+      getOperation().walk([&](linalg::LinalgOp op) {
+        blocks.insert(op->getBlock());
       });
+      for (Block *block : blocks)
+        tileRowGroups(*block);
       return;
     }
     for (auto &[id, group] : groups)

@@ -95,3 +95,12 @@ def row_tiles(x: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     lo = x.amin(-1, keepdim=True)
     scaled = (x - lo) / (x.amax(-1, keepdim=True) - lo + 1.0)
     return var, wide, rows, scaled
+
+
+# kiln: x=f32[B,N]
+@torch.jit.script
+def loop_rows(x: Tensor, n: int) -> Tensor:
+    # A row tile in a loop's body: softmax n times, one kernel each time.
+    for _ in range(n):
+        x = torch.softmax(x * 2.0, -1)
+    return x
