@@ -4,10 +4,11 @@
 // of a CUDA entry is an scf.parallel over its parallel dims (its reduction
 // dims are scf.for loops inside). Each outermost scf.parallel becomes one
 // gpu.launch over its flattened iteration space (buildKernel): a row
-// reduction a warp per output (WarpReductions.cpp), anything else a
-// thread per point (four per thread in a full block, which reads and
-// writes them with 16-byte accesses where the host finds the memory
-// aligned: VectorAccess.cpp). A flat grid needs only grid.x (up to 2^31-1
+// tile (a loop over rows whose body holds the tile's loops) a warp per
+// row (WarpTiles.cpp), a row reduction a warp per output
+// (WarpReductions.cpp), anything else a thread per point (four per
+// thread in a full block, which reads and writes them with 16-byte
+// accesses where the host finds the memory aligned: VectorAccess.cpp). A flat grid needs only grid.x (up to 2^31-1
 // blocks), whatever the rank, so no dim of a tensor is limited to the
 // 65535 blocks of grid.y and grid.z.
 //

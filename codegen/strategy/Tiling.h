@@ -21,12 +21,11 @@ namespace kiln::codegen {
 /// kiln.fusion_group (FusionGroups.cpp), read and removed by tiling.
 inline constexpr llvm::StringLiteral kFusionGroupAttrName = "kiln.group";
 
-/// A target's tile sizes for the forall over `root`'s loops, one per loop
-/// (0: the loop stays whole inside each tile); empty to leave the group
-/// untiled. `reduces` says whether any op of the group has a reduction
-/// loop: then a tile's ops make several passes over its data.
-using ForallTileSizesFn =
-    llvm::SmallVector<int64_t> (*)(mlir::linalg::LinalgOp root, bool reduces);
+// Each target's function gives the tile sizes for the forall over
+// `root`'s loops, one per loop (0: the loop stays whole inside each
+// tile), or nothing to leave the group untiled. `reduces` says whether any
+// op of the group has a reduction loop: then a tile's ops make several
+// passes over its data.
 
 /// The CPU's choice (CpuTiling.cpp).
 llvm::SmallVector<int64_t> cpuForallTileSizes(mlir::linalg::LinalgOp root,
