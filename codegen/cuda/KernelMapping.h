@@ -141,6 +141,11 @@ struct Accumulation {
 };
 std::optional<Accumulation> matchAccumulation(mlir::scf::ParallelOp loop);
 
+/// Inside a kernel: the iterations of a loop from `lb` to `ub` by the
+/// positive `step`, folded where they are constants.
+mlir::Value tripCount(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lb,
+                      mlir::Value ub, mlir::Value step);
+
 /// `combiner` applied to (lhs, rhs) at `b`'s insertion point.
 mlir::Value combine(mlir::OpBuilder &b, mlir::Operation *combiner,
                     mlir::Value lhs, mlir::Value rhs);

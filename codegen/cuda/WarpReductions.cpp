@@ -131,6 +131,20 @@ kiln::cuda::matchAccumulation(scf::ParallelOp loop) {
   return acc;
 }
 
+Value kiln::cuda::tripCount(OpBuilder &b, Location loc, Value lb, Value ub,
+                           Value step) {
+  Value zero = b.createOrFold<arith::ConstantIndexOp>(loc, 0);
+  Value one = b.createOrFold<arith::ConstantIndexOp>(loc, 1);
+  Value span = b.createOrFold<arith::MaxSIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, ub, lb), zero);
+  // (A loop's step is positive. The kernel lowering has no ceildivsi.)
+  return b.createOrFold<arith::DivUIOp>(
+      loc,
+      b.createOrFold<arith::AddIOp>(
+          loc, span, b.createOrFold<arith::SubIOp>(loc, step, one)),
+      step);
+}
+
 Value kiln::cuda::combine(OpBuilder &b, Operation *combiner, Value lhs,
                           Value rhs) {
   IRMapping mapping;
@@ -178,17 +192,7 @@ Value kiln::cuda::reduceRowInWarp(OpBuilder &b, Accumulation acc,
   // The lane's elements, kElementsInFlight at a time while that many are
   // left: their loads issue together, and the lane combines them in
   // order, as one at a time would. Then the rest, one at a time.
-  Value span = b.create<arith::MaxSIOp>(
-      loc, b.create<arith::SubIOp>(loc, ub, first),
-      b.create<arith::ConstantIndexOp>(loc, 0));
-  // (A loop's step is positive. The kernel lowering has no ceildivsi.)
-  Value count = b.create<arith::DivUIOp>(
-      loc,
-      b.create<arith::AddIOp>(
-          loc, span,
-          b.create<arith::SubIOp>(loc, stride,
-                                  b.create<arith::ConstantIndexOp>(loc, 1))),
-      stride);
+  Value count = tripCount(b, loc, first, ub, stride);
   Value batch = b.create<arith::ConstantIndexOp>(loc, kElementsInFlight);
   Value batched = b.create<arith::MulIOp>(
       loc, b.create<arith::DivUIOp>(loc, count, batch), batch);

@@ -91,6 +91,7 @@ enum class Role { EveryLane, Reduce, Spread, LaneZero };
 struct Step {
   Operation *op;
   Role role;
+  Access access;
   std::optional<Accumulation> acc;
   bool writesGlobal;
   bool syncAfter = false;
@@ -107,15 +108,15 @@ FailureOr<SmallVector<Step>> planTile(scf::ParallelOp tile) {
     std::optional<Accumulation> acc =
         loop ? matchAccumulation(loop) : std::nullopt;
     if (acc)
-      steps.push_back(
-          {&op, Role::Reduce, acc, !isLaneOwn(acc->store.getMemRef())});
+      steps.push_back({&op, Role::Reduce, access, acc,
+                       !isLaneOwn(acc->store.getMemRef())});
     else if (!access.writesGlobal)
-      steps.push_back({&op, Role::EveryLane, std::nullopt, false});
+      steps.push_back({&op, Role::EveryLane, access, std::nullopt, false});
     else if (access.writesOwn || (!loop && op.getNumResults() != 0))
       return failure();
     else
-      steps.push_back(
-          {&op, loop ? Role::Spread : Role::LaneZero, std::nullopt, true});
+      steps.push_back({&op, loop ? Role::Spread : Role::LaneZero, access,
+                       std::nullopt, true});
   }
   if (!nested)
     return failure();
@@ -124,10 +125,9 @@ FailureOr<SmallVector<Step>> planTile(scf::ParallelOp tile) {
   for (size_t i = 0; i < steps.size(); ++i) {
     if (!steps[i].writesGlobal)
       continue;
-    for (size_t j = i + 1; j < steps.size() && !steps[i].syncAfter; ++j) {
-      Access later = accessOf(steps[j].op);
-      steps[i].syncAfter = later.readsGlobal || later.writesGlobal;
-    }
+    for (size_t j = i + 1; j < steps.size() && !steps[i].syncAfter; ++j)
+      steps[i].syncAfter =
+          steps[j].access.readsGlobal || steps[j].access.writesGlobal;
   }
   return steps;
 }
@@ -185,38 +185,20 @@ void emitSpread(OpBuilder &b, scf::ParallelOp loop, IRMapping &mapping,
   Value total = constantIndex(b, loc, 1);
   for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
                                        loop.getUpperBound(), loop.getStep())) {
-    Value l = mapping.lookupOrDefault(lb), u = mapping.lookupOrDefault(ub),
-          s = mapping.lookupOrDefault(step);
-    std::optional<int64_t> cl = getConstantIntValue(l),
-                           cu = getConstantIntValue(u),
-                           cs = getConstantIntValue(s);
-    Value extent;
-    if (cl && cu && cs) {
-      extent = constantIndex(b, loc, std::max<int64_t>(0, (*cu - *cl + *cs - 1) / *cs));
-    } else {
-      Value span = b.create<arith::MaxSIOp>(
-          loc, b.create<arith::SubIOp>(loc, u, l), constantIndex(b, loc, 0));
-      extent = b.create<arith::DivUIOp>(
-          loc,
-          b.create<arith::AddIOp>(
-              loc, span,
-              b.create<arith::SubIOp>(loc, s, constantIndex(b, loc, 1))),
-          s);
-    }
+    Value extent =
+        tripCount(b, loc, mapping.lookupOrDefault(lb),
+                  mapping.lookupOrDefault(ub), mapping.lookupOrDefault(step));
     extents.push_back(extent);
     total = b.create<arith::MulIOp>(loc, total, extent);
   }
   // The loop's indices of flat point `flat`: a dim of one iteration needs
   // no division, and the outermost that remains none either.
+  auto wide = llvm::find_if(
+      extents, [](Value extent) { return getConstantIntValue(extent) != 1; });
+  int64_t outermost = std::distance(extents.begin(), wide);
   auto pointAt = [&](OpBuilder &at, Value flat) {
     IRMapping point = mapping;
     Value rest = flat;
-    int64_t outermost = -1;
-    for (auto [d, extent] : llvm::enumerate(extents))
-      if (getConstantIntValue(extent) != 1) {
-        outermost = d;
-        break;
-      }
     for (int64_t d = extents.size() - 1; d >= 0; --d) {
       Value index;
       if (getConstantIntValue(extents[d]) == 1) {
