@@ -54,14 +54,18 @@ public:
   /// `x` clamped to [lo, hi]; NaN stays NaN (an ordered compare is false
   /// for it, so the select keeps x).
   mlir::Value clampKeepingNaN(mlir::Value x, double lo, double hi) {
-    using mlir::arith::CmpFPredicate;
-    mlir::Value low = constant(lo), high = constant(hi);
-    mlir::Value below =
-        b.create<mlir::arith::CmpFOp>(loc, CmpFPredicate::OLT, x, low);
-    x = b.create<mlir::arith::SelectOp>(loc, below, low, x);
-    mlir::Value above =
-        b.create<mlir::arith::CmpFOp>(loc, CmpFPredicate::OGT, x, high);
+    x = atLeastKeepingNaN(x, lo);
+    mlir::Value high = constant(hi);
+    mlir::Value above = b.create<mlir::arith::CmpFOp>(
+        loc, mlir::arith::CmpFPredicate::OGT, x, high);
     return b.create<mlir::arith::SelectOp>(loc, above, high, x);
+  }
+  /// `x` raised to at least `lo`; NaN stays NaN, as above.
+  mlir::Value atLeastKeepingNaN(mlir::Value x, double lo) {
+    mlir::Value low = constant(lo);
+    mlir::Value below = b.create<mlir::arith::CmpFOp>(
+        loc, mlir::arith::CmpFPredicate::OLT, x, low);
+    return b.create<mlir::arith::SelectOp>(loc, below, low, x);
   }
 
 private:

@@ -10,9 +10,16 @@
 //
 // The coefficients are kiln's own fit (iteratively reweighted least
 // squares for relative error against mpmath's erf on 20,000 points); in
-// f32 the result is within 4.3e-7 of erf, relative, over [-5, 5]
+// f32 the result is within 4.6e-7 of erf, relative, over [-5, 5]
 // (docs/codegen.md), and never outside [-1, 1]. The clamps propagate NaN,
 // as erf does.
+//
+// P and Q are stored factored, as a scale times monic quadratics
+// z^2 + a z + b (all their roots are complex pairs), because a quadratic
+// is one add and one fma: half of what Horner's rule puts on the CPU's
+// multiply-add pipes moves to its add pipes, and GELU, which is bound by
+// the multiply-add pipes, gets faster. erf_factors.py (beside this file)
+// derives the factors from the fit's P and Q.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,60 +30,90 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
 
-#include <iterator>
-
 using namespace mlir;
 using kiln::F32Expansion;
 
 namespace {
 
-constexpr double kP[] = {1.1283791152787488,     0.20004290921695986,
-                         0.05057500277114855,    0.0036998131235796714,
-                         0.00014126456403996436, -1.9421838025161786e-06,
-                         1.9671925449715744e-08};
-constexpr double kQ[] = {1.0, 0.5106152096293716, 0.11503433214457513,
-                         0.014354012690336728, 0.000953915593731056};
+struct Quadratic {
+  double a, b; // z^2 + a z + b
+};
 
-/// k * erf(c * x) for x already clamped to [-4 / c, 4 / c]: with u = c * x,
-/// u * P(u^2) / Q(u^2) is x * P'(x^2) / Q'(x^2), where P' and Q' have c
-/// (and k) folded into their coefficients. For c = k = 1 these are P and Q.
-Value scaledErf(F32Expansion &f32, Value x, double c, double k) {
+// P(z) / Q(z) = kScale * (the product of kNumerator) / (that of
+// kDenominator), for which erf_factors.py checks these digits.
+constexpr double kScale = 2.0622291509852373e-05;
+constexpr Quadratic kNumerator[] = {{-121.55593087758247, 9676.599623221977},
+                                    {20.20322671768139, 195.94307887634127},
+                                    {2.623995194391981, 30.25209596867387}};
+constexpr Quadratic kDenominator[] = {{5.767573957468715, 42.26737627858894},
+                                      {9.279892280286965, 24.801889120497677}};
+
+/// The product of `factors` at z, each with its roots divided by `c2`,
+/// times `scale` (folded into the first factor, whose add becomes an fma).
+Value quadraticProduct(F32Expansion &f32, Value z, ArrayRef<Quadratic> factors,
+                       double c2, double scale) {
   PatternRewriter &b = f32.builder();
   Location loc = f32.location();
-  SmallVector<double> p, q;
-  double power = 1.0; // c^(2i)
-  for (size_t i = 0; i < std::size(kP); ++i, power *= c * c) {
-    p.push_back(k * c * kP[i] * power);
-    if (i < std::size(kQ))
-      q.push_back(kQ[i] * power);
+  Value product;
+  for (const Quadratic &q : factors) {
+    double a = q.a / c2, constant = q.b / (c2 * c2);
+    Value linear =
+        scale == 1.0
+            ? b.create<arith::AddFOp>(loc, z, f32.constant(a)).getResult()
+            : b.create<math::FmaOp>(loc, z, f32.constant(scale),
+                                    f32.constant(scale * a))
+                  .getResult();
+    Value value =
+        b.create<math::FmaOp>(loc, linear, z, f32.constant(scale * constant));
+    product = product ? b.create<arith::MulFOp>(loc, product, value) : value;
+    scale = 1.0;
   }
-  Value z = b.create<arith::MulFOp>(loc, x, x);
-  Value ratio = b.create<arith::DivFOp>(loc, f32.horner(p, z), f32.horner(q, z));
-  return b.create<arith::MulFOp>(loc, x, ratio);
+  return product;
+}
+
+/// r(t) with t * r(t) ~= k * erf(c * t), for t already clamped to
+/// [-4 / c, 4 / c]: with u = c * t, k * u * P(u^2) / Q(u^2) is
+/// t * P'(t^2) / Q'(t^2), whose roots (in t^2) are P's and Q's over c^2,
+/// with k, c and the leading coefficients' powers of c in the scale.
+/// erf_factors.py emulates this evaluation op for op; keep the two alike.
+Value erfRatio(F32Expansion &f32, Value t, double c, double k) {
+  PatternRewriter &b = f32.builder();
+  Location loc = f32.location();
+  double c2 = c * c;
+  Value z = b.create<arith::MulFOp>(loc, t, t);
+  Value numerator =
+      quadraticProduct(f32, z, kNumerator, c2, k * c * kScale * c2 * c2);
+  Value denominator = quadraticProduct(f32, z, kDenominator, c2, 1.0);
+  return b.create<arith::DivFOp>(loc, numerator, denominator);
 }
 
 Value expandErf(F32Expansion &f32, Value input) {
-  Value x = f32.clampKeepingNaN(input, -4.0, 4.0);
-  Value erf = scaledErf(f32, x, 1.0, 1.0);
+  Value t = f32.clampKeepingNaN(input, -4.0, 4.0);
+  Value erf = f32.builder().create<arith::MulFOp>(f32.location(), t,
+                                                  erfRatio(f32, t, 1.0, 1.0));
   // Near the clamp the fit may round a little past 1; erf never does.
   return f32.clampKeepingNaN(erf, -1.0, 1.0);
 }
 
-constexpr double kSqrtHalf = 0.7071067811865476;
+constexpr double kSqrtHalf = 0.7071067811865476; // as in erf_factors.py
 
 /// GELU, x * (0.5 + 0.5 * erf(x / sqrt 2)), with 1 / sqrt 2 and the halving
-/// folded into the rational function's coefficients, and the normal CDF
-/// clamped to [0, 1] in place of erf's clamp to [-1, 1]: the multiplies by
+/// folded into the rational function's scale and factors: the multiplies by
 /// 1 / sqrt 2 and 0.5 are gone from what is GELU's compute-bound inner
-/// loop (23 vector operations where the prelude's chain with erf expanded
-/// alone takes 25).
+/// loop, and the normal CDF, 0.5 + t * r, is one fma.
+///
+/// Beyond the clamp GELU must be exactly x or -0, as torch's is, so the CDF
+/// must be exactly 1 at t = 4 sqrt 2 and 0 at its negation. In f32,
+/// t * r(t) there is within [0.5, 0.5 + 2^-24] (erf_factors.py checks it
+/// with exact arithmetic): 0.5 + t * r rounds to 1, and 0.5 - t * r is at
+/// most 0, which the one clamp left, at 0, makes 0 exactly.
 Value expandGelu(F32Expansion &f32, Value x) {
+  PatternRewriter &b = f32.builder();
+  Location loc = f32.location();
   Value t = f32.clampKeepingNaN(x, -4.0 / kSqrtHalf, 4.0 / kSqrtHalf);
-  Value halfErf = scaledErf(f32, t, kSqrtHalf, 0.5);
-  Value cdf = f32.builder().create<arith::AddFOp>(f32.location(), halfErf,
-                                                  f32.constant(0.5));
-  cdf = f32.clampKeepingNaN(cdf, 0.0, 1.0);
-  return f32.builder().create<arith::MulFOp>(f32.location(), x, cdf);
+  Value cdf = b.create<math::FmaOp>(loc, t, erfRatio(f32, t, kSqrtHalf, 0.5),
+                                    f32.constant(0.5));
+  return b.create<arith::MulFOp>(loc, x, f32.atLeastKeepingNaN(cdf, 0.0));
 }
 
 /// Whether `value` is an f32 constant (scalar or splat) equal to `expected`
@@ -115,7 +152,8 @@ struct GeluPattern : public OpRewritePattern<arith::MulFOp> {
     if (!getElementTypeOrSelf(op.getType()).isF32())
       return failure();
     for (int half = 0; half < 2; ++half) {
-      Value x = otherThanConstant(op->getOperand(half).getDefiningOp<arith::MulFOp>(), 0.5);
+      Value x = otherThanConstant(
+          op->getOperand(half).getDefiningOp<arith::MulFOp>(), 0.5);
       Value erf = otherThanConstant(
           op->getOperand(1 - half).getDefiningOp<arith::AddFOp>(), 1.0);
       auto erfOp = erf ? erf.getDefiningOp<math::ErfOp>() : nullptr;
