@@ -19,10 +19,9 @@
 namespace kiln {
 
 inline constexpr std::pair<const char *, kiln_activation> kActivations[] = {
-    {"none", KILN_ACTIVATION_NONE},
-    {"relu", KILN_ACTIVATION_RELU},
-    {"tanh", KILN_ACTIVATION_TANH},
-    {"sigmoid", KILN_ACTIVATION_SIGMOID},
+    {"none", KILN_ACTIVATION_NONE}, {"relu", KILN_ACTIVATION_RELU},
+    {"tanh", KILN_ACTIVATION_TANH}, {"sigmoid", KILN_ACTIVATION_SIGMOID},
+    {"silu", KILN_ACTIVATION_SILU},
 };
 
 /// The kiln/abi.h code of activation `name`, if it is one.

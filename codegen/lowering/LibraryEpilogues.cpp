@@ -12,8 +12,9 @@
 //
 // - cuBLASLt: relu (its RELU_BIAS epilogue keeps NaN, as torch.relu does:
 //   test/gpu/probe_epilogues.py).
-// - oneDNN: tanh and sigmoid. Its relu maps NaN to 0, so relu stays in
-//   generated code on the CPU.
+// - oneDNN: tanh, sigmoid and SiLU (the prelude's x * sigmoid(x), its
+//   swish). Its relu maps NaN to 0, so relu stays in generated code on the
+//   CPU.
 //
 // Only f32 products: the library computes in f32, and a bf16 Linear
 // rounds its product before adding the bias, which the fused call would
@@ -46,15 +47,55 @@ std::optional<StringRef> libraryActivation(Operation *op, bool gpu) {
   return std::nullopt;
 }
 
+/// The ops of an activation the library takes, the last one's result its
+/// value, and its kiln.matmul_epilogue name.
+struct Activation {
+  SmallVector<Operation *, 2> ops;
+  StringRef name = "none";
+};
+
 /// A matmul's bias add and the activation after it, where they are.
 struct Epilogue {
   MatmulOp matmul;
   AddOp add;
-  Value bias;              // in the add's block
-  Operation *activation;   // null when none is taken
-  StringRef activationName; // its kiln.matmul_epilogue name, or "none"
-  FusionGroupOp group;     // the group holding the add, or null
+  Value bias;            // in the add's block
+  Activation activation; // no ops when none is taken
+  FusionGroupOp group;   // the group holding the add, or null
 };
+
+/// SiLU as the prelude writes it, sum * sigmoid(sum), where those two ops
+/// are all that read `sum`: the sigmoid and the multiply, in that order.
+std::optional<Activation> siluOf(Value sum) {
+  SmallVector<Operation *, 2> users(sum.getUsers());
+  if (users.size() != 2)
+    return std::nullopt;
+  for (Operation *user : users) {
+    auto sigmoid = dyn_cast<SigmoidOp>(user);
+    if (!sigmoid || !sigmoid.getResult().hasOneUse())
+      continue;
+    auto mul = dyn_cast<MulOp>(*sigmoid.getResult().user_begin());
+    if (mul && llvm::is_contained(users, mul.getOperation()) &&
+        llvm::is_contained(mul->getOperands(), sum) &&
+        mul.getResult().getType() == sum.getType())
+      return Activation{{sigmoid, mul}, "silu"};
+  }
+  return std::nullopt;
+}
+
+/// The activation of the bias add's result `sum` that the target's library
+/// applies, if any.
+Activation activationOf(Value sum, bool gpu) {
+  if (!gpu)
+    if (std::optional<Activation> silu = siluOf(sum))
+      return *silu;
+  if (!sum.hasOneUse())
+    return {};
+  Operation *next = *sum.user_begin();
+  std::optional<StringRef> name = libraryActivation(next, gpu);
+  if (!name || next->getResult(0).getType() != sum.getType())
+    return {};
+  return Activation{{next}, *name};
+}
 
 /// The one op that uses `value`, looking into the fusion group it feeds.
 std::pair<Operation *, FusionGroupOp> soleUser(Value value) {
@@ -99,16 +140,7 @@ std::optional<Epilogue> findEpilogue(MatmulOp matmul, bool gpu) {
       !biasType.getElementType().isF32() ||
       biasType.getShape()[0] != result.getShape().back())
     return std::nullopt;
-  Epilogue epilogue{matmul, add, bias, nullptr, "none", group};
-  if (add.getResult().hasOneUse()) {
-    Operation *next = *add.getResult().user_begin();
-    std::optional<StringRef> name = libraryActivation(next, gpu);
-    if (name && next->getResult(0).getType() == result) {
-      epilogue.activation = next;
-      epilogue.activationName = *name;
-    }
-  }
-  return epilogue;
+  return Epilogue{matmul, add, bias, activationOf(add.getResult(), gpu), group};
 }
 
 /// Removes `group`'s inputs that its body no longer reads, and its results
@@ -150,23 +182,25 @@ void pruneGroup(FusionGroupOp group) {
 }
 
 void fuse(Epilogue e) {
-  Operation *last = e.activation ? e.activation : e.add.getOperation();
+  SmallVector<Operation *, 2> &activation = e.activation.ops;
+  Operation *last =
+      activation.empty() ? e.add.getOperation() : activation.back();
   Value bias = e.bias;
   if (e.group)
     bias = e.group.getInputs()[cast<BlockArgument>(bias).getArgNumber()];
   OpBuilder b(e.group ? e.group.getOperation() : e.add.getOperation());
   auto fused = b.create<MatmulEpilogueOp>(
       e.matmul.getLoc(), e.matmul.getResult().getType(), e.matmul.getLhs(),
-      e.matmul.getRhs(), bias, b.getStringAttr(e.activationName));
+      e.matmul.getRhs(), bias, b.getStringAttr(e.activation.name));
   Value replacement = fused.getResult();
   if (e.group) {
     e.group->insertOperands(e.group->getNumOperands(), fused.getResult());
-    replacement = e.group.getBody().addArgument(fused.getType(),
-                                                e.matmul.getLoc());
+    replacement =
+        e.group.getBody().addArgument(fused.getType(), e.matmul.getLoc());
   }
   last->getResult(0).replaceAllUsesWith(replacement);
-  if (e.activation)
-    e.activation->erase();
+  for (Operation *op : llvm::reverse(activation))
+    op->erase();
   e.add.erase();
   if (e.group)
     pruneGroup(e.group);

@@ -80,7 +80,7 @@ inline bool abiSupported(int64_t version) {
   return version >= KILN_ABI_MIN_VERSION && version <= KILN_ABI_VERSION;
 }
 
-/// "this runtime runs ABI versions 7 to 8", for the refusals.
+/// "this runtime runs ABI versions 7 to 9", for the refusals.
 inline std::string abiVersionsText() {
   return "this runtime runs ABI versions " +
          std::to_string(KILN_ABI_MIN_VERSION) + " to " +

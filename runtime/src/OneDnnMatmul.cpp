@@ -55,6 +55,7 @@ struct MatmulEpilogue {
 /// oneDNN's post-op for `activation`, which must compute it as PyTorch
 /// does, NaN included: its relu (max with 0) maps NaN to 0, so relu is not
 /// one (codegen/lowering/LibraryEpilogues.cpp keeps it in generated code).
+/// SiLU is swish, x * sigmoid(alpha * x), with alpha 1.
 bool postOp(int32_t activation, dnnl::algorithm &algorithm) {
   switch (activation) {
   case KILN_ACTIVATION_TANH:
@@ -62,6 +63,9 @@ bool postOp(int32_t activation, dnnl::algorithm &algorithm) {
     return true;
   case KILN_ACTIVATION_SIGMOID:
     algorithm = dnnl::algorithm::eltwise_logistic;
+    return true;
+  case KILN_ACTIVATION_SILU:
+    algorithm = dnnl::algorithm::eltwise_swish;
     return true;
   default:
     return false;
@@ -94,7 +98,7 @@ MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
   dnnl::algorithm activation;
   if (postOp(epilogue.activation, activation)) {
     dnnl::post_ops ops;
-    ops.append_eltwise(1.0f, activation, 0.0f, 0.0f);
+    ops.append_eltwise(1.0f, activation, /*alpha: swish's*/ 1.0f, 0.0f);
     attr.set_post_ops(ops);
   }
   dnnl::matmul::desc desc =
@@ -145,20 +149,22 @@ BoundMatmul &boundFor(const std::shared_ptr<const MatmulPlan> &plan) {
 /// out = activation(bias) for a product that sums nothing (K == 0).
 void fillEpilogue(const View &out, const View &bias, int32_t activation) {
   forEachElement(out, [&](int64_t offset, const Dims &index) {
-    float value = static_cast<const float *>(
-        bias.data)[index.back() * bias.strides[0]];
+    float value =
+        static_cast<const float *>(bias.data)[index.back() * bias.strides[0]];
     if (activation == KILN_ACTIVATION_TANH)
       value = std::tanh(value);
     else if (activation == KILN_ACTIVATION_SIGMOID)
       value = 1.0f / (1.0f + std::exp(-value));
+    else if (activation == KILN_ACTIVATION_SILU)
+      value = value / (1.0f + std::exp(-value));
     static_cast<float *>(out.data)[offset] = value;
   });
 }
 
 /// "" if `bias` and `activation` are an epilogue that the CPU's library
 /// computes for an f32 product into `out`, or what is wrong with them.
-std::string checkEpilogue(const View &bias, const View &out,
-                          int32_t activation, int32_t dtype) {
+std::string checkEpilogue(const View &bias, const View &out, int32_t activation,
+                          int32_t dtype) {
   dnnl::algorithm unused;
   if (activation != KILN_ACTIVATION_NONE && !postOp(activation, unused))
     return "matmul_epilogue: activation " + std::to_string(activation) +
@@ -225,8 +231,7 @@ std::string matmul(const kiln_unranked_memref &am,
   if (biasm && bias.sizes[0] > 1 && bias.strides[0] != 1) {
     denseBias.resize(bias.sizes[0]);
     for (int64_t i = 0; i < bias.sizes[0]; ++i)
-      denseBias[i] =
-          static_cast<const float *>(bias.data)[i * bias.strides[0]];
+      denseBias[i] = static_cast<const float *>(bias.data)[i * bias.strides[0]];
     bias.data = denseBias.data();
   }
   if (biasm)

@@ -53,6 +53,56 @@ func.func @bias_first_tanh(%x: tensor<2x5xf32>, %w: tensor<5x3xf32>, %b: tensor<
 
 // -----
 
+// SiLU as the prelude writes it, s * sigmoid(s), is oneDNN's swish: on the
+// CPU the sigmoid and the multiply go into the call, in either operand
+// order; cuBLASLt has no SiLU, so on the GPU they stay in the group.
+// CHECK-LABEL: func.func @linear_silu
+// CPU: %[[MM:.*]] = kiln.matmul_epilogue %arg0, %arg1, %arg2 {activation = "silu"}
+// CPU-NOT: kiln.fusion_group
+// CPU: return %[[MM]]
+// GPU: %[[MM:.*]] = kiln.matmul_epilogue %arg0, %arg1, %arg2 {activation = "none"}
+// GPU: kiln.fusion_group(%[[MM]])
+// GPU: kiln.sigmoid
+// GPU: kiln.mul
+func.func @linear_silu(%x: tensor<2x5xf32>, %w: tensor<5x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %mm = kiln.matmul %x, %w : (tensor<2x5xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %g = kiln.fusion_group(%mm, %b) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32> {
+  ^bb0(%m: tensor<2x3xf32>, %bias: tensor<3xf32>):
+    %s = kiln.add %m, %bias : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    %sg = kiln.sigmoid %s : tensor<2x3xf32>
+    %y = kiln.mul %sg, %s : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    kiln.yield %y : tensor<2x3xf32>
+  }
+  return %g : tensor<2x3xf32>
+}
+
+// -----
+
+// Not SiLU: the sum is read a third time, or multiplied by the sigmoid of
+// something else; only the bias goes into the call.
+// CHECK-LABEL: func.func @not_silu
+// CHECK: %[[M0:.*]] = kiln.matmul_epilogue {{.*}} {activation = "none"}
+// CHECK: %[[G0:.*]] = kiln.sigmoid %[[M0]]
+// CHECK: kiln.mul %[[M0]], %[[G0]]
+// CHECK: kiln.exp %[[M0]]
+// CHECK: %[[M1:.*]] = kiln.matmul_epilogue {{.*}} {activation = "none"}
+// CHECK: %[[G1:.*]] = kiln.sigmoid %arg3
+// CHECK: kiln.mul %[[M1]], %[[G1]]
+func.func @not_silu(%x: tensor<2x5xf32>, %w: tensor<5x3xf32>, %b: tensor<3xf32>, %o: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %m0 = kiln.matmul %x, %w : (tensor<2x5xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %s0 = kiln.add %m0, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %g0 = kiln.sigmoid %s0 : tensor<2x3xf32>
+  %y0 = kiln.mul %s0, %g0 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %e0 = kiln.exp %s0 : tensor<2x3xf32>
+  %m1 = kiln.matmul %x, %w : (tensor<2x5xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %s1 = kiln.add %m1, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %g1 = kiln.sigmoid %o : tensor<2x3xf32>
+  %y1 = kiln.mul %s1, %g1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %y0, %e0, %y1 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
 // A bias add outside any group (-O2 leaves a lone op ungrouped).
 // CHECK-LABEL: func.func @lone_add
 // CHECK: %[[MM:.*]] = kiln.matmul_epilogue %arg0, %arg1, %arg2 {activation = "none"}

@@ -20,10 +20,10 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 8
+#define KILN_ABI_VERSION 9
 /* The oldest version whose code objects this runtime still runs: from it
- * on, versions only appended slots to kiln_host_api, which older code
- * never calls, so the runtime loads code of versions KILN_ABI_MIN_VERSION
+ * on, versions only appended slots to kiln_host_api (8) and activation
+ * codes (9), which older code never calls or passes, so the runtime loads code of versions KILN_ABI_MIN_VERSION
  * to KILN_ABI_VERSION. */
 #define KILN_ABI_MIN_VERSION 7
 
@@ -62,7 +62,8 @@ typedef enum kiln_activation {
   KILN_ACTIVATION_NONE = 0,
   KILN_ACTIVATION_RELU = 1,    /* max(x, 0), NaN kept */
   KILN_ACTIVATION_TANH = 2,
-  KILN_ACTIVATION_SIGMOID = 3
+  KILN_ACTIVATION_SIGMOID = 3,
+  KILN_ACTIVATION_SILU = 4 /* x * sigmoid(x); since ABI version 9 */
 } kiln_activation;
 
 /* A ranked tensor descriptor, laid out exactly as MLIR's memref descriptor:

@@ -1,11 +1,12 @@
 """Linear layers in every arrangement that kiln-library-epilogues looks at
-(codegen/lowering/LibraryEpilogues.cpp): a bias alone, then tanh, sigmoid
-or relu; a batched input; a layer whose output is also read elsewhere; a
-bias after a transposed product; and NaN inputs, which each activation must
-keep as PyTorch does.
+(codegen/lowering/LibraryEpilogues.cpp): a bias alone, then tanh, sigmoid,
+relu or SiLU (F.silu, and x * sigmoid(x) written out); a batched input; a
+layer whose output is also read elsewhere; a bias after a transposed
+product; and NaN inputs, which each activation must keep as PyTorch does.
 """
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 from torch import Tensor
 
 
@@ -29,14 +30,15 @@ class LinearEpilogues(nn.Module):
         h = torch.relu(self.c(h))
         shared = self.d(h)  # read twice: the bias add stays apart
         h = shared + torch.relu(shared)
-        return self.e(h)
+        return F.silu(self.e(h))
 
-    # A batched input, a residual after the bias, and x @ W^T + b written
-    # out by hand with a transposed operand.
+    # A batched input, SiLU written out and a residual after it, and
+    # x @ W^T + b written out by hand with a transposed operand.
     # kiln: x=f32[B,T,16], y=f32[5,16]
     @torch.jit.export
     def batched(self, x: Tensor, y: Tensor) -> Tensor:
         h = torch.relu(self.a(x))
-        h = self.b(h) + h
+        s = self.b(h)
+        h = s * torch.sigmoid(s) + h
         out = torch.matmul(h[:, :, :16], y.t()) + self.bias
         return torch.sigmoid(out)

@@ -168,8 +168,8 @@ Result<void> call(const KernelCall &kernel) {
                        k->params[2], k->params[3], k->params[4], k->params[5],
                        k->params[6], 0, k->dtype);
         else if (k->bias)
-          host->matmul_epilogue(k->a, k->b, k->bias, k->out, k->activation,
-                                0, k->dtype);
+          host->matmul_epilogue(k->a, k->b, k->bias, k->out, k->activation, 0,
+                                k->dtype);
         else
           host->matmul(k->a, k->b, k->out, 0, k->dtype);
       },
@@ -611,6 +611,8 @@ std::vector<double> withEpilogue(std::vector<double> ref, const F32 &bias,
       x = std::tanh(x);
     else if (activation == KILN_ACTIVATION_SIGMOID)
       x = 1 / (1 + std::exp(-x));
+    else if (activation == KILN_ACTIVATION_SILU)
+      x = x / (1 + std::exp(-x));
     ref[i] = x;
   }
   return ref;
@@ -620,7 +622,7 @@ TEST_CASE("matmul_epilogue adds the bias and applies the activation",
           "[kernels]") {
   std::mt19937 rng(13);
   for (int32_t activation : {KILN_ACTIVATION_NONE, KILN_ACTIVATION_TANH,
-                             KILN_ACTIVATION_SIGMOID}) {
+                             KILN_ACTIVATION_SIGMOID, KILN_ACTIVATION_SILU}) {
     INFO("activation " << activation);
     // x @ w.t() + b, as nn.Linear; a batched input over a broadcast
     // weight; a bias that is every other element of a vector.
@@ -629,23 +631,25 @@ TEST_CASE("matmul_epilogue adds the bias and applies the activation",
     F32 bias = F32::dense({6}, rng);
     F32 out = F32::dense({5, 6}, rng, /*nan=*/true);
     requireOk(callEpilogue(x, w, bias, out, activation));
-    checkOutput(out, withEpilogue(referenceMatmul(x, w, out.sizes), bias,
-                                  activation),
-                1e-5);
+    checkOutput(
+        out, withEpilogue(referenceMatmul(x, w, out.sizes), bias, activation),
+        1e-5);
 
     F32 xb = F32::dense({3, 4, 7}, rng);
     F32 wb({1, 7, 6}, {0, 6, 1}, 0, rng);
     F32 outb = F32::dense({3, 4, 6}, rng, /*nan=*/true);
     requireOk(callEpilogue(xb, wb, bias, outb, activation));
-    checkOutput(outb, withEpilogue(referenceMatmul(xb, wb, outb.sizes),
-                                   bias, activation),
-                1e-5);
+    checkOutput(
+        outb,
+        withEpilogue(referenceMatmul(xb, wb, outb.sizes), bias, activation),
+        1e-5);
     F32 strided({6}, {2}, 1, rng);
     F32 out2 = F32::dense({5, 6}, rng, /*nan=*/true);
     requireOk(callEpilogue(x, w, strided, out2, activation));
-    checkOutput(out2, withEpilogue(referenceMatmul(x, w, out2.sizes),
-                                   strided, activation),
-                1e-5);
+    checkOutput(
+        out2,
+        withEpilogue(referenceMatmul(x, w, out2.sizes), strided, activation),
+        1e-5);
   }
 }
 
@@ -654,7 +658,8 @@ TEST_CASE("matmul_epilogue keeps NaN and sums of nothing", "[kernels]") {
   F32 x = F32::dense({3, 4}, rng), w = F32::dense({4, 5}, rng);
   x.storage[0] = std::numeric_limits<float>::quiet_NaN(); // row 0 is NaN
   F32 bias = F32::dense({5}, rng);
-  for (int32_t activation : {KILN_ACTIVATION_TANH, KILN_ACTIVATION_SIGMOID}) {
+  for (int32_t activation :
+       {KILN_ACTIVATION_TANH, KILN_ACTIVATION_SIGMOID, KILN_ACTIVATION_SILU}) {
     F32 out = F32::dense({3, 5}, rng);
     requireOk(callEpilogue(x, w, bias, out, activation));
     for (int64_t j = 0; j < 5; ++j) {
@@ -664,12 +669,13 @@ TEST_CASE("matmul_epilogue keeps NaN and sums of nothing", "[kernels]") {
   }
   // K == 0: the output is the activation of the bias.
   F32 a = F32::dense({2, 0}, rng), b = F32::dense({0, 5}, rng);
-  F32 out = F32::dense({2, 5}, rng, /*nan=*/true);
-  requireOk(callEpilogue(a, b, bias, out, KILN_ACTIVATION_SIGMOID));
-  checkOutput(out,
-              withEpilogue(std::vector<double>(10, 0.0), bias,
-                           KILN_ACTIVATION_SIGMOID),
-              1e-6);
+  for (int32_t activation : {KILN_ACTIVATION_SIGMOID, KILN_ACTIVATION_SILU}) {
+    F32 out = F32::dense({2, 5}, rng, /*nan=*/true);
+    requireOk(callEpilogue(a, b, bias, out, activation));
+    checkOutput(out,
+                withEpilogue(std::vector<double>(10, 0.0), bias, activation),
+                1e-6);
+  }
 }
 
 TEST_CASE("matmul_epilogue refuses what the CPU's library cannot do",
