@@ -6,10 +6,11 @@ Q of degree 4, below. FastErf.cpp evaluates P and Q as a scale times monic
 quadratics z^2 + a z + b, one per conjugate pair of roots (all the roots are
 complex). This script prints those factors, as computed from P's and Q's
 roots, and checks FastErf.cpp's own: their products must give back P and Q
-(over Q's leading coefficient) to 1e-12. With them it checks what GELU's lone clamp relies on: at
-t = +-4 sqrt 2 in f32, t * r(t) is within [0.5, 0.5 + 2^-24], so that the
-CDF 0.5 + t * r rounds to exactly 1 and 0.5 - t * r is at most 0. That
-check emulates FastErf.cpp's f32 evaluation op for op in exact arithmetic.
+(over Q's leading coefficient) to 1e-12. With them it checks what GELU's
+lone clamp relies on: at t = +-4 sqrt 2 in f32, t * r(t) is within
+[0.5, 0.5 + 2^-24], so that the CDF 0.5 + t * r rounds to exactly 1 and
+0.5 - t * r is at most 0. That check emulates FastErf.cpp's f32 evaluation
+op for op in exact arithmetic.
 
 Usage: erf_factors.py FASTERF_CPP   (test/codegen/erf-factors.test runs it)
 """
