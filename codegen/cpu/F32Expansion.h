@@ -1,8 +1,9 @@
 //===- F32Expansion.h - Building blocks of f32 math expansions --*- C++ -*-===//
 //
-// What FastErf.cpp and FastExp.cpp both build: splat constants of the op's
-// type (scalar or vector), Horner evaluation with fma, and clamps that
-// keep NaN. The clamps are compare-and-select, not arith.minimumf and
+// What FastErf.cpp and FastExp.cpp build: splat constants of the op's
+// type (scalar or vector), Horner evaluation with fma (exp's polynomial;
+// erf's is factored instead, FastErf.cpp says why), and clamps that keep
+// NaN. The clamps are compare-and-select, not arith.minimumf and
 // maximumf: LLVM lowers those NaN-propagating ops to five or six x86
 // instructions each, while `x < lo ? lo : x` is one vmaxps that already
 // returns x when x is NaN.
