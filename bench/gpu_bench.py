@@ -72,6 +72,14 @@ WORKLOADS = [
     ("softmax rows x[131072, 512]", "softmax.O2.kiln",
      {"B": 131072, "N": 512}, seed_function("softmax", (131072, 512)), True,
      False),
+    # Longer rows, of BERT-large's and GPT-2's widths and beyond: the
+    # register path's largest tier, and the kernel for longer rows.
+    ("softmax rows x[65536, 1024]", "softmax.O2.kiln",
+     {"B": 65536, "N": 1024}, seed_function("softmax", (65536, 1024)), True,
+     False),
+    ("softmax rows x[16384, 4096]", "softmax.O2.kiln",
+     {"B": 16384, "N": 4096}, seed_function("softmax", (16384, 4096)), True,
+     False),
     ("MLP 784-1024-1024-10 b4096", "mlp_bench.kiln", {"B": 4096},
      model("mlp", "MLP", {"sizes": (784, 1024, 1024)}, [4096, 784]), False,
      False),

@@ -146,9 +146,26 @@ std::optional<Accumulation> matchAccumulation(mlir::scf::ParallelOp loop);
 mlir::Value tripCount(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lb,
                       mlir::Value ub, mlir::Value step);
 
+/// The identity of an Accumulation's `combiner` on `type` (matchAccumulation
+/// accepts only combiners that have one), as a constant at `b`.
+mlir::Value combinerIdentity(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Operation *combiner, mlir::Type type);
+
 /// `combiner` applied to (lhs, rhs) at `b`'s insertion point.
 mlir::Value combine(mlir::OpBuilder &b, mlir::Operation *combiner,
                     mlir::Value lhs, mlir::Value rhs);
+
+/// Clones `op` at `b` under `mapping` (where a plain clone would not do).
+using CloneOp = llvm::function_ref<void(mlir::OpBuilder &, mlir::Operation &,
+                                        mlir::IRMapping &)>;
+
+/// The row body's element (what the combiner takes beside the accumulator)
+/// at each of `elements`' indices, the body cloned at `b` (by `clone`, if
+/// given) op by op across the elements, so that their loads come first.
+llvm::SmallVector<mlir::Value>
+rowElements(mlir::OpBuilder &b, Accumulation acc,
+            llvm::MutableArrayRef<mlir::IRMapping> elements,
+            CloneOp clone = {});
 
 /// At `b`, for the point `mapping` maps the loop's induction variables
 /// to: the 32 lanes of a warp (`lane`, 0 to 31) reduce the row loop
@@ -156,6 +173,11 @@ mlir::Value combine(mlir::OpBuilder &b, mlir::Operation *combiner,
 /// the accumulator's initial value.
 mlir::Value reduceRowInWarp(mlir::OpBuilder &b, Accumulation acc,
                             mlir::IRMapping &mapping, mlir::Value lane);
+
+/// Each lane's `partial` result combined across the warp's 32 lanes, which
+/// all get the whole.
+mlir::Value reduceAcrossWarp(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Operation *combiner, mlir::Value partial);
 
 /// At `b`: the accumulator's element combined with `total`, stored back.
 void storeCombined(mlir::OpBuilder &b, Accumulation acc,

@@ -145,6 +145,11 @@ Value kiln::cuda::tripCount(OpBuilder &b, Location loc, Value lb, Value ub,
       step);
 }
 
+Value kiln::cuda::combinerIdentity(OpBuilder &b, Location loc,
+                                   Operation *combiner, Type type) {
+  return b.create<arith::ConstantOp>(loc, type, identity(combiner, type));
+}
+
 Value kiln::cuda::combine(OpBuilder &b, Operation *combiner, Value lhs,
                           Value rhs) {
   IRMapping mapping;
@@ -153,17 +158,14 @@ Value kiln::cuda::combine(OpBuilder &b, Operation *combiner, Value lhs,
   return b.clone(*combiner, mapping)->getResult(0);
 }
 
-namespace {
-
-/// The row body's element, at each of `elements`' indices, cloned at `b`
-/// op by op across the elements, so that their loads come first.
-SmallVector<Value> rowElements(OpBuilder &b, kiln::cuda::Accumulation acc,
-                               MutableArrayRef<IRMapping> elements) {
+SmallVector<Value>
+kiln::cuda::rowElements(OpBuilder &b, Accumulation acc,
+                        MutableArrayRef<IRMapping> elements, CloneOp clone) {
   for (Operation &op : acc.row.getBody()->without_terminator()) {
     if (&op == acc.load || &op == acc.store || &op == acc.combiner)
       continue;
     for (IRMapping &element : elements)
-      b.clone(op, element);
+      clone ? clone(b, op, element) : (void)b.clone(op, element);
   }
   Value x = acc.combiner->getOperand(0) == acc.load.getResult()
                 ? acc.combiner->getOperand(1)
@@ -173,8 +175,6 @@ SmallVector<Value> rowElements(OpBuilder &b, kiln::cuda::Accumulation acc,
     values.push_back(element.lookupOrDefault(x));
   return values;
 }
-
-} // namespace
 
 Value kiln::cuda::reduceRowInWarp(OpBuilder &b, Accumulation acc,
                                   IRMapping &mapping, Value lane) {
@@ -187,8 +187,7 @@ Value kiln::cuda::reduceRowInWarp(OpBuilder &b, Accumulation acc,
       loc, lb, b.create<arith::MulIOp>(loc, lane, step));
   Value stride = b.create<arith::MulIOp>(
       loc, step, b.create<arith::ConstantIndexOp>(loc, kWarp));
-  Value start = b.create<arith::ConstantOp>(loc, element,
-                                            identity(acc.combiner, element));
+  Value start = combinerIdentity(b, loc, acc.combiner, element);
   // The lane's elements, kElementsInFlight at a time while that many are
   // left: their loads issue together, and the lane combines them in
   // order, as one at a time would. Then the rest, one at a time.
@@ -224,13 +223,18 @@ Value kiln::cuda::reduceRowInWarp(OpBuilder &b, Accumulation acc,
         inner.create<scf::YieldOp>(
             loc, combine(inner, acc.combiner, x, partial[0]));
       });
+  return reduceAcrossWarp(b, loc, acc.combiner, rest.getResult(0));
+}
+
+Value kiln::cuda::reduceAcrossWarp(OpBuilder &b, Location loc,
+                                   Operation *combiner, Value partial) {
   // Xor shuffles leave every lane with the whole warp's result.
-  Value total = rest.getResult(0);
+  Value total = partial;
   for (int64_t offset = kWarp / 2; offset > 0; offset /= 2) {
     auto shuffle = b.create<gpu::ShuffleOp>(
         loc, total, static_cast<int32_t>(offset), static_cast<int32_t>(kWarp),
         gpu::ShuffleMode::XOR);
-    total = combine(b, acc.combiner, total, shuffle.getShuffleResult());
+    total = combine(b, combiner, total, shuffle.getShuffleResult());
   }
   return total;
 }

@@ -34,7 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "codegen/cuda/KernelMapping.h"
+#include "codegen/cuda/WarpTilePlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -46,11 +46,7 @@
 using namespace mlir;
 using namespace kiln::cuda;
 
-namespace {
-
-/// Whether `memref` views a buffer the tile allocated on the thread's
-/// stack (kiln-tile-stack-buffers), which no other thread sees.
-bool isLaneOwn(Value memref) {
+bool kiln::cuda::isLaneOwn(Value memref) {
   while (Operation *def = memref.getDefiningOp()) {
     if (isa<memref::AllocaOp>(def))
       return true;
@@ -62,11 +58,9 @@ bool isLaneOwn(Value memref) {
   return false;
 }
 
-/// What an op of the tile does to memory, nested ops included.
-struct Access {
-  bool readsGlobal = false, writesGlobal = false, writesOwn = false;
-};
+namespace {
 
+/// What `op` does to memory, nested ops included.
 Access accessOf(Operation *op) {
   Access access;
   op->walk([&](Operation *inner) {
@@ -85,20 +79,9 @@ Access accessOf(Operation *op) {
   return access;
 }
 
-/// How the warp runs one op of the tile.
-enum class Role { EveryLane, Reduce, Spread, LaneZero };
+} // namespace
 
-struct Step {
-  Operation *op;
-  Role role;
-  Access access;
-  std::optional<Accumulation> acc;
-  bool writesGlobal;
-  bool syncAfter = false;
-};
-
-/// The warp's plan for `tile`'s body, or failure (the file comment).
-FailureOr<SmallVector<Step>> planTile(scf::ParallelOp tile) {
+FailureOr<SmallVector<Step>> kiln::cuda::planTile(scf::ParallelOp tile) {
   SmallVector<Step> steps;
   bool nested = false;
   for (Operation &op : tile.getBody()->without_terminator()) {
@@ -132,6 +115,8 @@ FailureOr<SmallVector<Step>> planTile(scf::ParallelOp tile) {
   return steps;
 }
 
+namespace {
+
 Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
   return b.create<arith::ConstantIndexOp>(loc, value);
 }
@@ -162,17 +147,8 @@ void emitReduce(OpBuilder &b, const Step &step, IRMapping &mapping,
     for (Operation &op : loop.getBody()->without_terminator())
       if (&op != acc.row)
         pb.clone(op, point);
-    Value total = reduceRowInWarp(pb, acc, point, lane);
-    if (!step.writesGlobal) {
-      storeCombined(pb, acc, point, total);
-      return;
-    }
-    Location loc = loop.getLoc();
-    Value leader = pb.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                            lane, constantIndex(pb, loc, 0));
-    OpBuilder then =
-        pb.create<scf::IfOp>(loc, leader, false).getThenBodyBuilder();
-    storeCombined(then, acc, point, total);
+    storeReduced(pb, step, point, reduceRowInWarp(pb, acc, point, lane),
+                 lane);
   });
 }
 
@@ -252,39 +228,69 @@ void emitSpread(OpBuilder &b, scf::ParallelOp loop, IRMapping &mapping,
 
 } // namespace
 
+void kiln::cuda::storeReduced(OpBuilder &b, const Step &step,
+                              IRMapping &point, Value total, Value lane) {
+  if (!step.writesGlobal) {
+    storeCombined(b, *step.acc, point, total);
+    return;
+  }
+  Location loc = step.op->getLoc();
+  Value leader = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, lane,
+                                         constantIndex(b, loc, 0));
+  OpBuilder then = b.create<scf::IfOp>(loc, leader, false).getThenBodyBuilder();
+  storeCombined(then, *step.acc, point, total);
+}
+
+void kiln::cuda::syncAfter(OpBuilder &b, const Step &step) {
+  if (!step.syncAfter)
+    return;
+  Location loc = step.op->getLoc();
+  b.create<NVVM::SyncWarpOp>(loc, b.create<arith::ConstantIntOp>(loc, -1, 32));
+}
+
+void kiln::cuda::emitStep(OpBuilder &b, const Step &step, IRMapping &mapping,
+                          Value lane) {
+  Location loc = step.op->getLoc();
+  switch (step.role) {
+  case Role::EveryLane:
+    b.clone(*step.op, mapping);
+    break;
+  case Role::Reduce:
+    emitReduce(b, step, mapping, lane);
+    break;
+  case Role::Spread:
+    emitSpread(b, cast<scf::ParallelOp>(step.op), mapping, lane);
+    break;
+  case Role::LaneZero: {
+    Value leader = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, lane,
+                                           constantIndex(b, loc, 0));
+    OpBuilder then =
+        b.create<scf::IfOp>(loc, leader, false).getThenBodyBuilder();
+    then.clone(*step.op, mapping);
+    break;
+  }
+  }
+  syncAfter(b, step);
+}
+
 LogicalResult kiln::cuda::mapWarpTile(scf::ParallelOp tile) {
   FailureOr<SmallVector<Step>> steps = planTile(tile);
   if (failed(steps))
     return failure();
+  for (auto [copy, perLane] : splitShortRows(tile, *steps)) {
+    SmallVector<Step> copySteps = *planTile(copy);
+    buildKernel(copy, kWarp, 1,
+                [&](OpBuilder &b, MutableArrayRef<IRMapping> points,
+                    Value lane) {
+                  emitRowInRegisters(b, copy, copySteps, perLane,
+                                     points.front(), lane);
+                });
+  }
   buildKernel(tile, kWarp, 1, [&](OpBuilder &b,
                                   MutableArrayRef<IRMapping> points,
                                   Value lane) {
-    IRMapping &mapping = points.front();
-    Location loc = tile.getLoc();
-    for (const Step &step : *steps) {
-      switch (step.role) {
-      case Role::EveryLane:
-        b.clone(*step.op, mapping);
-        break;
-      case Role::Reduce:
-        emitReduce(b, step, mapping, lane);
-        break;
-      case Role::Spread:
-        emitSpread(b, cast<scf::ParallelOp>(step.op), mapping, lane);
-        break;
-      case Role::LaneZero: {
-        Value leader = b.create<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::eq, lane, constantIndex(b, loc, 0));
-        OpBuilder then =
-            b.create<scf::IfOp>(loc, leader, false).getThenBodyBuilder();
-        then.clone(*step.op, mapping);
-        break;
-      }
-      }
-      if (step.syncAfter)
-        b.create<NVVM::SyncWarpOp>(
-            loc, b.create<arith::ConstantIntOp>(loc, -1, 32));
-    }
+    for (const Step &step : *steps)
+      emitStep(b, step, points.front(), lane);
   });
   return success();
 }

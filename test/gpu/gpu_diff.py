@@ -151,6 +151,12 @@ KERNEL_ERRORS = [
 # Large dims as well as the CPU test's small ones: a kernel then has many
 # blocks, and a partial last block.
 GPU_DIM_SETS = [{"B": 3, "N": 5}, {"B": 67, "N": 1000}]
+# Row lengths for the kernels' own file beside those: a row tile's host
+# launches one kernel for rows of up to 256, 512 or 1024 points (the
+# register path, codegen/cuda/RowInRegisters.cpp) and another for longer
+# rows. 5 and 1000 take the first and third; 300 the second, 2000 the
+# last, each with a partial last round of the lanes.
+KERNEL_ROW_DIM_SETS = [{"B": 5, "N": 300}, {"B": 9, "N": 2000}]
 OPT_LEVELS = [0, 2]
 # At -O2 the archives hold CPU code too, which a GPU machine leaves alone:
 # a --target=cpu,cuda archive runs its CUDA code unless asked.
@@ -185,6 +191,8 @@ def prepare(build_dir, out):
                 params = [a.arg for a in funcdef.args.args]
                 dim_sets = (run_eager.DIM_SETS if rel in CPU_DIM_SETS_ONLY
                             else run_eager.DIM_SETS[:1] + GPU_DIM_SETS)
+                if rel == "test/gpu/Inputs/kernels.py":
+                    dim_sets = dim_sets + KERNEL_ROW_DIM_SETS
                 for k, dims in enumerate(dim_sets):
                     args = run_eager.make_inputs(name, funcdef, spec, dims, k)
                     inputs = []
@@ -255,7 +263,8 @@ def prepare_tools(build_dir, out, root):
     for helper in ("run_kiln.py", "run_eager.py"):
         shutil.copy(os.path.join(HERE, "..", "Inputs", helper), out)
     shutil.copy(os.path.join(root, "bench", "gpu_bench.py"), out)
-    for script in ("run_on_gpu.sh", "probe_first_call.py"):
+    for script in ("run_on_gpu.sh", "probe_first_call.py",
+                   "compare_archives.py"):
         shutil.copy(os.path.join(HERE, script), out)
 
 
