@@ -5,17 +5,20 @@
 // warp tile (WarpTiles.cpp), lane l takes the row's elements l, l + 32,
 // l + 64, ... in every pass, so when the row is short a lane can keep its
 // elements in registers from the first pass and the row crosses the
-// memory bus once, as PyTorch's softmax does for rows of up to 1024.
-// Without that, the later passes hit the cache only where the row was not
-// evicted: softmax over 65536 rows of 1024 took 323 us on an H100 against
-// eager PyTorch's 194.
+// memory bus once, as PyTorch's softmax does. Without that, the later
+// passes hit the cache only where the row was not evicted.
 //
 // Registers need static indices, so the passes are unrolled over a fixed
-// number of elements per lane, C (a tier of kTiers): element j of lane l
-// is the row's point l + 32 j. A point past the row's end loads nothing
-// (a zero stands in), is left out of reductions (a select) and stores
-// nothing. The element's addresses are then the lane's first plus
-// constants, which keeps the kernel's registers to about one per element.
+// number of elements per lane, C (a tier of kTiers, which has the
+// measurements): element j of lane l is the row's point l + 32 j. An
+// element past the row's end loads the row's last point instead, so that
+// every load stays in bounds and none is behind a branch (ptxas waits for
+// a load made in a branch where the branches join: with each load guarded
+// so, softmax over rows of 512 took 193.5 us on an H200 against 146.7
+// without registers), and is left out of reductions (a select) and stores
+// nothing. Its store is guarded and takes the unclamped index, the lane's
+// first address plus a constant, so that the clamped indices die with the
+// first pass.
 // Each tier is a kernel of its own, so that a short row's kernel is not
 // held to the registers of a long row's: the host checks the row's length
 // and launches the smallest tier that holds it, or the kernel of any
@@ -44,10 +47,15 @@ using namespace kiln::cuda;
 
 namespace {
 
-/// Elements per lane of each tier, smallest first: rows of up to 256, 512
-/// and 1024. One tier for all would hold a short row's lanes to the
-/// longest row's work; each tier is one more copy of the tile's code.
-constexpr int64_t kTiers[] = {8, 16, 32};
+/// Elements per lane of each tier, smallest first: rows of up to 256 and
+/// 512. One tier for all would hold a short row's lanes to the longest
+/// row's work. Measured on an H200, softmax (µs, before and after the
+/// register path; eager PyTorch 2.11 beside): 262144 rows of 256, 189.6
+/// and 151.7; 131072 of 512, 148.8 and 140.2 (eager 151.7). A third tier
+/// of 32 (rows of up to 1024) took 104 registers, its 32 loads' addresses
+/// live at once, and ran slower than the kernel without registers: 65536
+/// rows of 1024, 159.2 and 193.9 (eager 150.8).
+constexpr int64_t kTiers[] = {8, 16};
 
 /// A row loop: the bounds of the one dim of a pass that is not a single
 /// iteration.
@@ -122,17 +130,17 @@ bool rereadsARow(ArrayRef<Step> steps,
 }
 
 /// A lane's elements of one row loop in a tier: the index of each (the
-/// loop's point lane + 32 j) and whether it is a point of the loop.
+/// loop's point lane + 32 j), whether it is a point of the loop, and the
+/// index its loads take (the same, clamped to the loop's last point).
 struct LaneElements {
-  SmallVector<Value> iv, valid;
+  SmallVector<Value> iv, valid, loadIv;
 };
 
 /// Loads of global memory made so far in the register path, by memref and
-/// indices: one register per element for all the passes. A load of an
-/// element that is not a point of the row is skipped, a zero in its place.
+/// indices: one register per element for all the passes.
 class LoadedElements {
 public:
-  void clone(OpBuilder &b, Operation &op, IRMapping &mapping, Value valid) {
+  void clone(OpBuilder &b, Operation &op, IRMapping &mapping) {
     auto load = dyn_cast<memref::LoadOp>(op);
     if (!load || isLaneOwn(load.getMemRef())) {
       b.clone(op, mapping);
@@ -143,19 +151,8 @@ public:
     for (Value index : load.getIndices())
       key.push_back(mapping.lookupOrDefault(index).getAsOpaquePointer());
     auto [it, fresh] = loaded.try_emplace(key);
-    if (fresh) {
-      Location loc = load.getLoc();
-      Type type = load.getType();
-      auto guarded = b.create<scf::IfOp>(loc, TypeRange{type}, valid,
-                                         /*withElse=*/true);
-      OpBuilder then = guarded.getThenBodyBuilder();
-      then.create<scf::YieldOp>(loc, then.clone(op, mapping)->getResults());
-      OpBuilder otherwise = guarded.getElseBodyBuilder();
-      otherwise.create<scf::YieldOp>(
-          loc, ValueRange{otherwise.create<arith::ConstantOp>(
-                   loc, type, otherwise.getZeroAttr(type))});
-      it->second = guarded.getResult(0);
-    }
+    if (fresh)
+      it->second = b.clone(op, mapping)->getResult(0);
     mapping.map(load.getResult(), it->second);
   }
   void forget() { loaded.clear(); }
@@ -172,12 +169,13 @@ IRMapping atLowerBounds(scf::ParallelOp loop, IRMapping &mapping) {
   return point;
 }
 
-/// `point` with the row loop at each of the lane's elements.
+/// `point` with the row loop at each of the lane's elements, as its loads
+/// take them.
 SmallVector<IRMapping> elementMappings(const IRMapping &point,
                                        const RowLoop &row,
                                        const LaneElements &lane) {
-  SmallVector<IRMapping> elements(lane.iv.size(), point);
-  for (auto [element, iv] : llvm::zip(elements, lane.iv))
+  SmallVector<IRMapping> elements(lane.loadIv.size(), point);
+  for (auto [element, iv] : llvm::zip(elements, lane.loadIv))
     element.map(row.iv, iv);
   return elements;
 }
@@ -195,7 +193,7 @@ void emitReduce(OpBuilder &b, const Step &step, const RowLoop &row,
   SmallVector<IRMapping> elements = elementMappings(point, row, lane);
   SmallVector<Value> xs = rowElements(
       b, acc, elements, [&](OpBuilder &at, Operation &op, IRMapping &m) {
-        loaded.clone(at, op, m, lane.valid[&m - elements.data()]);
+        loaded.clone(at, op, m);
       });
   Value partial = combinerIdentity(b, loc, acc.combiner, acc.load.getType());
   for (auto [x, valid] : llvm::zip(xs, lane.valid))
@@ -213,14 +211,17 @@ void emitSpread(OpBuilder &b, const Step &step, const RowLoop &row,
       elementMappings(atLowerBounds(loop, mapping), row, elementsOfLane);
   // Op by op across the elements, so that their loads issue together.
   for (Operation &op : loop.getBody()->without_terminator()) {
-    for (auto [element, valid] : llvm::zip(elements, elementsOfLane.valid)) {
-      if (isa<memref::StoreOp>(op)) {
-        OpBuilder then = b.create<scf::IfOp>(op.getLoc(), valid, false)
-                             .getThenBodyBuilder();
-        then.clone(op, element);
-      } else {
-        loaded.clone(b, op, element, valid);
+    for (auto [element, valid, iv] :
+         llvm::zip(elements, elementsOfLane.valid, elementsOfLane.iv)) {
+      if (!isa<memref::StoreOp>(op)) {
+        loaded.clone(b, op, element);
+        continue;
       }
+      OpBuilder then =
+          b.create<scf::IfOp>(op.getLoc(), valid, false).getThenBodyBuilder();
+      IRMapping store = element;
+      store.map(row.iv, iv);
+      then.clone(op, store);
     }
   }
 }
@@ -261,18 +262,28 @@ kiln::cuda::splitShortRows(scf::ParallelOp tile, ArrayRef<Step> steps) {
   SmallVector<std::optional<RowLoop>> rows = rowLoops(tile, steps);
   if (!rereadsARow(steps, rows))
     return {};
-  // On the host, before the launch: the longest row loop.
+  // On the host, before the launch: the longest row loop, and whether
+  // none is empty (an empty loop has no last point to clamp loads to).
   OpBuilder b(tile);
   Location loc = tile.getLoc();
   IRMapping host;
-  Value longest = b.create<arith::ConstantIndexOp>(loc, 0);
-  for (auto &[key, count] : tripCounts(b, loc, rows, host))
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value longest = zero;
+  Value nonEmpty = b.create<arith::ConstantIntOp>(loc, 1, 1);
+  for (auto &[key, count] : tripCounts(b, loc, rows, host)) {
     longest = b.create<arith::MaxUIOp>(loc, longest, count.second);
+    nonEmpty = b.create<arith::AndIOp>(
+        loc, nonEmpty,
+        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, count.second,
+                                zero));
+  }
   SmallVector<std::pair<scf::ParallelOp, int64_t>> copies;
   for (int64_t perLane : kTiers) {
-    Value fits = b.create<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::ule, longest,
-        b.create<arith::ConstantIndexOp>(loc, perLane * kWarp));
+    Value fits = b.create<arith::AndIOp>(
+        loc, nonEmpty,
+        b.create<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::ule, longest,
+            b.create<arith::ConstantIndexOp>(loc, perLane * kWarp)));
     auto tier = b.create<scf::IfOp>(loc, fits, /*withElse=*/true);
     OpBuilder then = tier.getThenBodyBuilder();
     copies.push_back({cast<scf::ParallelOp>(then.clone(*tile)), perLane});
@@ -292,15 +303,22 @@ void kiln::cuda::emitRowInRegisters(OpBuilder &b, scf::ParallelOp tile,
   for (auto &[key, count] : tripCounts(b, loc, rows, mapping)) {
     auto [row, points] = count;
     LaneElements &elements = lanes[key];
+    Value lb = mapping.lookupOrDefault(row->lb);
+    Value step = mapping.lookupOrDefault(row->step);
+    Value last = b.create<arith::SubIOp>(
+        loc, points, b.create<arith::ConstantIndexOp>(loc, 1));
+    auto indexOf = [&](Value point) {
+      return b.create<arith::AddIOp>(
+          loc, lb, b.create<arith::MulIOp>(loc, point, step));
+    };
     for (int64_t j = 0; j < perLane; ++j) {
       Value point = b.create<arith::AddIOp>(
           loc, lane, b.create<arith::ConstantIndexOp>(loc, j * kWarp));
       elements.valid.push_back(b.create<arith::CmpIOp>(
           loc, arith::CmpIPredicate::ult, point, points));
-      elements.iv.push_back(b.create<arith::AddIOp>(
-          loc, mapping.lookupOrDefault(row->lb),
-          b.create<arith::MulIOp>(loc, point,
-                                  mapping.lookupOrDefault(row->step))));
+      elements.iv.push_back(indexOf(point));
+      elements.loadIv.push_back(
+          indexOf(b.create<arith::MinUIOp>(loc, point, last)));
     }
   }
   LoadedElements loaded;

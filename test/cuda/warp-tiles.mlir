@@ -10,10 +10,10 @@
 // lane stores the result in its own copy. The output's points go to the
 // lanes in turn, 16 in flight (512 a round), then one at a time (32
 // apart). Nothing is read back from global memory, so no __syncwarp.
-// This is the kernel for rows longer than the register path's three tiers
-// take (row-in-registers.mlir), the fourth launch.
+// This is the kernel for rows longer than the register path's two tiers
+// take (row-in-registers.mlir), the third launch.
 // CHECK-LABEL: func.func @softmax(
-// CHECK-COUNT-3: gpu.launch
+// CHECK-COUNT-2: gpu.launch
 // CHECK: gpu.launch {{.*}} threads(%[[TX:[a-z0-9]+]],
 // CHECK: %[[WARP:.*]] = arith.divui %[[TX]], %c32
 // CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %[[WARP]] : index

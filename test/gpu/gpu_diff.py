@@ -152,10 +152,10 @@ KERNEL_ERRORS = [
 # blocks, and a partial last block.
 GPU_DIM_SETS = [{"B": 3, "N": 5}, {"B": 67, "N": 1000}]
 # Row lengths for the kernels' own file beside those: a row tile's host
-# launches one kernel for rows of up to 256, 512 or 1024 points (the
-# register path, codegen/cuda/RowInRegisters.cpp) and another for longer
-# rows. 5 and 1000 take the first and third; 300 the second, 2000 the
-# last, each with a partial last round of the lanes.
+# launches one kernel for rows of up to 256 or 512 points (the register
+# path, codegen/cuda/RowInRegisters.cpp) and another for longer rows. 5
+# takes the first and 1000 the last; 300 takes the second, and 2000 the
+# last again, each with a partial last round of the lanes.
 KERNEL_ROW_DIM_SETS = [{"B": 5, "N": 300}, {"B": 9, "N": 2000}]
 OPT_LEVELS = [0, 2]
 # At -O2 the archives hold CPU code too, which a GPU machine leaves alone:
