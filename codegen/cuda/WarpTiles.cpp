@@ -32,6 +32,10 @@
 // writes both kinds of memory) fails, and the tile keeps one thread per
 // row, which is correct but slow.
 //
+// Where two passes read the same row, the host first picks by the row's
+// length: a short row's tile runs as a kernel of the register path
+// (RowInRegisters.cpp), a longer row's as above.
+//
 //===----------------------------------------------------------------------===//
 
 #include "codegen/cuda/WarpTilePlan.h"
