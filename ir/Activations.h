@@ -19,8 +19,10 @@
 namespace kiln {
 
 inline constexpr std::pair<const char *, kiln_activation> kActivations[] = {
-    {"none", KILN_ACTIVATION_NONE}, {"relu", KILN_ACTIVATION_RELU},
-    {"tanh", KILN_ACTIVATION_TANH}, {"sigmoid", KILN_ACTIVATION_SIGMOID},
+    {"none", KILN_ACTIVATION_NONE},
+    {"relu", KILN_ACTIVATION_RELU},
+    {"tanh", KILN_ACTIVATION_TANH},
+    {"sigmoid", KILN_ACTIVATION_SIGMOID},
     {"silu", KILN_ACTIVATION_SILU},
 };
 

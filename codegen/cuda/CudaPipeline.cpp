@@ -2,11 +2,11 @@
 //
 // The CUDA lowering shares bufferization with the CPU (with the GPU's
 // tiling: rows that reduce) and then makes every linalg op a parallel
-// loop and every outermost parallel loop a kernel. The host code that remains computes
-// shapes, allocates (through the runtime, in device memory) and launches;
-// it is lowered to the LLVM dialect like CPU code (buildLlvmLoweringPipeline).
-// The kernels are lowered separately, once per GPU architecture, by
-// buildNvvmPipeline.
+// loop and every outermost parallel loop a kernel. The host code that
+// remains computes shapes, allocates (through the runtime, in device
+// memory) and launches; it is lowered to the LLVM dialect like CPU code
+// (buildLlvmLoweringPipeline). The kernels are lowered separately, once
+// per GPU architecture, by buildNvvmPipeline.
 //
 //===----------------------------------------------------------------------===//
 

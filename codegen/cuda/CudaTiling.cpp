@@ -9,8 +9,9 @@
 // the input again from memory (and the two reductions' results went
 // through memory too).
 //
-// Only a group that reduces is tiled: an elementwise kernel already runs
-// a thread per point, which a row tile would only constrain.
+// Only ops that read a row's reduction are tiled (TileFusionGroups.cpp):
+// an elementwise kernel already runs a thread per point, which a row tile
+// would only constrain.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +21,7 @@ using namespace mlir;
 
 namespace kiln::codegen {
 
-SmallVector<int64_t> gpuForallTileSizes(linalg::LinalgOp root, bool reduces) {
-  if (!reduces)
-    return {};
+SmallVector<int64_t> gpuForallTileSizes(linalg::LinalgOp root) {
   SmallVector<utils::IteratorType> iterators = root.getIteratorTypesArray();
   size_t loops = iterators.size();
   size_t rows = 0;

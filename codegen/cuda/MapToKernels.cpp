@@ -8,9 +8,10 @@
 // row (WarpTiles.cpp), a row reduction a warp per output
 // (WarpReductions.cpp), anything else a thread per point (four per
 // thread in a full block, which reads and writes them with 16-byte
-// accesses where the host finds the memory aligned: VectorAccess.cpp). A flat grid needs only grid.x (up to 2^31-1
-// blocks), whatever the rank, so no dim of a tensor is limited to the
-// 65535 blocks of grid.y and grid.z.
+// accesses where the host finds the memory aligned: VectorAccess.cpp). A
+// flat grid needs only grid.x (up to 2^31-1 blocks), whatever the rank,
+// so no dim of a tensor is limited to the 65535 blocks of grid.y and
+// grid.z.
 //
 // A rank-0 entry argument (a Python scalar) stays in host memory (the
 // runtime copies only tensors of rank 1 and more to the device), so its

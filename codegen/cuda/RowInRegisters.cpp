@@ -181,8 +181,8 @@ SmallVector<IRMapping> elementMappings(const IRMapping &point,
 }
 
 void emitReduce(OpBuilder &b, const Step &step, const RowLoop &row,
-                const LaneElements &lane, IRMapping &mapping,
-                LoadedElements &loaded, Value laneId) {
+                const LaneElements &elementsOfLane, IRMapping &mapping,
+                LoadedElements &loaded, Value lane) {
   auto loop = cast<scf::ParallelOp>(step.op);
   Accumulation acc = *step.acc;
   Location loc = acc.row.getLoc();
@@ -190,17 +190,18 @@ void emitReduce(OpBuilder &b, const Step &step, const RowLoop &row,
   for (Operation &op : loop.getBody()->without_terminator())
     if (&op != acc.row)
       b.clone(op, point);
-  SmallVector<IRMapping> elements = elementMappings(point, row, lane);
+  SmallVector<IRMapping> elements =
+      elementMappings(point, row, elementsOfLane);
   SmallVector<Value> xs = rowElements(
       b, acc, elements, [&](OpBuilder &at, Operation &op, IRMapping &m) {
         loaded.clone(at, op, m);
       });
   Value partial = combinerIdentity(b, loc, acc.combiner, acc.load.getType());
-  for (auto [x, valid] : llvm::zip(xs, lane.valid))
+  for (auto [x, valid] : llvm::zip(xs, elementsOfLane.valid))
     partial = b.create<arith::SelectOp>(
         loc, valid, combine(b, acc.combiner, x, partial), partial);
   storeReduced(b, step, point,
-               reduceAcrossWarp(b, loc, acc.combiner, partial), laneId);
+               reduceAcrossWarp(b, loc, acc.combiner, partial), lane);
 }
 
 void emitSpread(OpBuilder &b, const Step &step, const RowLoop &row,

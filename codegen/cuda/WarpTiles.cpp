@@ -282,6 +282,7 @@ LogicalResult kiln::cuda::mapWarpTile(scf::ParallelOp tile) {
   if (failed(steps))
     return failure();
   for (auto [copy, perLane] : splitShortRows(tile, *steps)) {
+    // A copy plans as its original did.
     SmallVector<Step> copySteps = *planTile(copy);
     buildKernel(copy, kWarp, 1,
                 [&](OpBuilder &b, MutableArrayRef<IRMapping> points,

@@ -280,7 +280,7 @@ void tileRowGroups(Block &block) {
     auto root = cast<linalg::LinalgOp>(op);
     if (!root.hasPureTensorSemantics())
       continue;
-    SmallVector<int64_t> sizes = gpuForallTileSizes(root, /*reduces=*/true);
+    SmallVector<int64_t> sizes = gpuForallTileSizes(root);
     if (sizes.empty() || !readsRowReduction(root, sizes))
       continue;
     SmallVector<Operation *> members;

@@ -23,18 +23,17 @@ inline constexpr llvm::StringLiteral kFusionGroupAttrName = "kiln.group";
 
 // Each target's function gives the tile sizes for the forall over
 // `root`'s loops, one per loop (0: the loop stays whole inside each
-// tile), or nothing to leave the group untiled. `reduces` says whether any
-// op of the group has a reduction loop: then a tile's ops make several
-// passes over its data.
+// tile), or nothing to leave the group untiled.
 
-/// The CPU's choice (CpuTiling.cpp).
+/// The CPU's choice (CpuTiling.cpp). `reduces` says whether any op of the
+/// group has a reduction loop: then a tile's ops make several passes over
+/// its data.
 llvm::SmallVector<int64_t> cpuForallTileSizes(mlir::linalg::LinalgOp root,
                                               bool reduces);
 
-/// The GPU's choice (codegen/cuda/CudaTiling.cpp): one row a tile, for a
-/// group that reduces; a warp runs each tile (WarpTiles.cpp).
-llvm::SmallVector<int64_t> gpuForallTileSizes(mlir::linalg::LinalgOp root,
-                                              bool reduces);
+/// The GPU's choice (codegen/cuda/CudaTiling.cpp) for an op that reads a
+/// row's reduction: one row a tile, which a warp runs (WarpTiles.cpp).
+llvm::SmallVector<int64_t> gpuForallTileSizes(mlir::linalg::LinalgOp root);
 
 } // namespace kiln::codegen
 

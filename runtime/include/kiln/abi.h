@@ -23,8 +23,8 @@ extern "C" {
 #define KILN_ABI_VERSION 9
 /* The oldest version whose code objects this runtime still runs: from it
  * on, versions only appended slots to kiln_host_api (8) and activation
- * codes (9), which older code never calls or passes, so the runtime loads code of versions KILN_ABI_MIN_VERSION
- * to KILN_ABI_VERSION. */
+ * codes (9), which older code never calls or passes, so the runtime loads
+ * code of versions KILN_ABI_MIN_VERSION to KILN_ABI_VERSION. */
 #define KILN_ABI_MIN_VERSION 7
 
 /* The largest tensor, in bytes, that compiled code or the runtime will
