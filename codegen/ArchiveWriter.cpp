@@ -272,6 +272,34 @@ static json sitesTable(ArrayAttr table) {
   return sites;
 }
 
+/// The CPU code's kernel library calls of static shapes, which the runtime
+/// prepares at load (codegen/cpu/LibraryCallRecords.cpp); a weight operand
+/// names its row of "weights", which is in slot order.
+static json libraryCallsTable(ArrayAttr table) {
+  json calls = json::array();
+  for (Attribute c : table) {
+    auto call = cast<DictionaryAttr>(c);
+    json operands = json::array();
+    for (Attribute o : call.getAs<ArrayAttr>("operands")) {
+      auto operand = cast<DictionaryAttr>(o);
+      json row = {
+          {"sizes", operand.getAs<DenseI64ArrayAttr>("sizes").asArrayRef()},
+          {"strides",
+           operand.getAs<DenseI64ArrayAttr>("strides").asArrayRef()}};
+      if (auto weight = operand.getAs<IntegerAttr>("weight")) {
+        row["weight"] = weight.getInt();
+        row["offset"] = operand.getAs<IntegerAttr>("offset").getInt();
+      }
+      operands.push_back(std::move(row));
+    }
+    calls.push_back(
+        {{"op", call.getAs<StringAttr>("op").str()},
+         {"operands", std::move(operands)},
+         {"params", call.getAs<DenseI64ArrayAttr>("params").asArrayRef()}});
+  }
+  return calls;
+}
+
 std::string buildManifest(
     const ArchiveInputs &inputs,
     const std::vector<std::pair<std::string, std::string>> &files) {
@@ -333,6 +361,9 @@ std::string buildManifest(
   const CpuArtifacts *first = allCodeObjects(inputs).front();
   manifest["strings"] = stringsTable(first->strings);
   manifest["sites"] = sitesTable(first->sites);
+  if (!inputs.cpu.empty() && inputs.cpu.front()->libraryCalls)
+    manifest["library_calls"] =
+        libraryCallsTable(inputs.cpu.front()->libraryCalls);
 
   json fileTable = json::array();
   for (const auto &[name, data] : files) {
@@ -365,10 +396,11 @@ std::string writeArchive(const std::string &path,
   for (const auto *group : {&inputs.cpu, &inputs.cudaHost})
     for (const CpuArtifacts *variant : *group)
       if (variant->sites != group->front()->sites ||
-          variant->strings != group->front()->strings)
+          variant->strings != group->front()->strings ||
+          variant->libraryCalls != group->front()->libraryCalls)
         return "internal error: the code objects for " +
                group->front()->target.name + " and " + variant->target.name +
-               " disagree on their run-time check sites";
+               " disagree on their run-time check sites or library calls";
   for (const CpuArtifacts *variant : variantsBestFirst(inputs.cpu))
     files.push_back({objectEntry(*variant, false), variant->sharedObject});
   for (const CpuArtifacts *variant : variantsBestFirst(inputs.cudaHost))

@@ -78,6 +78,10 @@ std::unique_ptr<mlir::Pass> createStridedCopiesPass(bool allCopies = false);
 /// Checks every buffer allocation against KILN_MAX_TENSOR_BYTES: a static
 /// one at compile time, a dynamic one with a located run-time error.
 std::unique_ptr<mlir::Pass> createCheckAllocationSizesPass();
+/// Records, as the module's `kiln.library_calls`, the kernel library calls
+/// whose shapes are static, for the runtime to prepare at load
+/// (codegen/cpu/LibraryCallRecords.cpp).
+std::unique_ptr<mlir::Pass> createLibraryCallRecordsPass();
 /// The buffers an entry returns whole are asked of alloc_result, so that
 /// Function::run can lend its outputs (codegen/cpu/ResultBuffers.cpp).
 std::unique_ptr<mlir::Pass> createResultBuffersPass();

@@ -115,6 +115,7 @@ void kiln::registerCodegenPasses() {
   registerPass([] { return createUnusedLinalgInputsPass(); });
   registerPass([] { return createStridedCopiesPass(); });
   registerPass([] { return createCheckAllocationSizesPass(); });
+  registerPass([] { return createLibraryCallRecordsPass(); });
   registerPass([] { return createResultBuffersPass(); });
   registerPass([] { return createSkipEmptyLoopNestsPass(); });
   registerPass([] { return createExpandHalfFloatsPass(); });

@@ -40,6 +40,9 @@ struct CpuArtifacts {
   /// The run-time check sites and print formats the code indexes (the
   /// module's `kiln.sites` and `kiln.strings` after lowering).
   mlir::ArrayAttr sites, strings;
+  /// The kernel library calls to prepare at load (`kiln.library_calls`,
+  /// codegen/cpu/LibraryCallRecords.cpp); null when there are none.
+  mlir::ArrayAttr libraryCalls;
   std::string llvmIR;       // after LLVM optimization, if requested
   std::string assembly;     // if requested
   std::string sharedObject; // if requested

@@ -96,6 +96,8 @@ void kiln::buildBufferizationPipeline(OpPassManager &pm, unsigned optLevel,
   pm.addPass(createCanonicalizerPass());
 
   pm.addPass(createBufferizationToMemRefPass());
+  // Also drops the weights' argument marks, which LLVM would refuse.
+  pm.addPass(createLibraryCallRecordsPass());
 }
 
 void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,

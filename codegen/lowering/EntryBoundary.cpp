@@ -23,6 +23,8 @@ static bool isEntry(func::FuncOp fn) { return fn->hasAttr("kiln.entry"); }
 
 /// The frontend's argument annotations have served their purpose (the
 /// manifest is built from the unlowered module); LLVM has no use for them.
+/// `kiln.weight` stays until the library calls are recorded
+/// (LibraryCallRecords.cpp), which finds the weights by it.
 static void dropKilnArgAttrs(func::FuncOp fn) {
   for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
     DictionaryAttr attrs = fn.getArgAttrDict(i);
@@ -30,7 +32,8 @@ static void dropKilnArgAttrs(func::FuncOp fn) {
       continue;
     SmallVector<NamedAttribute> kept;
     for (NamedAttribute attr : attrs)
-      if (!attr.getName().strref().starts_with("kiln."))
+      if (!attr.getName().strref().starts_with("kiln.") ||
+          attr.getName() == "kiln.weight")
         kept.push_back(attr);
     fn.setArgAttrs(i, kept);
   }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BlockCache.h"
+#include "LargeBuffers.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -62,7 +63,7 @@ void *acquireBlock(size_t bytes) {
       return static_cast<char *>(base) + kHeader;
     }
   }
-  void *base = std::aligned_alloc(64, size + kHeader);
+  void *base = allocateBuffer(size + kHeader);
   if (!base)
     return nullptr;
   sizeOf(base) = size;

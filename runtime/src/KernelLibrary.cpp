@@ -17,6 +17,7 @@
 
 #include "CudaPlugin.h"
 #include "HostCall.h"
+#include "LargeBuffers.h"
 #include "OneDnnSupport.h"
 #include "ThreadPool.h"
 
@@ -85,10 +86,29 @@ bool failed(std::string message) {
 /// count of the regions the calling thread starts, so it is set on every
 /// call. Returns whether the kernel failed; the claim ends before the
 /// caller raises, which longjmps past any destructor.
-template <typename Kernel> bool failedOnTeam(int64_t macs, Kernel kernel) {
+template <typename Kernel> std::string onTeam(int64_t macs, Kernel kernel) {
   TeamClaim team(macs < kMinParallelMacs ? 1 : callThreads());
   team.lendToOpenMp();
-  return failed(kernel());
+  return kernel();
+}
+
+template <typename Kernel> bool failedOnTeam(int64_t macs, Kernel kernel) {
+  return failed(onTeam(macs, kernel));
+}
+
+/// Each output element sums K products, K being a's last dim.
+int64_t matmulMacs(const kiln_unranked_memref &a,
+                   const kiln_unranked_memref &out) {
+  return extentProduct(out, 0, out.rank,
+                       extentProduct(a, a.rank - 1, a.rank));
+}
+
+/// Each output element sums C/groups x KH x KW products: the weight's dims
+/// after the first.
+int64_t convMacs(const kiln_unranked_memref &weight,
+                 const kiln_unranked_memref &out) {
+  return extentProduct(out, 0, out.rank,
+                       extentProduct(weight, 1, weight.rank));
 }
 
 } // namespace
@@ -109,9 +129,8 @@ const void *PackedWeights::get(const std::vector<int64_t> &key, size_t bytes,
   auto found = copies.find(key);
   if (found != copies.end())
     return found->second.get();
-  std::unique_ptr<void, void (*)(void *)> copy(
-      std::aligned_alloc(64, onednn::Scratch::alignUp(std::max<size_t>(bytes, 1))),
-      std::free);
+  std::unique_ptr<void, void (*)(void *)> copy(allocateBuffer(bytes),
+                                               std::free);
   if (!copy)
     throw std::bad_alloc();
   pack(copy.get());
@@ -147,10 +166,7 @@ void kernelMatmulEpilogue(const kiln_unranked_memref *a,
       raiseCallError(site);
     return;
   }
-  // Each output element sums K products, K being a's last dim.
-  int64_t macs = extentProduct(*out, 0, out->rank,
-                               extentProduct(*a, a->rank - 1, a->rank));
-  if (failedOnTeam(macs, [&] {
+  if (failedOnTeam(matmulMacs(*a, *out), [&] {
         return guarded("matmul", dtype, [&] {
           return onednn::matmul(*a, *b, bias, *out, activation, dtype);
         });
@@ -175,16 +191,39 @@ void kernelConv2d(const kiln_unranked_memref *input,
       raiseCallError(site);
     return;
   }
-  // Each output element sums C/groups x KH x KW products: the weight's
-  // dims after the first.
-  int64_t macs = extentProduct(*out, 0, out->rank,
-                               extentProduct(*weight, 1, weight->rank));
-  if (failedOnTeam(macs, [&] {
+  if (failedOnTeam(convMacs(*weight, *out), [&] {
         return guarded("conv2d", dtype, [&] {
           return onednn::conv2d(*input, *weight, *out, params, dtype);
         });
       }))
     raiseCallError(site);
+}
+
+// On the team a call of these shapes would run on: oneDNN fixes a
+// primitive's threading when it builds it.
+std::string prepareMatmul(const kiln_unranked_memref &a,
+                          const kiln_unranked_memref &b,
+                          const kiln_unranked_memref *bias,
+                          const kiln_unranked_memref &out,
+                          int32_t activation) {
+  return onTeam(matmulMacs(a, out), [&] {
+    return guarded("matmul", KILN_F32, [&] {
+      return onednn::matmul(a, b, bias, out, activation, KILN_F32,
+                            onednn::Mode::Prepare);
+    });
+  });
+}
+
+std::string prepareConv2d(const kiln_unranked_memref &input,
+                          const kiln_unranked_memref &weight,
+                          const kiln_unranked_memref &out,
+                          const ConvParams &params) {
+  return onTeam(convMacs(weight, out), [&] {
+    return guarded("conv2d", KILN_F32, [&] {
+      return onednn::conv2d(input, weight, out, params, KILN_F32,
+                            onednn::Mode::Prepare);
+    });
+  });
 }
 
 } // namespace kiln

@@ -8,6 +8,8 @@
 #ifndef KILN_RUNTIME_KERNELLIBRARY_H
 #define KILN_RUNTIME_KERNELLIBRARY_H
 
+#include "ConvShape.h"
+
 #include "kiln/abi.h"
 
 #include <atomic>
@@ -16,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace kiln {
@@ -73,6 +76,20 @@ void kernelConv2d(const kiln_unranked_memref *input,
                   int64_t strideW, int64_t padH, int64_t padW,
                   int64_t dilationH, int64_t dilationW, int64_t groups,
                   int64_t site, int32_t dtype);
+
+/// Gets an f32 matmul (with `bias`, matmul_epilogue) or conv2d of these
+/// operands ready without running it: builds its plan and packs its model
+/// weight, reading no other tensor (PreparedCalls.cpp). Only inside a call
+/// of the model (invokeEntry). Returns an error message or "".
+std::string prepareMatmul(const kiln_unranked_memref &a,
+                          const kiln_unranked_memref &b,
+                          const kiln_unranked_memref *bias,
+                          const kiln_unranked_memref &out,
+                          int32_t activation);
+std::string prepareConv2d(const kiln_unranked_memref &input,
+                          const kiln_unranked_memref &weight,
+                          const kiln_unranked_memref &out,
+                          const ConvParams &params);
 
 } // namespace kiln
 

@@ -165,6 +165,98 @@ void parseWeights(const json &manifest, Model::Impl &impl,
   }
 }
 
+/// The elements of `shape`, or -1 when they would overflow.
+int64_t elementCount(const std::vector<int64_t> &shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    if (__builtin_mul_overflow(count, size, &count))
+      return -1;
+  return count;
+}
+
+/// An operand of a library call. A weight's view must lie inside the
+/// weight, since preparing the call reads it: the last element it reaches,
+/// offset + sum((size - 1) * stride), is checked without wrapping.
+LibraryCall::Operand parseOperand(const json &row, const std::string &what,
+                                  const Model::Impl &impl) {
+  LibraryCall::Operand operand;
+  const json &sizes = row.at("sizes"), &strides = row.at("strides");
+  if (!sizes.is_array() || sizes.empty() || sizes.size() > KILN_MAX_RANK ||
+      !strides.is_array() || strides.size() != sizes.size())
+    throw std::runtime_error(what + " needs 1 to " +
+                             std::to_string(KILN_MAX_RANK) +
+                             " sizes and as many strides");
+  for (const json &size : sizes)
+    operand.sizes.push_back(integerValue(size, what + "'s size", 0, INT64_MAX));
+  for (const json &stride : strides)
+    operand.strides.push_back(
+        integerValue(stride, what + "'s stride", 0, INT64_MAX));
+  if (!row.contains("weight"))
+    return operand;
+  int64_t rows = static_cast<int64_t>(impl.weights.size());
+  operand.weight = integerField(row, "weight", 0, rows - 1);
+  operand.offset = integerField(row, "offset", 0, INT64_MAX);
+  const WeightInfo &weight = impl.weights[size_t(operand.weight)];
+  if (weight.dtype != DType::F32)
+    throw std::runtime_error(what + " reads weight " + inQuotes(weight.name) +
+                             ", which is not f32");
+  int64_t last = operand.offset;
+  bool wraps = false;
+  for (size_t d = 0; d < operand.sizes.size(); ++d) {
+    int64_t step;
+    if (operand.sizes[d] == 0)
+      return operand; // reads nothing
+    wraps = wraps ||
+            __builtin_mul_overflow(operand.sizes[d] - 1, operand.strides[d],
+                                   &step) ||
+            __builtin_add_overflow(last, step, &last);
+  }
+  int64_t count = elementCount(weight.shape);
+  if (wraps || count < 0 || last >= count)
+    throw std::runtime_error(what + " reaches past the end of weight " +
+                             inQuotes(weight.name));
+  return operand;
+}
+
+/// The optional "library_calls": archives without a product or convolution
+/// of static shapes, and those written before it, have none. Their shapes
+/// and parameters are otherwise checked where every call's are, in the
+/// kernel library.
+void parseLibraryCalls(const json &manifest, Model::Impl &impl) {
+  auto table = manifest.find("library_calls");
+  if (table == manifest.end())
+    return;
+  if (!table->is_array())
+    throw std::runtime_error("\"library_calls\" is not an array");
+  for (const json &row : *table) {
+    std::string what =
+        "library_calls[" + std::to_string(impl.libraryCalls.size()) + "]";
+    LibraryCall call;
+    std::string op = row.at("op").get<std::string>();
+    if (op != "matmul" && op != "conv2d")
+      throw std::runtime_error(what + " has unknown op " + inQuotes(op));
+    call.op = op == "matmul" ? LibraryCall::Op::Matmul : LibraryCall::Op::Conv2d;
+    const json &operands = row.at("operands"), &params = row.at("params");
+    // matmul: a, b, out; with a bias, a, b, bias, out and an activation.
+    // conv2d: input, weight, out and seven parameters.
+    size_t count = operands.is_array() ? operands.size() : 0;
+    bool shaped = call.op == LibraryCall::Op::Matmul
+                      ? (count == 3 || count == 4) && params.size() == count - 3
+                      : count == 3 && params.size() == 7;
+    if (!shaped || !params.is_array())
+      throw std::runtime_error(what + " has the wrong number of operands or "
+                                      "parameters for " + op);
+    for (const json &operand : operands)
+      call.operands.push_back(parseOperand(
+          operand,
+          what + "'s operand " + std::to_string(call.operands.size()), impl));
+    for (const json &param : params)
+      call.params.push_back(
+          integerValue(param, what + "'s parameter", 0, kMaxSmallInt));
+    impl.libraryCalls.push_back(std::move(call));
+  }
+}
+
 } // namespace
 
 std::string parseManifest(const std::string &text, Model::Impl &impl,
@@ -293,6 +385,7 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
     for (const json &file : manifest.at("files"))
       files.push_back(parseListedFile(file));
     parseWeights(manifest, impl, files);
+    parseLibraryCalls(manifest, impl);
   } catch (const std::exception &e) {
     return std::string("corrupt manifest: ") + e.what();
   }

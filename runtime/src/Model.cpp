@@ -14,6 +14,7 @@
 #include "CpuFeatures.h"
 #include "EntryCall.h"
 #include "ModelImpl.h"
+#include "PreparedCalls.h"
 #include "ThreadPool.h"
 #include "Untrusted.h"
 #include "ListedFiles.h"
@@ -349,6 +350,11 @@ loadArchive(const std::string &path, const LoadOptions &options,
       return loadError(path, "the code object has no entry point " +
                                  inQuotes(entry.name) + " matching the manifest");
     impl->entryFunctions.push_back(fn);
+  }
+  if (!gpu && options.prepare) {
+    error = prepareLibraryCalls(*impl);
+    if (!error.empty())
+      return loadError(path, error);
   }
   return impl;
 }

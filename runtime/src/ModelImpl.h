@@ -21,6 +21,23 @@
 namespace kiln {
 
 
+/// A kernel library call of static shapes that the CPU code makes (the
+/// manifest's "library_calls", codegen/cpu/LibraryCallRecords.cpp), got
+/// ready at load (PreparedCalls.cpp).
+struct LibraryCall {
+  struct Operand {
+    std::vector<int64_t> sizes, strides; // in elements
+    int64_t weight = -1; // its row of "weights", or -1 for no weight
+    int64_t offset = 0;  // a weight's first element, from its start
+  };
+  enum class Op { Matmul, Conv2d } op = Op::Matmul;
+  /// matmul: a, b, out, or a, b, bias, out; conv2d: input, weight, out.
+  std::vector<Operand> operands;
+  /// matmul with a bias: the activation; conv2d: strides, pads,
+  /// dilations (H then W each) and groups.
+  std::vector<int64_t> params;
+};
+
 struct Model::Impl {
   /// The archive, mapped: weights are used where they lie.
   MappedFile archive;
@@ -50,6 +67,9 @@ struct Model::Impl {
 
   /// The threads one call's parallel loops may use (LoadOptions).
   int numThreads = 1;
+
+  /// The CPU code's kernel library calls to get ready at load.
+  std::vector<LibraryCall> libraryCalls;
 
   /// Its GEMM weights as oneDNN's kernels read them, packed at first use.
   mutable PackedWeights packedWeights;

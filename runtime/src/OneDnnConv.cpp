@@ -176,7 +176,7 @@ BoundConv &boundFor(const std::shared_ptr<const ConvPlan> &plan) {
 std::string conv2d(const kiln_unranked_memref &inputm,
                    const kiln_unranked_memref &weightm,
                    const kiln_unranked_memref &outm, const ConvParams &p,
-                   int32_t dtype) {
+                   int32_t dtype, Mode mode) {
   memory::data_type type;
   if (!dataType(dtype, type))
     return "conv2d: the kernel library takes f32 or bf16, not " +
@@ -194,7 +194,8 @@ std::string conv2d(const kiln_unranked_memref &inputm,
   if (!error.empty() || numel(out.sizes) == 0)
     return error;
   if (in.sizes[1] == 0) {
-    fillZero(out, element);
+    if (mode == Mode::Run)
+      fillZero(out, element);
     return "";
   }
   if (numel(in.sizes) == 0 || numel(w.sizes) == 0)
@@ -226,6 +227,8 @@ std::string conv2d(const kiln_unranked_memref &inputm,
                                     plan->innerWeight, bound.packed)
                      : nullptr;
   uint8_t *scratch = threadScratch(plan->totalBytes);
+  if (mode == Mode::Prepare)
+    return "";
   bound.input.set_data_handle(in.data);
   bound.weight.set_data_handle(w.data);
   bound.out.set_data_handle(out.data);

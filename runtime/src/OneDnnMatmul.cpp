@@ -185,7 +185,7 @@ std::string matmul(const kiln_unranked_memref &am,
                    const kiln_unranked_memref &bm,
                    const kiln_unranked_memref *biasm,
                    const kiln_unranked_memref &outm, int32_t activation,
-                   int32_t dtype) {
+                   int32_t dtype, Mode mode) {
   memory::data_type type;
   if (!dataType(dtype, type))
     return "matmul: the kernel library takes f32 or bf16, not " +
@@ -208,6 +208,8 @@ std::string matmul(const kiln_unranked_memref &am,
     error = checkEpilogue(bias, out, activation, dtype);
   if (!error.empty() || numel(out.sizes) == 0)
     return error;
+  if (a.sizes.back() == 0 && mode == Mode::Prepare)
+    return ""; // a sum over nothing needs no plan
   if (a.sizes.back() == 0) {
     if (biasm)
       fillEpilogue(out, bias, activation);
@@ -228,7 +230,8 @@ std::string matmul(const kiln_unranked_memref &am,
   // oneDNN reads a bias as dense whatever its strides say: a strided one
   // (a slice) is copied.
   thread_local std::vector<float> denseBias;
-  if (biasm && bias.sizes[0] > 1 && bias.strides[0] != 1) {
+  if (biasm && bias.sizes[0] > 1 && bias.strides[0] != 1 &&
+      mode == Mode::Run) {
     denseBias.resize(bias.sizes[0]);
     for (int64_t i = 0; i < bias.sizes[0]; ++i)
       denseBias[i] = static_cast<const float *>(bias.data)[i * bias.strides[0]];
@@ -254,6 +257,10 @@ std::string matmul(const kiln_unranked_memref &am,
   if (plan->pack.primitive)
     weights = packedWeight(PackedKind::MatmulWeight, key, b.data, plan->pack,
                            plan->b, plan->packed, bound.packed);
+  if (mode == Mode::Prepare) {
+    threadScratch(plan->step.scratchpad.get_size());
+    return "";
+  }
   bound.a.set_data_handle(a.data);
   bound.b.set_data_handle(weights);
   bound.out.set_data_handle(out.data);

@@ -311,20 +311,25 @@ void *packedWeight(PackedKind kind, const Key &key, void *data,
 // The library's operations
 //===----------------------------------------------------------------------===//
 
+/// Whether a call runs, or only gets ready: builds its plan, packs its
+/// model weight and binds the thread's memory objects, reading no tensor
+/// but the weight and writing none (PreparedCalls.cpp, at load).
+enum class Mode { Run, Prepare };
+
 /// kiln_host_api.matmul, and with a `bias` matmul_epilogue, on the CPU
 /// (OneDnnMatmul.cpp). Returns an error message or "".
 std::string matmul(const kiln_unranked_memref &a,
                    const kiln_unranked_memref &b,
                    const kiln_unranked_memref *bias,
                    const kiln_unranked_memref &out, int32_t activation,
-                   int32_t dtype);
+                   int32_t dtype, Mode mode = Mode::Run);
 
 /// kiln_host_api.conv2d on the CPU (OneDnnConv.cpp). Returns an error
 /// message or "".
 std::string conv2d(const kiln_unranked_memref &input,
                    const kiln_unranked_memref &weight,
                    const kiln_unranked_memref &out, const ConvParams &p,
-                   int32_t dtype);
+                   int32_t dtype, Mode mode = Mode::Run);
 
 } // namespace kiln::onednn
 

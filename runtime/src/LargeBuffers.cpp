@@ -1,0 +1,27 @@
+//===- LargeBuffers.cpp - Memory that a call will touch in full -----------===//
+
+#include "LargeBuffers.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace kiln {
+
+void *allocateBuffer(size_t bytes) {
+  constexpr size_t kHugePage = size_t(2) << 20;
+  constexpr size_t kPage = 4096;
+  if (bytes < kHugePage)
+    return std::aligned_alloc(64, (std::max<size_t>(bytes, 1) + 63) / 64 * 64);
+  // glibc takes any size with any alignment, and maps a chunk this large
+  // on its own, so the advice covers no other allocation.
+  size_t size = (bytes + kPage - 1) / kPage * kPage;
+  void *data = std::aligned_alloc(kHugePage, size);
+  // Only advice: without huge pages the buffer is the same, on small ones.
+  if (data)
+    madvise(data, size, MADV_HUGEPAGE);
+  return data;
+}
+
+} // namespace kiln
