@@ -24,11 +24,13 @@ Usage: corrupt_archive.py MODE IN OUT [ARGS...]
                               deep)
 
 `version`, `features`, `delete` and `manifest` rebuild the zip with Python's zipfile
-(ZIP_STORED, no alignment padding) and recompute nothing but the zip's own
-CRCs: the manifest's `files` table is left as it was. `truncate` and `flip`
+(ZIP_STORED, each entry's data 64-byte aligned by padding in its local
+header's extra field, as kiln compile aligns weights) and recompute nothing
+but the zip's own CRCs: the manifest's `files` table is left as it was. `truncate` and `flip`
 edit the bytes in place, so everything else about the archive is unchanged.
 """
 import json
+import struct
 import sys
 import zipfile
 
@@ -43,6 +45,19 @@ def entry_data_offset(data, name):
     return local + 30 + name_size + extra_size, info.file_size
 
 
+def aligned(target, name):
+    """A ZipInfo for `name` whose data, written next into `target`, starts
+    at a multiple of 64: a local header is 30 bytes, then the name, then
+    the extra field, which holds the padding (header id 0xd935, as
+    zipalign writes it)."""
+    info = zipfile.ZipInfo(name)
+    info.compress_type = zipfile.ZIP_STORED
+    start = target.fp.tell() + 30 + len(name.encode()) + 4
+    pad = -start % 64
+    info.extra = struct.pack("<HH", 0xd935, pad) + bytes(pad)
+    return info
+
+
 def rebuild(transform):
     """Copies IN to OUT entry by entry; transform(name, bytes) returns the new
     bytes, or None to leave the entry out."""
@@ -51,7 +66,7 @@ def rebuild(transform):
         for info in source.infolist():
             data = transform(info.filename, source.read(info))
             if data is not None:
-                target.writestr(info.filename, data)
+                target.writestr(aligned(target, info.filename), data)
 
 
 def edit_manifest(edit, old=None, new=None):

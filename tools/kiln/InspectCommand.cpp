@@ -135,6 +135,59 @@ std::string describeEntry(const nlohmann::json &entry) {
   return text;
 }
 
+/// "[256, 784]", then "(fc.weight)" for an operand the manifest ties to a
+/// weight, "(table, from element 576)" for one that starts inside it.
+std::string describeOperand(const nlohmann::json &operand,
+                            const nlohmann::json &weights) {
+  std::vector<std::string> sizes;
+  for (const auto &size : operand.at("sizes"))
+    sizes.push_back(scalarText(size));
+  std::string text = fmt::format("[{}]", fmt::join(sizes, ", "));
+  auto weight = operand.find("weight");
+  if (weight != operand.end()) {
+    const nlohmann::json *row = nullptr;
+    if (weight->is_number_unsigned() && weights.is_array() &&
+        weight->get<uint64_t>() < weights.size())
+      row = &weights[weight->get<uint64_t>()];
+    auto offset = operand.find("offset");
+    std::string from = offset != operand.end() && *offset != 0
+                           ? ", from element " + scalarText(*offset)
+                           : "";
+    text += fmt::format(" ({}{})",
+                        row && row->is_object()
+                            ? escaped(row->value("name", "?"))
+                            : "weight ?",
+                        from);
+  }
+  return text;
+}
+
+/// "  matmul [256, 784] x [784, 1024] (fc.weight) + [1024] (fc.bias) ->
+/// [256, 1024]", or conv2d's with its parameters: one of the kernel
+/// library calls the runtime prepares at load.
+std::string describeLibraryCall(const nlohmann::json &call,
+                                const nlohmann::json &weights) {
+  const nlohmann::json &operands = call.at("operands");
+  std::vector<std::string> parts;
+  for (const auto &operand : operands)
+    parts.push_back(describeOperand(operand, weights));
+  std::string op = scalarText(call.at("op"));
+  std::vector<std::string> params;
+  for (const auto &param : call.at("params"))
+    params.push_back(scalarText(param));
+  if (op == "conv2d" && parts.size() == 3 && params.size() == 7)
+    return fmt::format("  conv2d {} * {} -> {}, stride {}x{}, padding {}x{}, "
+                       "dilation {}x{}, groups {}",
+                       parts[0], parts[1], parts[2], params[0], params[1],
+                       params[2], params[3], params[4], params[5], params[6]);
+  if (op == "matmul" && parts.size() == 3)
+    return fmt::format("  matmul {} x {} -> {}", parts[0], parts[1], parts[2]);
+  if (op == "matmul" && parts.size() == 4 && params.size() == 1)
+    return fmt::format("  matmul {} x {} + {} -> {}, activation {}", parts[0],
+                       parts[1], parts[2], parts[3], params[0]);
+  return fmt::format("  {} ?", op);
+}
+
 /// The undefined dynamic symbols of an ELF code object, sorted: what it
 /// needs from the process that loads it. A kiln code object must need
 /// nothing but named libc and libm functions (test/codegen/
@@ -281,6 +334,15 @@ int runInspect(const InspectOptions &o) {
       fmt::print("{}\n", describeEntry(entry));
     fmt::print("\n{} run-time check sites, {} print formats\n",
                manifest.at("sites").size(), manifest.at("strings").size());
+    if (manifest.contains("library_calls")) {
+      const auto &calls = manifest.at("library_calls");
+      fmt::print("\n{} kernel library calls prepared at load:\n",
+                 calls.size());
+      for (const auto &call : calls)
+        fmt::print("{}\n", describeLibraryCall(
+                               call, manifest.value("weights",
+                                                    nlohmann::json::array())));
+    }
   } catch (const std::exception &e) {
     fmt::print(stderr, "kiln: error: {}: corrupt manifest: {}\n", o.archive,
                e.what());

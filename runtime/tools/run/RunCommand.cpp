@@ -65,6 +65,10 @@ void addInputOptions(CLI::App &cmd, RunOptions &o) {
                "--dim (LoadOptions::warmup), so that the first call finds "
                "the GPU's memory and libraries and oneDNN's primitives "
                "ready");
+  cmd.add_flag("--no-prepare", o.noPrepare,
+               "Do not get the archive's kernel library calls of static "
+               "shapes ready at load (LoadOptions::prepare): their first "
+               "call builds oneDNN's primitives and packs their weights");
 }
 
 void addRunOptions(CLI::App &cmd, RunOptions &o) {
@@ -214,6 +218,7 @@ bool applyLoadOptions(const RunOptions &o, LoadOptions &load) {
   if (!o.device.empty())
     load.device = o.device == "cuda" ? Device::CUDA : Device::CPU;
   load.warmup = o.warmAtLoad;
+  load.prepare = !o.noPrepare;
   if (o.warmAtLoad)
     for (const std::string &d : o.dims) {
       std::string name;

@@ -28,15 +28,16 @@ struct RunOptions {
   std::string device;           // --device: whose code runs (cpu, cuda)
   std::string inputsOn = "cpu"; // --inputs-on: where the inputs are made
   bool warmAtLoad = false;      // --warm-at-load: LoadOptions::warmup
+  bool noPrepare = false;       // --no-prepare: LoadOptions::prepare off
 };
 
 struct LoadOptions;
-/// Sets `load` to what --device and --warm-at-load (with --dim) ask for;
-/// false after printing why a --dim is malformed.
+/// Sets `load` to what --device, --no-prepare and --warm-at-load (with
+/// --dim) ask for; false after printing why a --dim is malformed.
 bool applyLoadOptions(const RunOptions &options, LoadOptions &load);
 
 /// Adds the archive positional, --entry, --input, --dim, --device,
-/// --inputs-on and --warm-at-load to `cmd`.
+/// --inputs-on, --warm-at-load and --no-prepare to `cmd`.
 void addInputOptions(CLI::App &cmd, RunOptions &options);
 /// Adds the run options (the above and --output) to `cmd`: the `kiln run`
 /// subcommand, or kiln-run's top-level app.
