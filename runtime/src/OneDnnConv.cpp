@@ -69,6 +69,7 @@ ConvPlan buildConv(const memory::desc &input, const memory::desc &weight,
   plan.innerInput = pd.src_desc();
   plan.innerWeight = pd.weights_desc();
   plan.innerOut = pd.dst_desc();
+  plan.compilesWhenRun = compilesWhenRun(pd);
   if (plan.innerInput != input)
     plan.toInput = makeReorder(input, plan.innerInput);
   if (plan.innerWeight != weight)
@@ -227,8 +228,15 @@ std::string conv2d(const kiln_unranked_memref &inputm,
                                     plan->innerWeight, bound.packed)
                      : nullptr;
   uint8_t *scratch = threadScratch(plan->totalBytes);
-  if (mode == Mode::Prepare)
+  if (mode == Mode::Prepare) {
+    if (plan->compilesWhenRun)
+      runOnZeros(plan->conv,
+                 {{DNNL_ARG_SRC, plan->innerInput},
+                  {DNNL_ARG_WEIGHTS, plan->innerWeight},
+                  {DNNL_ARG_DST, plan->innerOut}},
+                 scratch);
     return "";
+  }
   bound.input.set_data_handle(in.data);
   bound.weight.set_data_handle(w.data);
   bound.out.set_data_handle(out.data);

@@ -107,6 +107,7 @@ MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
   dnnl::matmul::primitive_desc pd(desc, attr, library().engine);
   plan.step = {dnnl::matmul(pd), pd.scratchpad_desc()};
   plan.packed = pd.weights_desc();
+  plan.compilesWhenRun = compilesWhenRun(pd);
   if (packWeights && plan.packed != plan.b)
     plan.pack = makeReorder(plan.b, plan.packed);
   return plan;
@@ -258,7 +259,14 @@ std::string matmul(const kiln_unranked_memref &am,
     weights = packedWeight(PackedKind::MatmulWeight, key, b.data, plan->pack,
                            plan->b, plan->packed, bound.packed);
   if (mode == Mode::Prepare) {
-    threadScratch(plan->step.scratchpad.get_size());
+    uint8_t *scratchpad = threadScratch(plan->step.scratchpad.get_size());
+    if (plan->compilesWhenRun)
+      runOnZeros(plan->step,
+                 {{DNNL_ARG_SRC, plan->a},
+                  {DNNL_ARG_WEIGHTS, plan->packed},
+                  {DNNL_ARG_BIAS, plan->bias},
+                  {DNNL_ARG_DST, plan->out}},
+                 scratchpad);
     return "";
   }
   bound.a.set_data_handle(a.data);

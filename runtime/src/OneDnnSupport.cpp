@@ -101,6 +101,27 @@ void run(const Step &step, std::unordered_map<int, memory> args,
   step.primitive.execute(threadStream(), args);
 }
 
+bool compilesWhenRun(const dnnl::primitive_desc_base &pd) {
+  return std::string(pd.impl_info_str()).rfind("gemm", 0) == 0;
+}
+
+void runOnZeros(const Step &step,
+                std::initializer_list<std::pair<int, memory::desc>> args,
+                uint8_t *scratchpad) {
+  std::vector<std::unique_ptr<void, void (*)(void *)>> buffers;
+  std::unordered_map<int, memory> bound;
+  for (const auto &[kind, desc] : args) {
+    if (desc.get_size() == 0)
+      continue;
+    buffers.emplace_back(std::calloc(desc.get_size(), 1), std::free);
+    if (!buffers.back())
+      throw std::bad_alloc();
+    bound.emplace(kind, bind(desc, buffers.back().get()));
+  }
+  run(step, bound, scratchpad);
+  threadStream().wait();
+}
+
 void execute(const dnnl::primitive &primitive, const Args &args) {
   dnnl::error::wrap_c_api(dnnl_primitive_execute(primitive.get(),
                                                  threadStream().get(),

@@ -174,6 +174,7 @@ struct MatmulPlan {
   /// reorder that packs it there (empty when b already is).
   memory::desc packed;
   Step pack;
+  bool compilesWhenRun = false; // see compilesWhenRun()
 };
 
 struct ConvPlan {
@@ -186,6 +187,7 @@ struct ConvPlan {
   /// Where each part lives in the calling thread's scratch buffer.
   size_t scratchpadBytes = 0;
   size_t innerInputAt = 0, innerWeightAt = 0, innerOutAt = 0, totalBytes = 0;
+  bool compilesWhenRun = false; // the convolution's; see compilesWhenRun()
 };
 
 /// Built on first use; members die in reverse order, so every cached
@@ -239,6 +241,19 @@ Step makeReorder(const memory::desc &from, const memory::desc &to);
 /// `scratchpad`.
 void run(const Step &step, std::unordered_map<int, memory> args,
          uint8_t *scratchpad);
+
+/// Whether the implementation oneDNN chose for `pd` JIT-compiles its code
+/// the first time it runs rather than when it is built: its gemm-based
+/// kernels (gemm:jit), whose first run took 3 to 21 ms for the GPT block's
+/// attention products, against 0.2 to 2.7 ms warm.
+bool compilesWhenRun(const dnnl::primitive_desc_base &pd);
+
+/// Runs `step` once, on the calling thread, on zeroed buffers of its own
+/// laid out as `args` says (an argument kind and its layout each), so that
+/// a kernel that compilesWhenRun has compiled before any call needs it.
+void runOnZeros(const Step &step,
+                std::initializer_list<std::pair<int, memory::desc>> args,
+                uint8_t *scratchpad);
 
 /// One execution's arguments, which a thread builds once per plan (its
 /// memory objects pointed at each call's data): oneDNN's C++ execute takes a
