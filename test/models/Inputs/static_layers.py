@@ -1,8 +1,9 @@
 """Products and convolutions at static shapes, which the runtime gets ready
 at load (the manifest's library_calls, runtime/src/PreparedCalls.cpp): a
 convolution whose weight oneDNN packs, a grouped one, Linear layers with
-and without a bias and activation, a product with a slice of a weight, and
-products repeated in a loop. Every one of them is prepared at load, so the
+and without a bias and activation, batched products of attention heads
+(strided views of activations, one transposed), a product with a slice of
+a weight, and products repeated in a loop. Every one of them is prepared at load, so the
 calls below run on plans and packed weights that no call built.
 """
 import torch
@@ -26,5 +27,9 @@ class StaticLayers(nn.Module):
         h = torch.tanh(self.fc(h.flatten(1)))
         for _ in range(3):
             h = F.silu(self.plain(h))
+        # Heads as attention splits them: a strided view, [3, 2, 4, 3].
+        q = h.reshape(3, 4, 2, 3).transpose(1, 2)
+        s = torch.softmax(q @ q.transpose(-2, -1), -1)
+        h = (s @ q).transpose(1, 2).reshape(3, 24)
         # The third [24, 12] matrix of the table: a weight at an offset.
         return h @ self.table[2]
