@@ -14,13 +14,15 @@ void *allocateBuffer(size_t bytes) {
   constexpr size_t kPage = 4096;
   if (bytes < kHugePage)
     return std::aligned_alloc(64, (std::max<size_t>(bytes, 1) + 63) / 64 * 64);
-  // glibc takes any size with any alignment, and maps a chunk this large
-  // on its own, so the advice covers no other allocation.
+  // posix_memalign, not aligned_alloc, which wants a size that is a
+  // multiple of the alignment (AddressSanitizer enforces it). glibc maps a
+  // chunk this large on its own, so the advice covers no other allocation.
   size_t size = (bytes + kPage - 1) / kPage * kPage;
-  void *data = std::aligned_alloc(kHugePage, size);
+  void *data = nullptr;
+  if (posix_memalign(&data, kHugePage, size) != 0)
+    return nullptr;
   // Only advice: without huge pages the buffer is the same, on small ones.
-  if (data)
-    madvise(data, size, MADV_HUGEPAGE);
+  madvise(data, size, MADV_HUGEPAGE);
   return data;
 }
 
