@@ -2,6 +2,8 @@
 #ifndef KILN_CODEGEN_PASSES_H
 #define KILN_CODEGEN_PASSES_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <memory>
 #include <string>
 
@@ -78,6 +80,11 @@ std::unique_ptr<mlir::Pass> createStridedCopiesPass(bool allCopies = false);
 /// Checks every buffer allocation against KILN_MAX_TENSOR_BYTES: a static
 /// one at compile time, a dynamic one with a located run-time error.
 std::unique_ptr<mlir::Pass> createCheckAllocationSizesPass();
+/// The module attribute that holds the records of
+/// createLibraryCallRecordsPass, which the archive writer copies into the
+/// manifest's "library_calls".
+inline constexpr llvm::StringLiteral kLibraryCallsAttrName =
+    "kiln.library_calls";
 /// Records, as the module's `kiln.library_calls`, the kernel library calls
 /// whose shapes are static, for the runtime to prepare at load
 /// (codegen/cpu/LibraryCallRecords.cpp).

@@ -85,7 +85,7 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
   artifacts.sites = module->getAttrOfType<ArrayAttr>("kiln.sites");
   artifacts.strings = module->getAttrOfType<ArrayAttr>("kiln.strings");
   artifacts.libraryCalls =
-      module->getAttrOfType<ArrayAttr>("kiln.library_calls");
+      module->getAttrOfType<ArrayAttr>(kLibraryCallsAttrName);
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

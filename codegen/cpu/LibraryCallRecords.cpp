@@ -37,10 +37,6 @@ using namespace mlir;
 
 namespace {
 
-/// The module attribute that holds the records (docs/archive.md,
-/// "library_calls").
-constexpr StringLiteral kRecordsAttr = "kiln.library_calls";
-
 /// A buffer view with static sizes and strides, in elements. `offset` is
 /// from the start of the traced buffer, where known; `weight` is that
 /// buffer's weight index (kiln.weight), or -1 for any other buffer.
@@ -305,9 +301,9 @@ struct LibraryCallRecordsPass
           records.push_back(*record);
     });
     if (records.empty())
-      module->removeAttr(kRecordsAttr);
+      module->removeAttr(kiln::kLibraryCallsAttrName);
     else
-      module->setAttr(kRecordsAttr, b.getArrayAttr(records));
+      module->setAttr(kiln::kLibraryCallsAttrName, b.getArrayAttr(records));
     // The weights' marks have served their purpose, and LLVM refuses
     // argument attributes it does not know.
     for (auto fn : module.getOps<func::FuncOp>())

@@ -165,15 +165,6 @@ void parseWeights(const json &manifest, Model::Impl &impl,
   }
 }
 
-/// The elements of `shape`, or -1 when they would overflow.
-int64_t elementCount(const std::vector<int64_t> &shape) {
-  int64_t count = 1;
-  for (int64_t size : shape)
-    if (__builtin_mul_overflow(count, size, &count))
-      return -1;
-  return count;
-}
-
 /// An operand of a library call. A weight's view must lie inside the
 /// weight, since preparing the call reads it: the last element it reaches,
 /// offset + sum((size - 1) * stride), is checked without wrapping.
@@ -211,8 +202,9 @@ LibraryCall::Operand parseOperand(const json &row, const std::string &what,
                                    &step) ||
             __builtin_add_overflow(last, step, &last);
   }
-  int64_t count = elementCount(weight.shape);
-  if (wraps || count < 0 || last >= count)
+  uint64_t bytes;
+  if (wraps || !checkedByteSize(weight.shape, sizeof(float), bytes) ||
+      uint64_t(last) >= bytes / sizeof(float))
     throw std::runtime_error(what + " reaches past the end of weight " +
                              inQuotes(weight.name));
   return operand;
@@ -240,10 +232,11 @@ void parseLibraryCalls(const json &manifest, Model::Impl &impl) {
     // matmul: a, b, out; with a bias, a, b, bias, out and an activation.
     // conv2d: input, weight, out and seven parameters.
     size_t count = operands.is_array() ? operands.size() : 0;
-    bool shaped = call.op == LibraryCall::Op::Matmul
-                      ? (count == 3 || count == 4) && params.size() == count - 3
-                      : count == 3 && params.size() == 7;
-    if (!shaped || !params.is_array())
+    bool shaped = params.is_array() &&
+                  (call.op == LibraryCall::Op::Matmul
+                       ? (count == 3 || count == 4) && params.size() == count - 3
+                       : count == 3 && params.size() == 7);
+    if (!shaped)
       throw std::runtime_error(what + " has the wrong number of operands or "
                                       "parameters for " + op);
     for (const json &operand : operands)

@@ -209,9 +209,9 @@ std::string matmul(const kiln_unranked_memref &am,
     error = checkEpilogue(bias, out, activation, dtype);
   if (!error.empty() || numel(out.sizes) == 0)
     return error;
-  if (a.sizes.back() == 0 && mode == Mode::Prepare)
-    return ""; // a sum over nothing needs no plan
-  if (a.sizes.back() == 0) {
+  if (a.sizes.back() == 0) { // a sum over nothing needs no plan
+    if (mode == Mode::Prepare)
+      return "";
     if (biasm)
       fillEpilogue(out, bias, activation);
     else
