@@ -237,6 +237,13 @@ static json codeObjects(const std::vector<const CpuArtifacts *> &variants,
                   {"opt_level", optLevel}};
     if (!variant->target.featureEdits.empty())
       entry["target_features"] = variant->target.featureEdits;
+    // Per code object: each target's tiles keep other buffers on the stack.
+    if (variant->staticBlocks) {
+      json blocks = json::array();
+      for (Attribute block : variant->staticBlocks)
+        blocks.push_back(cast<DenseI64ArrayAttr>(block).asArrayRef());
+      entry["blocks"] = std::move(blocks);
+    }
     list.push_back(std::move(entry));
   }
   return list;

@@ -92,6 +92,15 @@ std::unique_ptr<mlir::Pass> createLibraryCallRecordsPass();
 /// The buffers an entry returns whole are asked of alloc_result, so that
 /// Function::run can lend its outputs (codegen/cpu/ResultBuffers.cpp).
 std::unique_ptr<mlir::Pass> createResultBuffersPass();
+/// The module attribute that holds the records of
+/// createStaticBlockRecordsPass, which the archive writer copies into the
+/// code object's "blocks" in the manifest.
+inline constexpr llvm::StringLiteral kStaticBlocksAttrName =
+    "kiln.static_blocks";
+/// Records, as the module's `kiln.static_blocks`, the memory requests of
+/// static size one call makes, for the runtime to fault in at load
+/// (codegen/cpu/StaticBlockRecords.cpp). After ResultBuffers.
+std::unique_ptr<mlir::Pass> createStaticBlockRecordsPass();
 
 /// Wraps each linalg op on buffers in `scf.if` (no extent is zero), so an
 /// empty iteration space runs no loops at all.

@@ -117,6 +117,7 @@ void kiln::registerCodegenPasses() {
   registerPass([] { return createCheckAllocationSizesPass(); });
   registerPass([] { return createLibraryCallRecordsPass(); });
   registerPass([] { return createResultBuffersPass(); });
+  registerPass([] { return createStaticBlockRecordsPass(); });
   registerPass([] { return createSkipEmptyLoopNestsPass(); });
   registerPass([] { return createExpandHalfFloatsPass(); });
   registerPass([] { return createKernelChecksPass(); });

@@ -86,6 +86,8 @@ bool compileForCpu(ModuleOp module, unsigned optLevel, CpuRequest request,
   artifacts.strings = module->getAttrOfType<ArrayAttr>("kiln.strings");
   artifacts.libraryCalls =
       module->getAttrOfType<ArrayAttr>(kLibraryCallsAttrName);
+  artifacts.staticBlocks =
+      module->getAttrOfType<ArrayAttr>(kStaticBlocksAttrName);
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

@@ -43,6 +43,10 @@ struct CpuArtifacts {
   /// The kernel library calls to prepare at load (`kiln.library_calls`,
   /// codegen/cpu/LibraryCallRecords.cpp); null when there are none.
   mlir::ArrayAttr libraryCalls;
+  /// The memory requests of static size one call makes, [bytes, count]
+  /// each (`kiln.static_blocks`, codegen/cpu/StaticBlockRecords.cpp);
+  /// null when there are none.
+  mlir::ArrayAttr staticBlocks;
   std::string llvmIR;       // after LLVM optimization, if requested
   std::string assembly;     // if requested
   std::string sharedObject; // if requested

@@ -110,6 +110,7 @@ void kiln::buildCpuLoweringPipeline(OpPassManager &pm, unsigned optLevel,
     pm.addPass(createPrefetchNextTilePass());
   pm.addPass(createCheckAllocationSizesPass());
   pm.addPass(createResultBuffersPass());
+  pm.addPass(createStaticBlockRecordsPass());
   pm.addPass(createStridedCopiesPass());
   pm.addPass(createSkipEmptyLoopNestsPass());
   pm.addPass(createParallelTilesPass());

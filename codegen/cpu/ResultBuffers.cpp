@@ -98,11 +98,18 @@ void allocateResult(memref::AllocOp alloc, int64_t index) {
             ? b.create<arith::IndexCastOp>(loc, i64, *dynamic++).getResult()
             : b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(dim))
                   .getResult());
-  // CheckAllocationSizes has bounded the extent, so this cannot wrap.
-  Value bytes = b.create<arith::ConstantOp>(
-      loc, b.getI64IntegerAttr(type.getElementTypeBitWidth() / 8));
-  for (Value size : sizes)
-    bytes = b.create<arith::MulIOp>(loc, bytes, size);
+  // CheckAllocationSizes has bounded the extent, so this cannot wrap. The
+  // static part is one constant, so that a static buffer's request is one
+  // (StaticBlockRecords.cpp reads it).
+  int64_t staticBytes = type.getElementTypeBitWidth() / 8;
+  for (int64_t dim : type.getShape())
+    if (!ShapedType::isDynamic(dim))
+      staticBytes *= dim;
+  Value bytes =
+      b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(staticBytes));
+  for (auto [dim, size] : llvm::zip(type.getShape(), sizes))
+    if (ShapedType::isDynamic(dim))
+      bytes = b.create<arith::MulIOp>(loc, bytes, size);
   Value which = b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(index));
   Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
   Value ptr = b.create<func::CallOp>(loc, kAllocResult, TypeRange{ptrType},

@@ -10,6 +10,8 @@
 #include "BlockCache.h"
 #include "LargeBuffers.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
@@ -22,6 +24,9 @@ namespace {
 
 constexpr size_t kHeader = 64;
 constexpr size_t kPage = 4096;
+/// The most blocks stockBlocks allocates, whatever an archive says: far
+/// more than the buffers of any one call.
+constexpr size_t kMaxStockedBlocks = size_t(1) << 16;
 
 struct Cache {
   std::mutex mutex;
@@ -34,6 +39,8 @@ Cache &cache() {
   static Cache *instance = new Cache;
   return *instance;
 }
+
+std::atomic<uint64_t> allocated{0};
 
 size_t &sizeOf(void *base) { return *static_cast<size_t *>(base); }
 
@@ -66,6 +73,7 @@ void *acquireBlock(size_t bytes) {
   void *base = allocateBuffer(size + kHeader);
   if (!base)
     return nullptr;
+  allocated.fetch_add(1, std::memory_order_relaxed);
   sizeOf(base) = size;
   return static_cast<char *>(base) + kHeader;
 }
@@ -95,6 +103,43 @@ size_t cachedBytes() {
   Cache &c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   return c.bytes;
+}
+
+void stockBlocks(const std::vector<BlockStock> &stock) {
+  if (!kBlockCacheEnabled)
+    return;
+  // All held at once, as one call may hold them, then all given back.
+  std::vector<void *> held;
+  size_t room = kBlockCacheBytes - std::min(kBlockCacheBytes, cachedBytes());
+  for (const BlockStock &blocks : stock) {
+    for (uint64_t i = 0; i < blocks.count; ++i) {
+      size_t size = sizeClass(blocks.bytes);
+      if (size + kHeader > room || held.size() >= kMaxStockedBlocks)
+        break;
+      void *block = acquireBlock(blocks.bytes);
+      if (!block)
+        break;
+      try {
+        held.push_back(block);
+      } catch (const std::bad_alloc &) {
+        releaseBlock(block);
+        break;
+      }
+      room -= size + kHeader;
+      // One write a page faults it in (a huge page at its first); the
+      // block's contents are nobody's yet.
+      volatile char *bytes = static_cast<char *>(block);
+      for (size_t at = 0; at < size; at += kPage)
+        bytes[at] = 0;
+      bytes[size - 1] = 0;
+    }
+  }
+  for (void *block : held)
+    releaseBlock(block);
+}
+
+uint64_t blocksAllocated() {
+  return allocated.load(std::memory_order_relaxed);
 }
 
 } // namespace kiln

@@ -15,6 +15,8 @@
 #define KILN_RUNTIME_BLOCKCACHE_H
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define KILN_BLOCK_CACHE 0
@@ -45,6 +47,20 @@ void *acquireBlock(size_t bytes);
 void releaseBlock(void *block);
 /// The bytes the cache holds now.
 size_t cachedBytes();
+
+/// `count` blocks of `bytes` each, as compiled code will ask for them.
+struct BlockStock {
+  uint64_t bytes;
+  uint64_t count;
+};
+/// Allocates the blocks `stock` lists, writes to every page of each, and
+/// caches them, so that the calls that ask for them find them faulted in
+/// (LoadOptions::prepare). Stops where the cache would overflow, or memory
+/// runs out: the blocks are only ever a head start.
+void stockBlocks(const std::vector<BlockStock> &stock);
+/// How many blocks the cache has allocated from the system: a call that
+/// finds every block it needs cached allocates none.
+uint64_t blocksAllocated();
 
 } // namespace kiln
 

@@ -2,6 +2,8 @@
 #ifndef KILN_RUNTIME_CPUFEATURES_H
 #define KILN_RUNTIME_CPUFEATURES_H
 
+#include "BlockCache.h"
+
 #include <string>
 #include <vector>
 
@@ -13,6 +15,9 @@ struct CpuVariant {
   std::string name; // its --target-cpu name: "host", "x86-64-v3", "znver4"
   std::vector<std::string> features;
   std::string object; // the archive entry holding it
+  /// The memory requests of static size one call of its code makes (the
+  /// manifest's "blocks"), which loading faults in (stockBlocks).
+  std::vector<BlockStock> blocks;
 };
 
 /// The first of `variants` (an archive lists them best first) whose features

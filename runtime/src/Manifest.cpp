@@ -210,6 +210,32 @@ LibraryCall::Operand parseOperand(const json &row, const std::string &what,
   return operand;
 }
 
+/// A code object's optional "blocks", [bytes, count] each: the requests
+/// of static size one call makes (codegen/cpu/StaticBlockRecords.cpp). A
+/// request is one that compiled code could make. What loading stocks is
+/// bounded by the block cache itself (stockBlocks), whatever the counts.
+std::vector<BlockStock> staticBlocks(const json &variant,
+                                     const std::string &where) {
+  std::vector<BlockStock> blocks;
+  auto table = variant.find("blocks");
+  if (table == variant.end())
+    return blocks;
+  if (!table->is_array())
+    throw std::runtime_error(where + "'s \"blocks\" is not an array");
+  for (const json &row : *table) {
+    std::string what =
+        where + "'s blocks[" + std::to_string(blocks.size()) + "]";
+    if (!row.is_array() || row.size() != 2)
+      throw std::runtime_error(what + " is not a pair [bytes, count]");
+    blocks.push_back(
+        {uint64_t(integerValue(row[0], what + "'s bytes", 1,
+                               int64_t(KILN_MAX_TENSOR_BYTES + 64))),
+         uint64_t(integerValue(row[1], what + "'s count", 1,
+                               INT64_MAX))});
+  }
+  return blocks;
+}
+
 /// The optional "library_calls": archives without a product or convolution
 /// of static shapes, and those written before it, have none. Their shapes
 /// and parameters are otherwise checked where every call's are, in the
@@ -286,20 +312,23 @@ std::string parseManifest(const std::string &text, Model::Impl &impl,
     json cpu = targets.contains("cpu") ? targets.at("cpu") : json::array();
     if (major == 1)
       cpu = json::array({cpu});
-    auto variants = [&](const json &list, std::vector<CpuVariant> &out) {
+    auto variants = [&](const json &list, const std::string &where,
+                        std::vector<CpuVariant> &out) {
       for (const json &variant : list)
         out.push_back(
             {major == 1 ? "code" : variant.at("name").get<std::string>(),
              variant.at("features").get<std::vector<std::string>>(),
-             variant.at("object").get<std::string>()});
+             variant.at("object").get<std::string>(),
+             staticBlocks(variant,
+                          where + "[" + std::to_string(out.size()) + "]")});
     };
-    variants(cpu, impl.cpuVariants);
+    variants(cpu, "targets.cpu", impl.cpuVariants);
     if (targets.contains("cpu") && impl.cpuVariants.empty())
       return "corrupt manifest: targets.cpu lists no code object";
     if (targets.contains("cuda")) {
       const json &cuda = targets.at("cuda");
       CudaTarget target;
-      variants(cuda.at("host"), target.host);
+      variants(cuda.at("host"), "targets.cuda.host", target.host);
       if (target.host.empty())
         return "corrupt manifest: targets.cuda.host lists no code object";
       target.kernels = cuda.at("kernels").get<std::vector<std::string>>();

@@ -352,6 +352,7 @@ loadArchive(const std::string &path, const LoadOptions &options,
     impl->entryFunctions.push_back(fn);
   }
   if (!gpu && options.prepare) {
+    stockBlocks(impl->cpu->blocks);
     error = prepareLibraryCalls(*impl);
     if (!error.empty())
       return loadError(path, error);

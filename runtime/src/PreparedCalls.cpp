@@ -14,6 +14,7 @@
 
 #include "PreparedCalls.h"
 
+#include "BlockCache.h"
 #include "KernelLibrary.h"
 
 #include <string>
@@ -97,5 +98,7 @@ std::string prepareLibraryCalls(const Model::Impl &model) {
     return error.message;
   return context.error;
 }
+
+uint64_t runtimeBlocksAllocated() { return blocksAllocated(); }
 
 } // namespace kiln

@@ -13,6 +13,10 @@ namespace kiln {
 /// weights are in place. Returns an error message or "".
 std::string prepareLibraryCalls(const Model::Impl &model);
 
+/// blocksAllocated() of the runtime's block cache, for tests (which
+/// compile a copy of BlockCache.cpp, whose counter is another).
+__attribute__((visibility("default"))) uint64_t runtimeBlocksAllocated();
+
 } // namespace kiln
 
 #endif // KILN_RUNTIME_PREPAREDCALLS_H

@@ -8,8 +8,8 @@
 // CHECK-SAME: (%[[N:.*]]: index)
 // CHECK: %[[TEMP:.*]] = memref.alloc(%[[N]]) : memref<?x8xf32>
 // CHECK: %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
-// CHECK: %[[BYTES1:.*]] = arith.muli %{{.*}}, %[[N64]] : i64
-// CHECK: %[[BYTES:.*]] = arith.muli %[[BYTES1]], %{{.*}} : i64
+// CHECK: %[[STATIC:.*]] = arith.constant 32 : i64
+// CHECK: %[[BYTES:.*]] = arith.muli %[[STATIC]], %[[N64]] : i64
 // CHECK: %[[PTR:.*]] = call @kiln_rt_alloc_result(%c0_i64{{.*}}, %[[BYTES]]) : (i64, i64) -> !llvm.ptr
 // CHECK: llvm.insertvalue %[[PTR]], %{{.*}}[0]
 // CHECK: llvm.insertvalue %[[PTR]], %{{.*}}[1]
@@ -30,9 +30,11 @@ module {
 
 // -----
 
-// Through a cast, and by the index of the result it is: the second.
+// Through a cast, and by the index of the result it is: the second. A
+// static buffer's byte count is one constant.
 // CHECK-LABEL: func.func @second
-// CHECK: %[[PTR:.*]] = call @kiln_rt_alloc_result(%c1_i64, %{{.*}}) : (i64, i64) -> !llvm.ptr
+// CHECK: %[[BYTES:.*]] = arith.constant 64 : i64
+// CHECK: %[[PTR:.*]] = call @kiln_rt_alloc_result(%c1_i64, %[[BYTES]]) : (i64, i64) -> !llvm.ptr
 // CHECK: %[[OUT:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<16xf32>
 // CHECK: %[[CAST:.*]] = memref.cast %[[OUT]] : memref<16xf32> to memref<?xf32>
 // CHECK: return %arg0, %[[CAST]]

@@ -238,6 +238,15 @@ void printCpuTargets(const nlohmann::json &cpu,
                escaped(variant.value("cpu", "?")),
                scalarText(variant.value("opt_level", nlohmann::json(0))),
                escaped(variant.value("object", "?")), features);
+    if (variant.contains("blocks")) {
+      uint64_t blocks = 0, bytes = 0;
+      for (const auto &row : variant.at("blocks")) {
+        blocks += row.at(1).get<uint64_t>();
+        bytes += row.at(0).get<uint64_t>() * row.at(1).get<uint64_t>();
+      }
+      fmt::print("  {} block{} of static size faulted in at load, {} bytes\n",
+                 blocks, blocks == 1 ? "" : "s", bytes);
+    }
   }
 }
 
