@@ -69,7 +69,10 @@ ConvPlan buildConv(const memory::desc &input, const memory::desc &weight,
   plan.innerInput = pd.src_desc();
   plan.innerWeight = pd.weights_desc();
   plan.innerOut = pd.dst_desc();
-  plan.compilesWhenRun = compilesWhenRun(pd);
+  // Each output element sums a window of weight / out-channels products.
+  plan.runsWhenPrepared = runsWhenPrepared(
+      pd, 2.0 * double(numel(out.dims())) * double(numel(weight.dims())) /
+              double(std::max<int64_t>(out.dims()[1], 1)));
   if (plan.innerInput != input)
     plan.toInput = makeReorder(input, plan.innerInput);
   if (plan.innerWeight != weight)
@@ -229,12 +232,24 @@ std::string conv2d(const kiln_unranked_memref &inputm,
                      : nullptr;
   uint8_t *scratch = threadScratch(plan->totalBytes);
   if (mode == Mode::Prepare) {
-    if (plan->compilesWhenRun)
+    if (plan->runsWhenPrepared) {
       runOnZeros(plan->conv,
                  {{DNNL_ARG_SRC, plan->innerInput},
                   {DNNL_ARG_WEIGHTS, plan->innerWeight},
                   {DNNL_ARG_DST, plan->innerOut}},
                  scratch);
+      // The reorders around it, which every call runs too.
+      if (plan->toInput.primitive)
+        runOnZeros(plan->toInput,
+                   {{DNNL_ARG_FROM, plan->input},
+                    {DNNL_ARG_TO, plan->innerInput}},
+                   scratch);
+      if (plan->fromOut.primitive)
+        runOnZeros(plan->fromOut,
+                   {{DNNL_ARG_FROM, plan->innerOut},
+                    {DNNL_ARG_TO, plan->out}},
+                   scratch);
+    }
     return "";
   }
   bound.input.set_data_handle(in.data);

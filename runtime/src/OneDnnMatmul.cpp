@@ -107,7 +107,9 @@ MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
   dnnl::matmul::primitive_desc pd(desc, attr, library().engine);
   plan.step = {dnnl::matmul(pd), pd.scratchpad_desc()};
   plan.packed = pd.weights_desc();
-  plan.compilesWhenRun = compilesWhenRun(pd);
+  // Each output element is a K-long dot product.
+  plan.runsWhenPrepared = runsWhenPrepared(
+      pd, 2.0 * double(numel(plan.out.dims())) * double(plan.a.dims().back()));
   if (packWeights && plan.packed != plan.b)
     plan.pack = makeReorder(plan.b, plan.packed);
   return plan;
@@ -260,7 +262,7 @@ std::string matmul(const kiln_unranked_memref &am,
                            plan->b, plan->packed, bound.packed);
   if (mode == Mode::Prepare) {
     uint8_t *scratchpad = threadScratch(plan->step.scratchpad.get_size());
-    if (plan->compilesWhenRun)
+    if (plan->runsWhenPrepared)
       runOnZeros(plan->step,
                  {{DNNL_ARG_SRC, plan->a},
                   {DNNL_ARG_WEIGHTS, plan->packed},

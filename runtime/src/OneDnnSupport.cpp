@@ -101,8 +101,9 @@ void run(const Step &step, std::unordered_map<int, memory> args,
   step.primitive.execute(threadStream(), args);
 }
 
-bool compilesWhenRun(const dnnl::primitive_desc_base &pd) {
-  return std::string(pd.impl_info_str()).rfind("gemm", 0) == 0;
+bool runsWhenPrepared(const dnnl::primitive_desc_base &pd, double flops) {
+  return flops <= kSmallWorkFlops ||
+         std::string(pd.impl_info_str()).rfind("gemm", 0) == 0;
 }
 
 void runOnZeros(const Step &step,

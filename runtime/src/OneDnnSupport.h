@@ -174,7 +174,7 @@ struct MatmulPlan {
   /// reorder that packs it there (empty when b already is).
   memory::desc packed;
   Step pack;
-  bool compilesWhenRun = false; // see compilesWhenRun()
+  bool runsWhenPrepared = false; // see runsWhenPrepared()
 };
 
 struct ConvPlan {
@@ -187,7 +187,7 @@ struct ConvPlan {
   /// Where each part lives in the calling thread's scratch buffer.
   size_t scratchpadBytes = 0;
   size_t innerInputAt = 0, innerWeightAt = 0, innerOutAt = 0, totalBytes = 0;
-  bool compilesWhenRun = false; // the convolution's; see compilesWhenRun()
+  bool runsWhenPrepared = false; // all its steps; see runsWhenPrepared()
 };
 
 /// Built on first use; members die in reverse order, so every cached
@@ -223,6 +223,10 @@ public:
     std::free(data);
     data = static_cast<uint8_t *>(grown);
     capacity = size;
+    // Faulted in now, which is at load for a prepared call (Mode::Prepare
+    // reserves it), rather than page by page inside the primitive.
+    for (size_t at = 0; at < size; at += 4096)
+      data[at] = 0;
     return data;
   }
 
@@ -242,15 +246,22 @@ Step makeReorder(const memory::desc &from, const memory::desc &to);
 void run(const Step &step, std::unordered_map<int, memory> args,
          uint8_t *scratchpad);
 
-/// Whether the implementation oneDNN chose for `pd` JIT-compiles its code
-/// the first time it runs rather than when it is built: its gemm-based
-/// kernels (gemm:jit), whose first run took 3 to 21 ms for the GPT block's
-/// attention products, against 0.2 to 2.7 ms warm.
-bool compilesWhenRun(const dnnl::primitive_desc_base &pd);
+/// Whether preparing a call of `pd` that does `flops` of work runs it once
+/// on zeros (runOnZeros), so that its first call finds done what a
+/// primitive does on its first run:
+/// - oneDNN's gemm-based kernels (gemm:jit) JIT-compile their code then,
+///   not when built: 3 to 21 ms for the GPT block's attention products,
+///   against 0.2 to 2.7 ms warm;
+/// - any other's first run costs some 10 us more than later ones (LeNet at
+///   batch 1: its convolution 12.5 us against 1.7, its first Linear 16
+///   against 2.7), several times a small call, so a call of up to
+///   kSmallWorkFlops runs too, at a load cost of tens of microseconds.
+bool runsWhenPrepared(const dnnl::primitive_desc_base &pd, double flops);
+inline constexpr double kSmallWorkFlops = double(1 << 22);
 
 /// Runs `step` once, on the calling thread, on zeroed buffers of its own
-/// laid out as `args` says (an argument kind and its layout each), so that
-/// a kernel that compilesWhenRun has compiled before any call needs it.
+/// laid out as `args` says (an argument kind and its layout each), for a
+/// plan that runsWhenPrepared.
 void runOnZeros(const Step &step,
                 std::initializer_list<std::pair<int, memory::desc>> args,
                 uint8_t *scratchpad);
