@@ -1,6 +1,8 @@
 """Linear layers in every arrangement that kiln-library-epilogues looks at
 (codegen/lowering/LibraryEpilogues.cpp): a bias alone, then tanh, sigmoid,
-relu or SiLU (F.silu, and x * sigmoid(x) written out); a batched input; a
+relu, SiLU (F.silu, and x * sigmoid(x) written out) or GELU (nn.GELU, and
+F.gelu's tanh approximation), which stays in generated code; a batched
+input; a
 layer whose output is also read elsewhere; a bias after a transposed
 product; and NaN inputs, which each activation must keep as PyTorch does.
 """
@@ -18,6 +20,9 @@ class LinearEpilogues(nn.Module):
         self.c = nn.Linear(24, 12)
         self.d = nn.Linear(12, 12)
         self.e = nn.Linear(12, 8)
+        self.f = nn.Linear(8, 8)
+        self.g = nn.Linear(8, 6)
+        self.gelu = nn.GELU()
         self.bias = nn.Parameter(torch.randn(5))
 
     # kiln: x=f32[B,16]
@@ -30,7 +35,9 @@ class LinearEpilogues(nn.Module):
         h = torch.relu(self.c(h))
         shared = self.d(h)  # read twice: the bias add stays apart
         h = shared + torch.relu(shared)
-        return F.silu(self.e(h))
+        h = F.silu(self.e(h))
+        h = self.gelu(self.f(h)) * 3.0
+        return F.gelu(self.g(h), approximate='tanh')
 
     # A batched input, SiLU written out and a residual after it, and
     # x @ W^T + b written out by hand with a transposed operand.
