@@ -118,11 +118,12 @@ struct LoadOptions {
   /// with a symbol it lacks, or whose call on zeros fails, fails the load.
   bool warmup = false;
   std::map<std::string, int64_t> warmupDims;
-  /// Gets ready at load every call the CPU code makes into the kernel
-  /// library whose shapes are static: builds oneDNN's primitives for them
-  /// and packs the weights they read, without running any of the model's
-  /// code (docs/runtime.md, Prepared at load). Off, the first call that
-  /// needs each does it.
+  /// Gets ready at load what a first call of the CPU code would otherwise
+  /// do for the first time, where the shapes are static: builds oneDNN's
+  /// primitives for its kernel library calls, packs the weights they read
+  /// (and runs the small ones once on zeros), and faults in the memory
+  /// blocks one call allocates, without running any of the model's code
+  /// (docs/runtime.md, Prepared at load). Off, the first call does it.
   bool prepare = true;
 };
 

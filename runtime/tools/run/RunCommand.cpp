@@ -66,9 +66,9 @@ void addInputOptions(CLI::App &cmd, RunOptions &o) {
                "the GPU's memory and libraries and oneDNN's primitives "
                "ready");
   cmd.add_flag("--no-prepare", o.noPrepare,
-               "Do not get the archive's kernel library calls of static "
-               "shapes ready at load (LoadOptions::prepare): their first "
-               "call builds oneDNN's primitives and packs their weights");
+               "Do not get the archive's static-shaped work ready at load "
+               "(LoadOptions::prepare): the first call then builds oneDNN's "
+               "primitives, packs their weights and faults in its memory");
 }
 
 void addRunOptions(CLI::App &cmd, RunOptions &o) {
