@@ -30,6 +30,11 @@ std::unique_ptr<mlir::Pass> createLoopUnrollPass();
 std::unique_ptr<mlir::Pass> createLoopUnrollPass(const LoopUnrollOptions &);
 std::unique_ptr<mlir::Pass> createShapeRefinementPass();
 std::unique_ptr<mlir::Pass> createMaxPoolFirstPass();
+/// The largest weight, in elements, whose product with one row
+/// createSmallProductsPass generates (passes/SmallProducts.cpp): 1 MB of
+/// f32, below where the library caught up on this machine.
+inline constexpr int64_t kSmallProductElements = int64_t(1) << 18;
+std::unique_ptr<mlir::Pass> createSmallProductsPass();
 std::unique_ptr<mlir::Pass> createFusionPass();
 
 struct PipelineOptions {

@@ -92,6 +92,18 @@ def MaxPoolFirst : Pass<"kiln-max-pool-first"> {
   let constructor = "kiln::createMaxPoolFirstPass()";
 }
 
+def SmallProducts : Pass<"kiln-small-products"> {
+  let summary = "One row times a small transposed weight, as a reduction";
+  let description = [{
+    An f32 matmul of one static row ([1, K] or [K]) by the transpose of a
+    static [N, K] matrix of at most 2^18 elements (F.linear at batch 1)
+    becomes a multiply and a sum over K, which kiln-fusion groups with the
+    bias and activation after it; generated, it beat the kernel library's
+    call below that size. Runs right before kiln-fusion.
+  }];
+  let constructor = "kiln::createSmallProductsPass()";
+}
+
 def Fusion : Pass<"kiln-fusion"> {
   let summary = "Group elementwise chains into kiln.fusion_group";
   let description = [{

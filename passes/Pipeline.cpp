@@ -51,6 +51,8 @@ static void buildO2(OpPassManager &pm, const LoopUnrollOptions &unroll) {
   // Before fusion, which would otherwise group the bias and relu ahead of
   // the pool.
   pm.addPass(createMaxPoolFirstPass());
+  // Only where kiln-fusion follows: unfused, its multiply is N x K.
+  pm.addPass(createSmallProductsPass());
   pm.addPass(createFusionPass());
 }
 
