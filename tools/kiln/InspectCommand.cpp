@@ -223,6 +223,32 @@ std::string importsOf(llvm::StringRef name, llvm::StringRef bytes) {
 /// One line per code object, best first: "target: cpu x86-64-v3
 /// (x86_64-unknown-linux-gnu, tuned for generic, -O2), features: avx ...".
 /// Format 1 archives hold a single object rather than a list.
+/// "  3 blocks of static size faulted in at load, 32 bytes": a code
+/// object's "blocks". The runtime checks each row's range and stocks at
+/// most what its cache keeps; here a row only has to be a pair of counts,
+/// and totals past 2^64 are said to be.
+void printStaticBlocks(const nlohmann::json &rows) {
+  uint64_t blocks = 0, bytes = 0;
+  bool wraps = false;
+  for (const nlohmann::json &row : rows) {
+    if (!row.is_array() || row.size() != 2 || !row[0].is_number_unsigned() ||
+        !row[1].is_number_unsigned())
+      throw std::runtime_error(
+          "a row of \"blocks\" is not a pair [bytes, count]");
+    uint64_t size = row[0].get<uint64_t>(), count = row[1].get<uint64_t>();
+    uint64_t product;
+    wraps = wraps || __builtin_mul_overflow(size, count, &product) ||
+            __builtin_add_overflow(bytes, product, &bytes) ||
+            __builtin_add_overflow(blocks, count, &blocks);
+  }
+  if (wraps)
+    fmt::print("  blocks of static size faulted in at load: more than 2^64 "
+               "bytes asked for\n");
+  else
+    fmt::print("  {} block{} of static size faulted in at load, {} bytes\n",
+               blocks, blocks == 1 ? "" : "s", bytes);
+}
+
 void printCpuTargets(const nlohmann::json &cpu,
                      const char *label = "target: cpu") {
   nlohmann::json variants = cpu.is_array() ? cpu : nlohmann::json::array({cpu});
@@ -238,15 +264,8 @@ void printCpuTargets(const nlohmann::json &cpu,
                escaped(variant.value("cpu", "?")),
                scalarText(variant.value("opt_level", nlohmann::json(0))),
                escaped(variant.value("object", "?")), features);
-    if (variant.contains("blocks")) {
-      uint64_t blocks = 0, bytes = 0;
-      for (const auto &row : variant.at("blocks")) {
-        blocks += row.at(1).get<uint64_t>();
-        bytes += row.at(0).get<uint64_t>() * row.at(1).get<uint64_t>();
-      }
-      fmt::print("  {} block{} of static size faulted in at load, {} bytes\n",
-                 blocks, blocks == 1 ? "" : "s", bytes);
-    }
+    if (variant.contains("blocks"))
+      printStaticBlocks(variant.at("blocks"));
   }
 }
 
