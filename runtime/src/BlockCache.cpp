@@ -112,8 +112,8 @@ void stockBlocks(const std::vector<BlockStock> &stock) {
   std::vector<void *> held;
   size_t room = kBlockCacheBytes - std::min(kBlockCacheBytes, cachedBytes());
   for (const BlockStock &blocks : stock) {
+    size_t size = sizeClass(blocks.bytes);
     for (uint64_t i = 0; i < blocks.count; ++i) {
-      size_t size = sizeClass(blocks.bytes);
       if (size + kHeader > room || held.size() >= kMaxStockedBlocks)
         break;
       void *block = acquireBlock(blocks.bytes);
@@ -126,12 +126,7 @@ void stockBlocks(const std::vector<BlockStock> &stock) {
         break;
       }
       room -= size + kHeader;
-      // One write a page faults it in (a huge page at its first); the
-      // block's contents are nobody's yet.
-      volatile char *bytes = static_cast<char *>(block);
-      for (size_t at = 0; at < size; at += kPage)
-        bytes[at] = 0;
-      bytes[size - 1] = 0;
+      faultIn(block, size);
     }
   }
   for (void *block : held)

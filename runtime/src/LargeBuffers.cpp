@@ -26,4 +26,14 @@ void *allocateBuffer(size_t bytes) {
   return data;
 }
 
+void faultIn(void *data, size_t bytes) {
+  constexpr size_t kPage = 4096;
+  if (bytes == 0)
+    return;
+  volatile char *memory = static_cast<char *>(data);
+  for (size_t at = 0; at < bytes; at += kPage)
+    memory[at] = 0;
+  memory[bytes - 1] = 0;
+}
+
 } // namespace kiln

@@ -23,6 +23,11 @@ namespace kiln {
 /// memory. Freed with std::free.
 void *allocateBuffer(size_t bytes);
 
+/// Writes one byte a page of [data, data + bytes), so that the memory is
+/// mapped now (at load) rather than a fault at a time inside a call. Only
+/// for memory whose contents nobody holds yet: it writes zeros.
+void faultIn(void *data, size_t bytes);
+
 } // namespace kiln
 
 #endif // KILN_RUNTIME_LARGEBUFFERS_H

@@ -22,6 +22,7 @@
 #define KILN_RUNTIME_ONEDNNSUPPORT_H
 
 #include "ConvShape.h"
+#include "LargeBuffers.h"
 #include "MemrefView.h"
 
 #include "kiln/abi.h"
@@ -225,8 +226,7 @@ public:
     capacity = size;
     // Faulted in now, which is at load for a prepared call (Mode::Prepare
     // reserves it), rather than page by page inside the primitive.
-    for (size_t at = 0; at < size; at += 4096)
-      data[at] = 0;
+    faultIn(data, size);
     return data;
   }
 

@@ -165,8 +165,9 @@ inline std::string corrupt(const std::string &mode, const std::string &in,
   return out;
 }
 
-inline Model loadOk(const std::string &path) {
-  Result<Model> model = Model::load(path);
+inline Model loadOk(const std::string &path,
+                    const LoadOptions &options = {}) {
+  Result<Model> model = Model::load(path, options);
   INFO(path << ": " << (model ? "" : model.error().message));
   REQUIRE(model.ok());
   return std::move(model).value();

@@ -52,10 +52,7 @@ Tensor input() {
 Model load(const std::string &path, bool prepare) {
   LoadOptions options;
   options.prepare = prepare;
-  Result<Model> model = Model::load(path, options);
-  INFO(path << ": " << (model ? "" : model.error().message));
-  REQUIRE(model.ok());
-  return std::move(model).value();
+  return loadOk(path, options);
 }
 
 } // namespace
