@@ -34,9 +34,19 @@ LogicalResult ParamOp::verify() {
 
 LogicalResult Conv2dOp::verify() {
   std::string why;
-  Type inferred =
-      inferConv2dType(getInput().getType(), getWeight().getType(), getStride(),
-                      getPadding(), getDilation(), getGroups(), &why);
+  // A channels-last convolution is checked as the one it computes: its
+  // input permuted to N x C x H x W, and the result back.
+  Type input = getInput().getType();
+  if (getChannelsLast()) {
+    if (getInput().getType().getRank() != 4)
+      return emitOpError("channels_last needs a 4-D input, got ") << input;
+    input = inferPermuteType(input, kToChannelsFirst, &why);
+  }
+  Type inferred = inferConv2dType(input, getWeight().getType(), getStride(),
+                                  getPadding(), getDilation(), getGroups(),
+                                  &why);
+  if (inferred && getChannelsLast())
+    inferred = inferPermuteType(inferred, kToChannelsLast, &why);
   return checkInferred(*this, inferred, why, getType());
 }
 

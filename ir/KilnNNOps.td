@@ -33,11 +33,14 @@ def Kiln_Conv2dOp : Kiln_Op<"conv2d", [Pure]> {
     `input` is N x C x H x W and `weight` is O x C/groups x KH x KW; the
     frontend adds the bias as a broadcast add, which fusion can fold into
     whatever follows. `stride`, `padding` and `dilation` hold two values
-    each (height, width).
+    each (height, width). With `channels_last` the input and the result
+    are N x H x W x C instead, the layout the CPU kernel library computes
+    in (passes/ChannelsLast.cpp); the frontend never sets it.
   }];
   let arguments = (ins Kiln_Tensor:$input, Kiln_Tensor:$weight,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
-                       DenseI64ArrayAttr:$dilation, Kiln_I64Attr:$groups);
+                       DenseI64ArrayAttr:$dilation, Kiln_I64Attr:$groups,
+                       UnitAttr:$channels_last);
   let results = (outs Kiln_Tensor:$result);
   let assemblyFormat = [{
     $input `,` $weight attr-dict `:` `(` type($input) `,` type($weight) `)` `->` type($result)

@@ -65,6 +65,10 @@ mlir::Type inferCatType(mlir::Type elementType, int64_t dim, std::string *why);
 
 /// Neural-network ops (KilnNNOps.td). Windows and strides hold two values
 /// (height, width); a dynamic H or W gives a dynamic output dim.
+/// The dims of an N x C x H x W tensor in channels-last order, N x H x W x
+/// C, as kiln.permute's `dims`; and the way back.
+inline constexpr int64_t kToChannelsLast[4] = {0, 2, 3, 1};
+inline constexpr int64_t kToChannelsFirst[4] = {0, 3, 1, 2};
 /// conv2d: input N x C x H x W, weight O x C/groups x KH x KW.
 mlir::Type inferConv2dType(mlir::Type input, mlir::Type weight,
                            llvm::ArrayRef<int64_t> stride,

@@ -36,6 +36,8 @@
 
 #include "passes/Passes.h"
 
+#include "passes/Elementwise.h"
+
 #include "ir/KilnDialect.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
@@ -68,18 +70,6 @@ constexpr size_t kMaxGroupOps = 128;
 /// a group with the reduction's readers (isShortRowReduction): 16K f32,
 /// 64 KB, the most codegen keeps on a tile's stack.
 constexpr int64_t kMaxNormalizedRow = 16384;
-
-/// Ops whose result element depends only on the operand elements at the
-/// same (broadcast) position: each lowers to one all-parallel loop nest.
-bool isElementwise(Operation *op) {
-  if (op->getNumResults() != 1 ||
-      !isa<RankedTensorType>(op->getResult(0).getType()))
-    return false;
-  return isa<AddOp, SubOp, MulOp, DivOp, FloorDivOp, RemOp, PowOp, MaximumOp,
-             MinimumOp, BitAndOp, BitOrOp, BitXorOp, CmpOp, NegOp, AbsOp,
-             ExpOp, LogOp, TanhOp, SigmoidOp, ReluOp, SqrtOp, RsqrtOp, SinOp,
-             CosOp, FloorOp, CeilOp, NotOp, CastOp, ErfOp, WhereOp>(op);
-}
 
 /// Reductions that are one pass over their input. var needs two passes
 /// (the mean first), max_dim two results; neither ends a group.

@@ -30,6 +30,7 @@ std::unique_ptr<mlir::Pass> createLoopUnrollPass();
 std::unique_ptr<mlir::Pass> createLoopUnrollPass(const LoopUnrollOptions &);
 std::unique_ptr<mlir::Pass> createShapeRefinementPass();
 std::unique_ptr<mlir::Pass> createMaxPoolFirstPass();
+std::unique_ptr<mlir::Pass> createChannelsLastPass();
 /// The largest weight, in elements, whose product with one row
 /// createSmallProductsPass generates (passes/SmallProducts.cpp): 1 MB of
 /// f32, below where the library caught up on this machine.
@@ -40,6 +41,9 @@ std::unique_ptr<mlir::Pass> createFusionPass();
 struct PipelineOptions {
   unsigned optLevel = 2; // 0 to 3
   LoopUnrollOptions unroll;
+  /// Whether convolutions may compute channels last (kiln-channels-last):
+  /// only where every target of the compile is a CPU.
+  bool channelsLast = true;
 };
 
 /// Adds the kiln-level optimization pipeline for `options.optLevel`.

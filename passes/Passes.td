@@ -92,6 +92,20 @@ def MaxPoolFirst : Pass<"kiln-max-pool-first"> {
   let constructor = "kiln::createMaxPoolFirstPass()";
 }
 
+def ChannelsLast : Pass<"kiln-channels-last"> {
+  let summary = "Library convolutions and the elementwise ops between them "
+                "in N x H x W x C";
+  let description = [{
+    Each f32 kiln.conv2d of static shape, without groups and with at least
+    16 input and output channels, computes channels last
+    (`channels_last`), the layout the CPU kernel library's kernels use, and
+    the elementwise ops it feeds follow it there. Permutes are left only
+    at the edges of such chains, so the library reorders nothing between
+    two convolutions. CPU targets only.
+  }];
+  let constructor = "kiln::createChannelsLastPass()";
+}
+
 def SmallProducts : Pass<"kiln-small-products"> {
   let summary = "One row times a small transposed weight, as a reduction";
   let description = [{

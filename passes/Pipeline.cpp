@@ -38,9 +38,9 @@ static void buildO1(OpPassManager &pm) {
 }
 
 /// -O2: unrolling, static shapes and fusion on top of -O1.
-static void buildO2(OpPassManager &pm, const LoopUnrollOptions &unroll) {
+static void buildO2(OpPassManager &pm, const PipelineOptions &options) {
   buildO1(pm);
-  pm.addPass(createLoopUnrollPass(unroll));
+  pm.addPass(createLoopUnrollPass(options.unroll));
   // Unrolled copies of the body repeat index arithmetic and shape queries.
   pm.addPass(createConstantFoldPass());
   pm.addPass(createShapeRefinementPass());
@@ -51,14 +51,18 @@ static void buildO2(OpPassManager &pm, const LoopUnrollOptions &unroll) {
   // Before fusion, which would otherwise group the bias and relu ahead of
   // the pool.
   pm.addPass(createMaxPoolFirstPass());
+  // Before fusion, so that groups form over the ops in the layout they
+  // compute in.
+  if (options.channelsLast)
+    pm.addPass(createChannelsLastPass());
   // Only where kiln-fusion follows: unfused, its multiply is N x K.
   pm.addPass(createSmallProductsPass());
   pm.addPass(createFusionPass());
 }
 
 /// -O3 runs the -O2 kiln pipeline; it differs only in LLVM's optimization.
-static void buildO3(OpPassManager &pm, const LoopUnrollOptions &unroll) {
-  buildO2(pm, unroll);
+static void buildO3(OpPassManager &pm, const PipelineOptions &options) {
+  buildO2(pm, options);
 }
 
 void buildOptimizationPipeline(OpPassManager &pm,
@@ -69,9 +73,9 @@ void buildOptimizationPipeline(OpPassManager &pm,
   case 1:
     return buildO1(pm);
   case 2:
-    return buildO2(pm, options.unroll);
+    return buildO2(pm, options);
   default:
-    return buildO3(pm, options.unroll);
+    return buildO3(pm, options);
   }
 }
 

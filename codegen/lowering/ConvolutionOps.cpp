@@ -21,6 +21,7 @@
 #include "codegen/strategy/Tiling.h"
 
 #include "ir/KilnDialect.h"
+#include "ir/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -44,12 +45,15 @@ SmallVector<WindowDim, 2> windowsOf(Conv2dOp op) {
 }
 
 /// The result's sizes N x O x OH x OW (index values), after checking the
-/// input's channels and spatial sizes where they are `?`.
+/// input's channels and spatial sizes where they are `?`. In that order
+/// whatever the op's layout.
 SmallVector<Value> convResultSizes(OpBuilder &b, Location loc,
                                    LoweringState &state, Conv2dOp op,
                                    Value input, Value weight) {
   IntMath m{b, loc};
   SmallVector<Value> in = tensorSizes(b, loc, input);
+  if (op.getChannelsLast())
+    in = {in[0], in[3], in[1], in[2]};
   SmallVector<Value> w = tensorSizes(b, loc, weight);
   Value channels = m.toI64(in[1]);
   // Named operands: argument order is unspecified; the IR must not be.
@@ -117,7 +121,7 @@ constexpr int64_t kMaxGeneratedTaps = 27;
 /// convolution without groups that the table above favours.
 bool isTapConvolution(Conv2dOp op, const LoweringState &state) {
   auto weightType = cast<RankedTensorType>(op.getWeight().getType());
-  if (state.gpu || op.getGroups() != 1 ||
+  if (state.gpu || op.getGroups() != 1 || op.getChannelsLast() ||
       !op.getResult().getType().getElementType().isF32() ||
       !weightType.hasStaticShape() || op.getStride()[0] != 1 ||
       op.getStride()[1] != 1)
@@ -229,10 +233,20 @@ struct LibraryConv2dLowering : KilnLowering<Conv2dOp> {
     Value input = adaptor.getInput(), weight = adaptor.getWeight();
     SmallVector<Value> sizes =
         convResultSizes(rewriter, loc, state, op, input, weight);
-    SmallVector<Value> operands;
-    for (Value operand : {input, weight})
-      operands.push_back(viewAsUnrankedMemref(
-          rewriter, loc, toLibraryElements(rewriter, loc, operand)));
+    // A channels-last input and result are N x H x W x C buffers that the
+    // library sees as N x C x H x W views, strided: the layout its kernels
+    // compute in, so that it reorders neither.
+    ArrayRef<int64_t> toLibrary;
+    if (op.getChannelsLast()) {
+      toLibrary = kToChannelsFirst;
+      sizes = {sizes[0], sizes[2], sizes[3], sizes[1]};
+    }
+    SmallVector<Value> operands = {
+        viewAsUnrankedMemref(rewriter, loc,
+                             toLibraryElements(rewriter, loc, input),
+                             toLibrary),
+        viewAsUnrankedMemref(rewriter, loc,
+                             toLibraryElements(rewriter, loc, weight))};
     IntMath m{rewriter, loc};
     SmallVector<Value> params;
     for (int64_t param :
@@ -241,7 +255,8 @@ struct LibraryConv2dLowering : KilnLowering<Conv2dOp> {
           op.getGroups()})
       params.push_back(m.i64(param));
     Value result = callKernelLibrary(rewriter, loc, state, "conv2d", operands,
-                                     resultType.getShape(), sizes, params);
+                                     resultType.getShape(), sizes, params,
+                                     toLibrary);
     rewriter.replaceOp(op, fromLibraryElements(rewriter, loc, result, element));
     return success();
   }
@@ -279,6 +294,9 @@ struct Conv2dLowering : KilnLowering<Conv2dOp> {
     Type element = resultType.getElementType();
     if (usesKernelLibrary(element))
       return rewriter.notifyMatchFailure(op, "calls the kernel library");
+    if (op.getChannelsLast())
+      return op.emitOpError("channels_last is for the kernel library's "
+                            "f32, f16 and bf16 convolutions only");
     Location loc = op.getLoc();
     Value input = adaptor.getInput(), weight = adaptor.getWeight();
     SmallVector<Value> sizes =

@@ -30,7 +30,7 @@ Value fromLibraryElements(OpBuilder &b, Location loc, Value tensor,
 Value callKernelLibrary(OpBuilder &b, Location loc, LoweringState &state,
                         StringRef name, ValueRange operands,
                         ArrayRef<int64_t> shape, ValueRange sizes,
-                        ValueRange extra) {
+                        ValueRange extra, ArrayRef<int64_t> outPermutation) {
   Type f32 = b.getF32Type();
   SmallVector<Value> dynamicSizes;
   for (auto [dim, size] : llvm::zip(shape, sizes))
@@ -40,8 +40,14 @@ Value callKernelLibrary(OpBuilder &b, Location loc, LoweringState &state,
   // to_tensor hands it to bufferization as a fresh, writable tensor.
   Value buffer =
       b.create<memref::AllocOp>(loc, MemRefType::get(shape, f32), dynamicSizes);
+  Value view = buffer;
+  if (!outPermutation.empty())
+    view = b.create<memref::TransposeOp>(
+        loc, buffer,
+        AffineMapAttr::get(
+            AffineMap::getPermutationMap(outPermutation, b.getContext())));
   Value out =
-      b.create<memref::CastOp>(loc, UnrankedMemRefType::get(f32, 0), buffer);
+      b.create<memref::CastOp>(loc, UnrankedMemRefType::get(f32, 0), view);
   Value site = b.create<arith::ConstantOp>(
       loc, b.getI64IntegerAttr(state.tables.addSite(loc, "")));
   SmallVector<Value> args(operands);

@@ -29,12 +29,14 @@ mlir::Value fromLibraryElements(mlir::OpBuilder &b, mlir::Location loc,
 /// is a fresh f32 buffer of `shape` (index `sizes`, one per dim) that the
 /// library writes, and returns it as a tensor. `operands` are the library's
 /// views (viewAsUnrankedMemref). The library reports its own errors; the
-/// site gives them the op's location.
+/// site gives them the op's location. With `outPermutation`, the library
+/// gets the buffer's view permuted so (memref.transpose).
 mlir::Value callKernelLibrary(mlir::OpBuilder &b, mlir::Location loc,
                               LoweringState &state, llvm::StringRef name,
                               mlir::ValueRange operands,
                               llvm::ArrayRef<int64_t> shape,
-                              mlir::ValueRange sizes, mlir::ValueRange extra);
+                              mlir::ValueRange sizes, mlir::ValueRange extra,
+                              llvm::ArrayRef<int64_t> outPermutation = {});
 
 } // namespace kiln::codegen
 

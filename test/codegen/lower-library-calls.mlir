@@ -247,6 +247,28 @@ func.func @conv_f32(%x: tensor<?x4x?x?xf32>, %w: tensor<8x2x3x3xf32>) -> tensor<
 
 // -----
 
+// channels_last: the N x H x W x C input and result are buffers the
+// library gets as N x C x H x W views (memref.transpose), strided as its
+// kernels compute, so it reorders neither; the result is allocated
+// N x OH x OW x O, and its sizes come from the input's dims in that order.
+// CHECK-LABEL: func.func private @conv_channels_last
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c1
+// CHECK: %[[IN:.*]] = bufferization.to_memref %arg0 read_only : memref<?x?x9x16xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK: %[[INT:.*]] = memref.transpose %[[IN]] (d0, d1, d2, d3) -> (d0, d3, d1, d2) : memref<?x?x9x16xf32, strided<[?, ?, ?, ?], offset: ?>> to memref<?x16x?x9xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK: %[[INU:.*]] = memref.cast %[[INT]]
+// CHECK: %[[OUT:.*]] = memref.alloc(%[[N]], %{{.*}}) : memref<?x?x9x32xf32>
+// CHECK: %[[OUTT:.*]] = memref.transpose %[[OUT]] (d0, d1, d2, d3) -> (d0, d3, d1, d2) : memref<?x?x9x32xf32> to memref<?x32x?x9xf32, strided<[?, 1, 288, 32]>>
+// CHECK: %[[OU:.*]] = memref.cast %[[OUTT]]
+// CHECK: call @kiln_rt_conv2d_f32(%[[INU]], %{{.*}}, %[[OU]],
+// CHECK: bufferization.to_tensor %[[OUT]] restrict writable : memref<?x?x9x32xf32>
+func.func @conv_channels_last(%x: tensor<?x?x9x16xf32>, %w: tensor<32x16x3x3xf32>) -> tensor<?x?x9x32xf32> {
+  %0 = kiln.conv2d %x, %w {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<?x?x9x16xf32>, tensor<32x16x3x3xf32>) -> tensor<?x?x9x32xf32>
+  return %0 : tensor<?x?x9x32xf32>
+}
+
+// -----
+
 // A `?` channel count is checked against the weight with PyTorch's
 // message; the shapes' static sizes are written in.
 // CHECK: message = "given groups=1, weight of size [16, 3, 3, 3], expected input[{1}, {0}, 8, 8] to have 3 channels, but got {0} channels instead"

@@ -590,6 +590,34 @@ func.func @conv_channels(%x: tensor<1x3x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
 
 // -----
 
+// conv2d channels_last: the input is N x H x W x C, so its last dim must be
+// the weight's input channels.
+func.func @conv_channels_last(%x: tensor<1x8x8x3xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error @+1 {{conv2d expects 4 input channels (weight tensor<6x4x3x3xf32>, groups 1), got tensor<1x3x8x8xf32>}}
+  %0 = kiln.conv2d %x, %w {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x8x8x3xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+// conv2d channels_last: the result is N x OH x OW x O.
+func.func @conv_channels_last_result(%x: tensor<1x8x10x4xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error @+1 {{result type tensor<1x6x6x8xf32> contradicts the inferred type tensor<1x6x8x6xf32> in dimension 2 (6 vs 8)}}
+  %0 = kiln.conv2d %x, %w {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x8x10x4xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x6x8xf32>
+  return
+}
+
+// -----
+
+// conv2d channels_last takes a 4-D input.
+func.func @conv_channels_last_rank(%x: tensor<8x8x4xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error @+1 {{channels_last needs a 4-D input, got 'tensor<8x8x4xf32>'}}
+  %0 = kiln.conv2d %x, %w {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<8x8x4xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
 // conv2d: groups must divide the output channels.
 func.func @conv_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<6x1x3x3xf32>) {
   // expected-error @+1 {{conv2d groups must be >= 1 and divide the 6 output channels, got 4}}

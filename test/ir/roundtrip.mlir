@@ -286,7 +286,7 @@ func.func @fusion_group(%x: tensor<?x4xf32>, %s: f64) -> (tensor<?x4xf32>, tenso
 }
 
 // Ops of nn.Module models
-func.func @nn_ops(%x: tensor<?x4x32x32xf32>, %w: tensor<8x2x3x3xf32>, %c: tensor<?x1xi1>, %v: tensor<3xf32>, %i: tensor<?x5xi64>, %e: tensor<10x16xbf16>, %n: i64, %f: f64) {
+func.func @nn_ops(%x: tensor<?x4x32x32xf32>, %w: tensor<8x2x3x3xf32>, %c: tensor<?x1xi1>, %v: tensor<3xf32>, %i: tensor<?x5xi64>, %e: tensor<10x16xbf16>, %n: i64, %f: f64, %xl: tensor<?x32x32x16xf32>, %wl: tensor<24x16x3x3xf32>) {
 // CHECK-LABEL: func.func @nn_ops
   // erf is a float unary op like tanh.
   %0 = kiln.erf %x : tensor<?x4x32x32xf32>
@@ -294,6 +294,9 @@ func.func @nn_ops(%x: tensor<?x4x32x32xf32>, %w: tensor<8x2x3x3xf32>, %c: tensor
   // A strided, padded, grouped conv2d: 4 input channels in 2 groups of 2.
   %1 = kiln.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 2 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<?x4x32x32xf32>, tensor<8x2x3x3xf32>) -> tensor<?x8x16x16xf32>
   // CHECK: kiln.conv2d %{{.*}}, %{{.*}} {dilation = array<i64: 1, 1>, groups = 2 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<?x4x32x32xf32>, tensor<8x2x3x3xf32>) -> tensor<?x8x16x16xf32>
+  // The same convolution channels last: N x H x W x C in and out.
+  %cl = kiln.conv2d %xl, %wl {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<?x32x32x16xf32>, tensor<24x16x3x3xf32>) -> tensor<?x16x16x24xf32>
+  // CHECK: kiln.conv2d %{{.*}}, %{{.*}} {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<?x32x32x16xf32>, tensor<24x16x3x3xf32>) -> tensor<?x16x16x24xf32>
   // max_pool2d with ceil_mode rounds (32 - 3) / 2 up: 16 windows, not 15.
   %2 = kiln.max_pool2d %x {ceil_mode = true, dilation = array<i64: 1, 1>, kernel = array<i64: 3, 3>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : tensor<?x4x32x32xf32> -> tensor<?x4x16x16xf32>
   // CHECK: kiln.max_pool2d %{{.*}} {ceil_mode = true, dilation = array<i64: 1, 1>, kernel = array<i64: 3, 3>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : tensor<?x4x32x32xf32> -> tensor<?x4x16x16xf32>

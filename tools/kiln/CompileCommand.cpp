@@ -293,6 +293,7 @@ static bool buildPassManager(const CompileOptions &o,
     options.optLevel = o.optLevel;
     options.unroll.unrollFactor = o.unrollFactor;
     options.unroll.unrollMaxBody = o.unrollMaxBody;
+    options.channelsLast = !hasTarget(o, "cuda");
     buildOptimizationPipeline(pm, options);
   }
   // A name that matches no pass of either pipeline would print nothing,
