@@ -13,6 +13,8 @@
 //   * a broadcast read becomes one load and a splat; transfers become
 //     loads and stores, and a transfer that still has several dims a loop
 //     of 1-d ones;
+//   * a transposed block (a transpose's, VectorizeTiles.cpp) becomes
+//     shuffles;
 //   * a read whose elements lie a few apart (the stride-2 windows of a max
 //     pool) becomes one contiguous load of the span they cover and a
 //     shuffle that keeps every s-th lane (DeinterleaveStridedRead), where
@@ -173,6 +175,12 @@ struct LowerVectorsPass
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
       vector::populateVectorBroadcastLoweringPatterns(patterns);
+      // A transpose's 16 x 16 blocks of 32-bit elements (VectorizeTiles)
+      // as two-source shuffles of whole rows (AVX-512's vpermt2ps); its
+      // 8 x 8 blocks element by element, which LLVM makes blends.
+      vector::populateVectorTransposeLoweringPatterns(
+          patterns, vector::VectorTransformsOptions().setVectorTransposeLowering(
+                        vector::VectorTransposeLowering::Shuffle16x16));
     };
     // Transfers of more than one dim that are left: loops of 1-d ones.
     auto loops = [](RewritePatternSet &patterns) {

@@ -89,3 +89,20 @@ func.func @not_deinterleaved(%x: memref<6x30x30xf32>, %d: memref<?xf32, strided<
   vector.transfer_write %c, %y[%c0] {in_bounds = [true]} : vector<4xf32>, memref<4xf32>
   return
 }
+
+// A transpose's 16 x 16 block (kiln-vectorize-tiles): row loads, the
+// transpose as 64 two-source shuffles of whole rows (no element moved on
+// its own), and row stores.
+// CHECK-LABEL: func.func @transpose_block
+// CHECK:          vector.load %{{.*}} : memref<16x16xf32, strided<[64, 1]>>, vector<16xf32>
+// CHECK-NOT:      f32 from vector
+// CHECK-COUNT-64: vector.shuffle {{.*}} : vector<16xf32>, vector<16xf32>
+// CHECK-NOT:      f32 from vector
+// CHECK:          vector.store %{{.*}} : memref<16x16xf32, strided<[56, 1]>>, vector<16xf32>
+func.func @transpose_block(%x: memref<16x16xf32, strided<[64, 1]>>, %y: memref<16x16xf32, strided<[56, 1]>>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %x[%c0, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<16x16xf32, strided<[64, 1]>>, vector<16x16xf32>
+  vector.transfer_write %v, %y[%c0, %c0] {in_bounds = [true, true]} : vector<16x16xf32>, memref<16x16xf32, strided<[56, 1]>>
+  return
+}

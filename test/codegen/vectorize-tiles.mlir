@@ -176,3 +176,45 @@ func.func @double(%x: tensor<64x64xf64>) -> tensor<64x64xf64> attributes {kiln.e
   %0 = kiln.exp %x : tensor<64x64xf64>
   return %0 : tensor<64x64xf64>
 }
+
+// -----
+
+// A transpose of the innermost dims (N x H x W x C back to N x C x H x W)
+// is cut into 16 x 16 blocks over C and W, the two dims the input and the
+// output are contiguous along, each read and written as 16 vectors and
+// transposed in between; the 8 columns left of W = 56 are cut again into
+// 8 x 8 blocks. A matrix of 8 x 32, narrower than a block of 16, is cut
+// into blocks of 8.
+// CHECK-LABEL: func.func @transpose_blocks
+// CHECK:         scf.for {{.*}} = %c0 to %c64 step %c16
+// CHECK:           scf.for {{.*}} = %c0 to %c56 step %c1
+// CHECK:             scf.for {{.*}} = %c0 to %c48 step %c16
+// CHECK:               %[[R:.*]] = vector.transfer_read {{.*}} : tensor<1x1x16x16xf32>, vector<1x16x1x16xf32>
+// CHECK:               vector.transfer_write %[[R]], {{.*}} : vector<1x16x1x16xf32>, tensor<1x16x1x16xf32>
+// CHECK:             scf.for {{.*}} = %c0 to %c16 step %c8
+// CHECK:               %[[E:.*]] = vector.transfer_read {{.*}} : tensor<1x1x8x8xf32>, vector<1x8x1x8xf32>
+// CHECK:               vector.transfer_write %[[E]], {{.*}} : vector<1x8x1x8xf32>, tensor<1x8x1x8xf32>
+// CHECK:         scf.for {{.*}} = %c0 to %c32 step %c8
+// CHECK:           vector.transfer_read {{.*}} : tensor<8x8xf32>, vector<8x8xf32>
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+func.func @transpose_blocks(%x: tensor<1x56x56x64xf32>, %m: tensor<8x32xf32>) -> (tensor<1x64x56x56xf32>, tensor<32x8xf32>) attributes {kiln.entry} {
+  %0 = kiln.permute %x {dims = array<i64: 0, 3, 1, 2>} : tensor<1x56x56x64xf32> -> tensor<1x64x56x56xf32>
+  %1 = kiln.permute %m {dims = array<i64: 1, 0>} : tensor<8x32xf32> -> tensor<32x8xf32>
+  return %0, %1 : tensor<1x64x56x56xf32>, tensor<32x8xf32>
+}
+
+// -----
+
+// Negative: a transpose of outer dims only (the innermost stays put), one
+// of 64-bit elements, and one narrower than 8 stay as they are.
+// CHECK-LABEL: func.func @transpose_kept
+// CHECK-NOT:     vector.transfer_read
+// CHECK-COUNT-3: linalg.transpose
+// CHECK-NOT:     vector.transfer_read
+func.func @transpose_kept(%x: tensor<8x4x32xf32>, %y: tensor<32x32xf64>, %z: tensor<4x32xf32>) -> (tensor<4x8x32xf32>, tensor<32x32xf64>, tensor<32x4xf32>) attributes {kiln.entry} {
+  %0 = kiln.permute %x {dims = array<i64: 1, 0, 2>} : tensor<8x4x32xf32> -> tensor<4x8x32xf32>
+  %1 = kiln.permute %y {dims = array<i64: 1, 0>} : tensor<32x32xf64> -> tensor<32x32xf64>
+  %2 = kiln.permute %z {dims = array<i64: 1, 0>} : tensor<4x32xf32> -> tensor<32x4xf32>
+  return %0, %1, %2 : tensor<4x8x32xf32>, tensor<32x32xf64>, tensor<32x4xf32>
+}
