@@ -25,6 +25,7 @@ import myfun as seed_myfun                    # noqa: E402
 import pairwise_distance as seed_pairwise     # noqa: E402
 import lenet                                  # noqa: E402
 import mlp                                    # noqa: E402
+import resnet_block                           # noqa: E402
 import transformer_block                      # noqa: E402
 
 
@@ -108,6 +109,11 @@ def workloads():
         Workload("RNN T50 b8 h128", rnn,
                  {"x": [T, B, H], "h": [B, H], "W_h": [H, H], "U_h": [H, H],
                   "W_y": [H, H], "b_h": [H], "b_y": [H]}),
+        # ResNet-18's first stage: two 3x3 convolutions of 64 channels at
+        # 56x56, batch norm, ReLU and the identity shortcut.
+        Workload("ResNet block 64ch 56x56 b1",
+                 _model(resnet_block.BasicBlock, in_planes=64, planes=64,
+                        stride=1), {"x": [1, 64, 56, 56]}),
         Workload("MLP 784-1024-1024-10 b256",
                  _model(mlp.MLP, sizes=(784, 1024, 1024)), {"x": [256, 784]}),
         # 98 MB of weights: the load-time target of a 100 MB weight file.
