@@ -71,6 +71,11 @@ SmallVector<int64_t> cpuForallTileSizes(linalg::LinalgOp root, bool reduces) {
   for (size_t d = 0; d < cut; ++d)
     sizes[d] = 1;
   sizes[cut] = std::max<int64_t>(1, tileElements / inner[cut]);
+  // A transpose's tile spans whole blocks along the loop its input is
+  // contiguous along; cut finer, it would have no block to transpose.
+  if (std::optional<unsigned> along = transposedLoop(root);
+      along && sizes[*along] != 0)
+    sizes[*along] = llvm::alignTo(sizes[*along], kTransposeBlock);
   return sizes;
 }
 

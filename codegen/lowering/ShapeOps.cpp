@@ -21,6 +21,7 @@
 
 #include "codegen/lowering/CheckSupport.h"
 #include "codegen/lowering/IntMath.h"
+#include "codegen/strategy/Tiling.h"
 
 #include "ir/KilnDialect.h"
 
@@ -551,6 +552,16 @@ Value permute(OpBuilder &b, Location loc, Value input,
       .getResult()[0];
 }
 
+/// A transpose made on the CPU is a group of its own, which
+/// TileFusionGroups spreads over the call's threads and VectorizeTiles
+/// cuts into vectors or square blocks.
+void tileAlone(Value transposed, LoweringState &state, OpBuilder &b) {
+  auto op = transposed.getDefiningOp<linalg::TransposeOp>();
+  if (op && !state.gpu)
+    op->setAttr(kFusionGroupAttrName,
+                b.getI64IntegerAttr(state.nextLoneGroup--));
+}
+
 struct TransposeLowering : KilnLowering<TransposeOp> {
   using KilnLowering::KilnLowering;
   LogicalResult
@@ -562,6 +573,7 @@ struct TransposeLowering : KilnLowering<TransposeOp> {
     std::swap(permutation[op.getDim0()], permutation[op.getDim1()]);
     Value result =
         permute(rewriter, op.getLoc(), adaptor.getInput(), permutation);
+    tileAlone(result, state, rewriter);
     rewriter.replaceOp(
         op, castTo(rewriter, op.getLoc(), result, op.getResult().getType()));
     return success();
@@ -575,6 +587,7 @@ struct PermuteLowering : KilnLowering<PermuteOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Value result =
         permute(rewriter, op.getLoc(), adaptor.getInput(), op.getDims());
+    tileAlone(result, state, rewriter);
     rewriter.replaceOp(
         op, castTo(rewriter, op.getLoc(), result, op.getResult().getType()));
     return success();

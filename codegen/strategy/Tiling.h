@@ -15,6 +15,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
+
 namespace kiln::codegen {
 
 /// The fusion group an op was lowered from: set when the lowering inlines
@@ -24,6 +26,16 @@ inline constexpr llvm::StringLiteral kFusionGroupAttrName = "kiln.group";
 // Each target's function gives the tile sizes for the forall over
 // `root`'s loops, one per loop (0: the loop stays whole inside each
 // tile), or nothing to leave the group untiled.
+
+/// The side of a transpose's square blocks (VectorizeTiles.cpp, which
+/// says why 16); a tile of a transpose spans whole blocks.
+inline constexpr int64_t kTransposeBlock = 16;
+
+/// The loop a transpose's input is contiguous along, where that is not
+/// the innermost loop (along which its output is): a linalg.transpose of
+/// 32-bit elements, which VectorizeTiles cuts into square blocks over the
+/// two (VectorizeTiles.cpp). None for any other op.
+std::optional<unsigned> transposedLoop(mlir::linalg::LinalgOp op);
 
 /// The CPU's choice (CpuTiling.cpp). `reduces` says whether any op of the
 /// group has a reduction loop: then a tile's ops make several passes over

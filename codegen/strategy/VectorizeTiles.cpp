@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "codegen/strategy/Tiling.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -72,23 +73,6 @@ constexpr int64_t kRegistersPerChunk = 4;
 /// tanh(x) * 2 on [8192, 7] 100 us against 23.
 constexpr int64_t kMinChunk = 4;
 
-/// The loop a transpose's input is contiguous along, where that is not
-/// the innermost loop (along which its output is): a linalg.transpose of
-/// 32-bit elements, which VectorizeTiles cuts into square blocks. None for
-/// any other op.
-std::optional<unsigned> transposedLoop(linalg::LinalgOp op) {
-  auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation());
-  if (!transpose || !op.hasPureTensorSemantics() ||
-      getElementTypeOrSelf(transpose.getInit().getType())
-              .getIntOrFloatBitWidth() != 32)
-    return std::nullopt;
-  AffineMap input = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  unsigned along = cast<AffineDimExpr>(input.getResults().back()).getPosition();
-  if (along + 1 == op.getNumLoops())
-    return std::nullopt;
-  return along;
-}
-
 /// How `op` is vectorized. Every operand must be read along the innermost
 /// loop contiguously (that loop is its last index) or not at all, so that
 /// a chunk is one contiguous vector or a broadcast; a transpose of the
@@ -96,7 +80,9 @@ std::optional<unsigned> transposedLoop(linalg::LinalgOp op) {
 Kind classify(linalg::LinalgOp op) {
   if (transposedLoop(op))
     return Kind::Transpose;
-  if (!isa<linalg::GenericOp, linalg::FillOp>(op) ||
+  // A transpose that keeps the innermost dim in place (attention's
+  // [B, T, H, D] to [B, H, T, D]) copies contiguous rows: elementwise.
+  if (!isa<linalg::GenericOp, linalg::FillOp, linalg::TransposeOp>(op) ||
       !op.hasPureTensorSemantics() || op.getNumLoops() == 0)
     return Kind::Unsupported;
   // One element type throughout, f32 or an integer. Conversions in a body
@@ -308,13 +294,12 @@ void cutRowReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   // folded the slices around them).
 }
 
-/// The side of a transpose's square blocks (cutTranspose): 16 32-bit
-/// elements, a 64-byte cache line per row read and written. The short ends
-/// are cut again by half of it. Measured at one thread: 1024 x 1024 took
-/// 200 us in blocks of 16 and 358 in blocks of 8; [1, 64, 56, 56] from
-/// [1, 56, 56, 64], whose 56 leaves 8, 38 us in blocks of 16 with a
-/// scalar end, 28 in blocks of 8, 34 in blocks of 16 with an end of 8.
-constexpr int64_t kTransposeBlock = 16;
+// A transpose's blocks (kTransposeBlock, Tiling.h) are 16 32-bit elements
+// a side, a 64-byte cache line per row read and written, and its short
+// ends are cut again by half of that. Measured at one thread: 1024 x 1024
+// took 200 us in blocks of 16 and 358 in blocks of 8; [1, 64, 56, 56] from
+// [1, 56, 56, 64], whose 56 leaves 8, 38 us in blocks of 16 with a scalar
+// end, 28 in blocks of 8, 34 in blocks of 16 with an end of 8.
 
 /// A transpose of the innermost dims reads its input along one loop and
 /// writes its output along another, so a chunk along either alone would
@@ -435,6 +420,20 @@ struct VectorizeTilesPass
 };
 
 } // namespace
+
+std::optional<unsigned> transposedLoop(linalg::LinalgOp op) {
+  auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation());
+  if (!transpose || !op.hasPureTensorSemantics() ||
+      getElementTypeOrSelf(transpose.getInit().getType())
+              .getIntOrFloatBitWidth() != 32)
+    return std::nullopt;
+  AffineMap input = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  unsigned along = cast<AffineDimExpr>(input.getResults().back()).getPosition();
+  if (along + 1 == op.getNumLoops())
+    return std::nullopt;
+  return along;
+}
+
 } // namespace kiln::codegen
 
 std::unique_ptr<mlir::Pass> kiln::createVectorizeTilesPass(int64_t lanes) {

@@ -180,13 +180,14 @@ func.func @double(%x: tensor<64x64xf64>) -> tensor<64x64xf64> attributes {kiln.e
 // -----
 
 // A transpose of the innermost dims (N x H x W x C back to N x C x H x W)
-// is cut into 16 x 16 blocks over C and W, the two dims the input and the
+// is a group of its own, whose tiles span whole blocks of C; each tile is
+// cut into 16 x 16 blocks over C and W, the two dims the input and the
 // output are contiguous along, each read and written as 16 vectors and
 // transposed in between; the 8 columns left of W = 56 are cut again into
-// 8 x 8 blocks. A matrix of 8 x 32, narrower than a block of 16, is cut
-// into blocks of 8.
+// 8 x 8 blocks. A matrix of 8 x 32, narrower than a block of 16 and too
+// small to tile, is cut into blocks of 8.
 // CHECK-LABEL: func.func @transpose_blocks
-// CHECK:         scf.for {{.*}} = %c0 to %c64 step %c16
+// CHECK:         scf.forall (%{{.*}}) = (0) to (64) step (16)
 // CHECK:           scf.for {{.*}} = %c0 to %c56 step %c1
 // CHECK:             scf.for {{.*}} = %c0 to %c48 step %c16
 // CHECK:               %[[R:.*]] = vector.transfer_read {{.*}} : tensor<1x1x16x16xf32>, vector<1x16x1x16xf32>
@@ -206,11 +207,15 @@ func.func @transpose_blocks(%x: tensor<1x56x56x64xf32>, %m: tensor<8x32xf32>) ->
 
 // -----
 
-// Negative: a transpose of outer dims only (the innermost stays put), one
-// of 64-bit elements, and one narrower than 8 stay as they are.
+// A transpose of outer dims only (the innermost stays put) copies whole
+// rows: it is vectorized along them like an elementwise op. One of 64-bit
+// elements and one narrower than 8 stay as they are.
 // CHECK-LABEL: func.func @transpose_kept
+// CHECK:         scf.for {{.*}} = %c0 to %c4 step %c1
+// CHECK:           scf.for {{.*}} = %c0 to %c8 step %c1
+// CHECK:             vector.transfer_read {{.*}} : tensor<1x1x32xf32>, vector<1x1x32xf32>
 // CHECK-NOT:     vector.transfer_read
-// CHECK-COUNT-3: linalg.transpose
+// CHECK-COUNT-2: linalg.transpose
 // CHECK-NOT:     vector.transfer_read
 func.func @transpose_kept(%x: tensor<8x4x32xf32>, %y: tensor<32x32xf64>, %z: tensor<4x32xf32>) -> (tensor<4x8x32xf32>, tensor<32x32xf64>, tensor<32x4xf32>) attributes {kiln.entry} {
   %0 = kiln.permute %x {dims = array<i64: 1, 0, 2>} : tensor<8x4x32xf32> -> tensor<4x8x32xf32>
