@@ -34,8 +34,7 @@
 
 #include "passes/Passes.h"
 
-#include "passes/Elementwise.h"
-
+#include "ir/Elementwise.h"
 #include "ir/KilnDialect.h"
 #include "ir/ShapeInference.h"
 

@@ -36,8 +36,7 @@
 
 #include "passes/Passes.h"
 
-#include "passes/Elementwise.h"
-
+#include "ir/Elementwise.h"
 #include "ir/KilnDialect.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"

@@ -1,11 +1,11 @@
 //===- Elementwise.h - ops that compute each element on its own -*- C++ -*-===//
 //
-// Shared by the passes that move or group such ops (Fusion.cpp,
-// ChannelsLast.cpp), so that both agree on what elementwise means.
+// What the passes that move or group such ops (passes/Fusion.cpp,
+// passes/ChannelsLast.cpp) agree elementwise means.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_PASSES_ELEMENTWISE_H
-#define KILN_PASSES_ELEMENTWISE_H
+#ifndef KILN_IR_ELEMENTWISE_H
+#define KILN_IR_ELEMENTWISE_H
 
 namespace mlir {
 class Operation;
@@ -19,4 +19,4 @@ bool isElementwise(mlir::Operation *op);
 
 } // namespace kiln
 
-#endif // KILN_PASSES_ELEMENTWISE_H
+#endif // KILN_IR_ELEMENTWISE_H

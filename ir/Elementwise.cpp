@@ -1,6 +1,6 @@
 //===- Elementwise.cpp - ops that compute each element on its own ---------===//
 
-#include "passes/Elementwise.h"
+#include "ir/Elementwise.h"
 
 #include "ir/KilnDialect.h"
 
