@@ -162,6 +162,18 @@ std::string describeOperand(const nlohmann::json &operand,
   return text;
 }
 
+/// " channels last" for an N x C x H x W operand whose channels are its
+/// innermost dim (kiln-channels-last, docs/passes.md), else "".
+std::string layoutOf(const nlohmann::json &operand) {
+  auto sizes = operand.find("sizes"), strides = operand.find("strides");
+  if (sizes == operand.end() || strides == operand.end() ||
+      !sizes->is_array() || !strides->is_array() || sizes->size() != 4 ||
+      strides->size() != 4)
+    return "";
+  bool last = (*strides)[1] == 1 && (*sizes)[1] != 1 && (*strides)[3] != 1;
+  return last ? " channels last" : "";
+}
+
 /// "  matmul [256, 784] x [784, 1024] (fc.weight) + [1024] (fc.bias) ->
 /// [256, 1024]", or conv2d's with its parameters: one of the kernel
 /// library calls the runtime prepares at load.
@@ -176,10 +188,11 @@ std::string describeLibraryCall(const nlohmann::json &call,
   for (const auto &param : call.at("params"))
     params.push_back(scalarText(param));
   if (op == "conv2d" && parts.size() == 3 && params.size() == 7)
-    return fmt::format("  conv2d {} * {} -> {}, stride {}x{}, padding {}x{}, "
-                       "dilation {}x{}, groups {}",
-                       parts[0], parts[1], parts[2], params[0], params[1],
-                       params[2], params[3], params[4], params[5], params[6]);
+    return fmt::format("  conv2d {}{} * {} -> {}{}, stride {}x{}, padding "
+                       "{}x{}, dilation {}x{}, groups {}",
+                       parts[0], layoutOf(operands[0]), parts[1], parts[2],
+                       layoutOf(operands[2]), params[0], params[1], params[2],
+                       params[3], params[4], params[5], params[6]);
   if (op == "matmul" && parts.size() == 3)
     return fmt::format("  matmul {} x {} -> {}", parts[0], parts[1], parts[2]);
   if (op == "matmul" && parts.size() == 4 && params.size() == 1)
