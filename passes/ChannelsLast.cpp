@@ -58,17 +58,15 @@ namespace {
 /// as it lies, and codegen generates some such layers itself.
 constexpr int64_t kBlockChannels = 16;
 
-RankedTensorType permuted(RankedTensorType type, ArrayRef<int64_t> dims) {
-  SmallVector<int64_t> shape;
-  for (int64_t d : dims)
-    shape.push_back(type.getDimSize(d));
-  return RankedTensorType::get(shape, type.getElementType());
+/// `type` with its dims in `dims` order: kiln.permute's own rule.
+RankedTensorType permuted(Type type, ArrayRef<int64_t> dims) {
+  return cast<RankedTensorType>(inferPermuteType(type, dims, nullptr));
 }
 
 Value permute(OpBuilder &b, Location loc, Value value,
               ArrayRef<int64_t> dims) {
-  auto type = cast<RankedTensorType>(value.getType());
-  return b.create<PermuteOp>(loc, permuted(type, dims), value, dims);
+  return b.create<PermuteOp>(loc, permuted(value.getType(), dims), value,
+                             dims);
 }
 
 /// A convolution the library computes channels last: f32, without

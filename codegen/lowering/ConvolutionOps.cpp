@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 namespace kiln::codegen {
 namespace {
@@ -53,7 +54,7 @@ SmallVector<Value> convResultSizes(OpBuilder &b, Location loc,
   IntMath m{b, loc};
   SmallVector<Value> in = tensorSizes(b, loc, input);
   if (op.getChannelsLast())
-    in = {in[0], in[3], in[1], in[2]};
+    applyPermutationToVector(in, kToChannelsFirst);
   SmallVector<Value> w = tensorSizes(b, loc, weight);
   Value channels = m.toI64(in[1]);
   // Named operands: argument order is unspecified; the IR must not be.
@@ -239,7 +240,7 @@ struct LibraryConv2dLowering : KilnLowering<Conv2dOp> {
     ArrayRef<int64_t> toLibrary;
     if (op.getChannelsLast()) {
       toLibrary = kToChannelsFirst;
-      sizes = {sizes[0], sizes[2], sizes[3], sizes[1]};
+      applyPermutationToVector(sizes, kToChannelsLast);
     }
     SmallVector<Value> operands = {
         viewAsUnrankedMemref(rewriter, loc,
