@@ -14,6 +14,7 @@
 #include "OneDnnSupport.h"
 
 #include "HostCall.h"
+#include "PackedLayout.h"
 
 #include <algorithm>
 #include <array>
@@ -72,8 +73,8 @@ bool postOp(int32_t activation, dnnl::algorithm &algorithm) {
   }
 }
 
-/// With `packWeights`, the product reads b in the layout oneDNN prefers,
-/// into which the plan's `pack` reorders it.
+/// With `packWeights`, the product reads b in the layout packedLayout
+/// picks, into which the plan's `pack` reorders it.
 MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
                        const MatmulEpilogue &epilogue, bool packWeights,
                        memory::data_type type) {
@@ -105,6 +106,18 @@ MatmulPlan buildMatmul(const View &a, const View &b, const View &out,
       epilogue.bias ? dnnl::matmul::desc(plan.a, weights, plan.bias, plan.out)
                     : dnnl::matmul::desc(plan.a, weights, plan.out);
   dnnl::matmul::primitive_desc pd(desc, attr, library().engine);
+  if (packWeights) {
+    memory::desc chosen =
+        packedLayout(pd.weights_desc(), plan.b,
+                     numel(a.sizes) / std::max<int64_t>(a.sizes.back(), 1),
+                     type);
+    if (chosen != pd.weights_desc()) {
+      desc = epilogue.bias
+                 ? dnnl::matmul::desc(plan.a, chosen, plan.bias, plan.out)
+                 : dnnl::matmul::desc(plan.a, chosen, plan.out);
+      pd = dnnl::matmul::primitive_desc(desc, attr, library().engine);
+    }
+  }
   plan.step = {dnnl::matmul(pd), pd.scratchpad_desc()};
   plan.packed = pd.weights_desc();
   // Each output element is a K-long dot product.

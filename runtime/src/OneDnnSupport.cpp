@@ -4,7 +4,9 @@
 
 #include "HostCall.h"
 
+#include <array>
 #include <cstring>
+#include <mutex>
 
 namespace kiln::onednn {
 
@@ -101,9 +103,26 @@ void run(const Step &step, std::unordered_map<int, memory> args,
   step.primitive.execute(threadStream(), args);
 }
 
+namespace {
+
+/// Runs one 8 x 8 x 8 product through oneDNN's sgemm, once a process:
+/// that is when oneDNN generates the code of all its gemm kernels.
+void readyGemmKernels() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    constexpr int64_t kSize = 8;
+    std::array<float, kSize * kSize> a{}, b{}, c{};
+    dnnl_sgemm('N', 'N', kSize, kSize, kSize, 1.0f, a.data(), kSize, b.data(),
+               kSize, 0.0f, c.data(), kSize);
+  });
+}
+
+} // namespace
+
 bool runsWhenPrepared(const dnnl::primitive_desc_base &pd, double flops) {
-  return flops <= kSmallWorkFlops ||
-         std::string(pd.impl_info_str()).rfind("gemm", 0) == 0;
+  if (std::string(pd.impl_info_str()).rfind("gemm", 0) == 0)
+    readyGemmKernels();
+  return flops <= kSmallWorkFlops;
 }
 
 void runOnZeros(const Step &step,
