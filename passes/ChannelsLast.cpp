@@ -1,8 +1,8 @@
 //===- ChannelsLast.cpp - convolutions and what they feed, in N x H x W x C ===//
 //
 // oneDNN's convolutions compute in a layout of their own choosing: for
-// f32 layers of 16 channels or more on this machine's AVX-512, channels
-// last (N x H x W x C). Handed PyTorch's N x C x H x W, the kernel library
+// f32 layers of 16 channels or more with AVX-512, channels last
+// (N x H x W x C). Handed PyTorch's N x C x H x W, the kernel library
 // reorders the input into that layout and the output back, on every call.
 // Between two convolutions the two reorders undo each other, and they are
 // not cheap: in a ResNet basic block of 64 channels at 56 x 56 (batch 1,
@@ -27,8 +27,10 @@
 // reader (a residual block's input, which its first convolution reads
 // too). Otherwise the permute stays above the op.
 //
-// Only for CPU targets (PipelineOptions::channelsLast): the CUDA backend's
-// convolutions have not run in this layout.
+// Only where every target is an AVX-512 CPU, by default
+// (PipelineOptions::channelsLast, kiln compile --conv-layout): with AVX2
+// alone oneDNN computes in blocks of 8 channels instead, and the CUDA
+// backend's convolutions have not run in this layout.
 //
 //===----------------------------------------------------------------------===//
 

@@ -42,7 +42,8 @@ struct PipelineOptions {
   unsigned optLevel = 2; // 0 to 3
   LoopUnrollOptions unroll;
   /// Whether convolutions may compute channels last (kiln-channels-last):
-  /// only where every target of the compile is a CPU.
+  /// kiln compile's --conv-layout, by default only where every target of
+  /// the compile is an AVX-512 CPU.
   bool channelsLast = true;
 };
 

@@ -105,6 +105,8 @@ def main():
     parser.add_argument("--rtol", type=float, default=RTOL)
     parser.add_argument("--atol", type=float, default=ATOL)
     parser.add_argument("--init-arg", action="append", default=[])
+    parser.add_argument("--compile-arg", action="append", default=[],
+                        help="one more flag for every kiln compile")
     args = parser.parse_args()
     run_kiln.RTOL, run_kiln.ATOL = args.rtol, args.atol
     save_state_dict.add_python_deps()
@@ -123,7 +125,8 @@ def main():
                 [os.path.join(args.bin_dir, "kiln"), "compile", args.path,
                  "--entry", args.cls, "--weights", weights, "-O%d" % opt,
                  "-o", archive]
-                + ["--init-arg=" + a for a in args.init_arg],
+                + ["--init-arg=" + a for a in args.init_arg]
+                + args.compile_arg,
                 capture_output=True, text=True)
             if proc.returncode != 0:
                 print("-O%d: error: kiln compile failed: %s" % (opt, proc.stderr.strip()))

@@ -27,6 +27,8 @@ struct CompileOptions {
   std::string target = "cpu";     // --target: cpu or cuda
   std::string cudaArchs;          // --cuda-arch: sm_80,sm_90 by default
   bool allowTf32 = false;         // --allow-tf32: TF32 in cuBLAS and cuDNN
+  std::string convLayout = "auto"; // --conv-layout: auto, channels-last
+                                   // or as-written
   // Watching and steering the kiln-level pass pipeline.
   std::string passes; // --passes: replaces the -O pipeline
   bool printIRAfterAll = false;
