@@ -41,9 +41,10 @@ std::unique_ptr<mlir::Pass> createFusionPass();
 struct PipelineOptions {
   unsigned optLevel = 2; // 0 to 3
   LoopUnrollOptions unroll;
-  /// Whether convolutions may compute channels last (kiln-channels-last):
-  /// kiln compile's --conv-layout, by default only where every target of
-  /// the compile is an AVX-512 CPU.
+  /// Whether convolutions may compute channels last (kiln-channels-last).
+  /// kiln compile sets it from --conv-layout (by default, only where every
+  /// target of the compile is an AVX-512 CPU); the kiln-O<n> pipelines
+  /// registered for kiln-opt, which has no target, keep it on.
   bool channelsLast = true;
 };
 
