@@ -15,7 +15,12 @@ memory::desc packedLayout(const memory::desc &preferred,
   if (d.format_kind != dnnl_blocked ||
       d.format_desc.blocking.inner_nblks != 0 || d.ndims < 2)
     return preferred;
-  if (rows == 1)
+  // As stored only where that is a matrix oneDNN reads, with one of its
+  // last two dims dense (a Linear's [N, K] read as K x N is); a strided
+  // slice of a weight is packed.
+  const dnnl_dims_t &storedStrides = stored.data.format_desc.blocking.strides;
+  if (rows == 1 && stored.data.format_kind == dnnl_blocked &&
+      (storedStrides[d.ndims - 1] == 1 || storedStrides[d.ndims - 2] == 1))
     return stored;
   memory::dims sizes = preferred.dims();
   const dnnl_dims_t &strides = d.format_desc.blocking.strides;

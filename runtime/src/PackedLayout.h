@@ -23,7 +23,8 @@ inline constexpr int64_t kCacheLineBytes = 64;
 /// `rows` rows whose library prefers `preferred`:
 /// - a blocked layout as it is (brgemm's, on AVX-512);
 /// - a plain one (AVX2's gemm:jit reads any strides) for a single row not
-///   at all: the product reads each weight element once however it lies,
+///   at all, where `stored` has one of its last two dims dense: the
+///   product reads each weight element once however it lies,
 ///   and PyTorch's [N, K] is what its dot products want; transposing at
 ///   load would only cost time (239 ms for the 98 MB MLP's 5000 x 4096
 ///   weight, one Zen 3 core);

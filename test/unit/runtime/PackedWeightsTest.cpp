@@ -182,6 +182,11 @@ TEST_CASE("a weight is packed plain with rows off 4 KiB multiples, or not "
   // One row reads each weight element once: the weight stays as it lies.
   CHECK(onednn::packedLayout(plain1024, stored(1024, 1024), 1, f32) ==
         stored(1024, 1024));
+  // Unless neither dim of it is dense (w[::2, ::2].t() of a [1024, 2048]
+  // w): packed.
+  memory::desc everyOther({1024, 512}, f32, memory::dims{2, 4096});
+  memory::desc plain512({1024, 512}, f32, memory::format_tag::ab);
+  CHECK(onednn::packedLayout(plain512, everyOther, 1, f32) == plain512);
   // A blocked layout (AVX-512's brgemm) is kept, for one row too.
   memory::desc blocked({1024, 1024}, f32, memory::format_tag::BA16a64b);
   CHECK(onednn::packedLayout(blocked, stored(1024, 1024), 1, f32) == blocked);
